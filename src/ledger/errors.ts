@@ -1,0 +1,224 @@
+/**
+ * The one error taxonomy of the ledger: Canton's error code ids and error categories. The
+ * transports map it to gRPC status (`api/grpc`), `JsCantonError` (`api/http`) and completions,
+ * each with one exhaustive function, so a new category cannot ship without a decided mapping.
+ */
+
+/** Canton `ErrorCategory.asInt`. */
+export const Category = {
+  TransientServerFailure: 1,
+  ContentionOnSharedResources: 2,
+  DeadlineExceededRequestStateUnknown: 3,
+  SystemInternalAssumptionViolated: 4,
+  SecurityAlert: 5,
+  AuthInterceptorInvalidAuthenticationCredentials: 6,
+  InsufficientPermission: 7,
+  InvalidIndependentOfSystemState: 8,
+  InvalidGivenCurrentSystemStateOther: 9,
+  InvalidGivenCurrentSystemStateResourceExists: 10,
+  InvalidGivenCurrentSystemStateResourceMissing: 11,
+  InvalidGivenCurrentSystemStateSeekAfterEnd: 12,
+  InternalUnsupportedOperation: 14,
+} as const;
+export type Category = (typeof Category)[keyof typeof Category];
+
+/** gRPC status codes (numeric, as on the wire). */
+export const GrpcCode = {
+  OK: 0,
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  OUT_OF_RANGE: 11,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  DATA_LOSS: 15,
+  UNAUTHENTICATED: 16,
+} as const;
+export type GrpcCode = (typeof GrpcCode)[keyof typeof GrpcCode];
+
+export function grpcCodeOf(category: Category): GrpcCode {
+  switch (category) {
+    case Category.TransientServerFailure:
+      return GrpcCode.UNAVAILABLE;
+    case Category.ContentionOnSharedResources:
+      return GrpcCode.ABORTED;
+    case Category.DeadlineExceededRequestStateUnknown:
+      return GrpcCode.DEADLINE_EXCEEDED;
+    case Category.SystemInternalAssumptionViolated:
+      return GrpcCode.INTERNAL;
+    case Category.SecurityAlert:
+    case Category.InvalidIndependentOfSystemState:
+      return GrpcCode.INVALID_ARGUMENT;
+    case Category.AuthInterceptorInvalidAuthenticationCredentials:
+      return GrpcCode.UNAUTHENTICATED;
+    case Category.InsufficientPermission:
+      return GrpcCode.PERMISSION_DENIED;
+    case Category.InvalidGivenCurrentSystemStateOther:
+      return GrpcCode.FAILED_PRECONDITION;
+    case Category.InvalidGivenCurrentSystemStateResourceExists:
+      return GrpcCode.ALREADY_EXISTS;
+    case Category.InvalidGivenCurrentSystemStateResourceMissing:
+      return GrpcCode.NOT_FOUND;
+    case Category.InvalidGivenCurrentSystemStateSeekAfterEnd:
+      return GrpcCode.OUT_OF_RANGE;
+    case Category.InternalUnsupportedOperation:
+      return GrpcCode.UNIMPLEMENTED;
+  }
+}
+
+/** Categories whose failures are safe to retry (Canton marks these with RetryInfo). */
+export function isRetryable(category: Category): boolean {
+  return (
+    category === Category.TransientServerFailure ||
+    category === Category.ContentionOnSharedResources ||
+    category === Category.DeadlineExceededRequestStateUnknown
+  );
+}
+
+export interface LedgerErrorInit {
+  readonly code: string;
+  readonly category: Category;
+  readonly cause: string;
+  readonly context?: Readonly<Record<string, string>>;
+  readonly resources?: readonly (readonly [string, string])[];
+  /** Canton's `definite_answer`: true when the command is known not to have been committed. */
+  readonly definiteAnswer?: boolean;
+}
+
+export class LedgerError extends Error {
+  readonly code: string;
+  readonly category: Category;
+  readonly context: Readonly<Record<string, string>>;
+  readonly resources: readonly (readonly [string, string])[];
+  readonly definiteAnswer: boolean | undefined;
+  constructor(init: LedgerErrorInit, options?: { cause?: unknown }) {
+    super(init.cause, options);
+    this.name = "LedgerError";
+    this.code = init.code;
+    this.category = init.category;
+    this.context = init.context ?? {};
+    this.resources = init.resources ?? [];
+    this.definiteAnswer = init.definiteAnswer;
+  }
+  get grpcCode(): GrpcCode {
+    return grpcCodeOf(this.category);
+  }
+  /** Canton's status message: `CODE(category,correlation): cause`. */
+  statusMessage(correlationId = ""): string {
+    return `${this.code}(${this.category},${correlationId.slice(0, 8)}): ${this.message}`;
+  }
+}
+
+const make =
+  (code: string, category: Category) =>
+  (cause: string, context?: Record<string, string>, resources?: [string, string][]) =>
+    new LedgerError({ code, category, cause, context, resources });
+
+/** Named constructors for the errors the ledger raises; the code ids are Canton's. */
+export const errors = {
+  invalidArgument: make("INVALID_ARGUMENT", Category.InvalidIndependentOfSystemState),
+  invalidField: (field: string, message: string) =>
+    make("INVALID_FIELD", Category.InvalidIndependentOfSystemState)(
+      `The submitted command has a field with invalid value: Invalid field ${field}: ${message}`,
+      { field_name: field },
+    ),
+  missingField: (field: string) =>
+    make("MISSING_FIELD", Category.InvalidIndependentOfSystemState)(
+      `The submitted command is missing a mandatory field: ${field}`,
+      { field_name: field },
+    ),
+  preprocessingFailed: make("COMMAND_PREPROCESSING_FAILED", Category.InvalidIndependentOfSystemState),
+  templateNotFound: (id: string) =>
+    make("TEMPLATES_OR_INTERFACES_NOT_FOUND", Category.InvalidGivenCurrentSystemStateResourceMissing)(
+      `Templates or interfaces do not exist: ${id}`,
+      {},
+      [["TEMPLATE_ID", id]],
+    ),
+  contractNotFound: (cid: string) =>
+    make("CONTRACT_NOT_FOUND", Category.InvalidGivenCurrentSystemStateResourceMissing)(
+      `Contract could not be found with id ${cid}`,
+      {},
+      [["CONTRACT_ID", cid]],
+    ),
+  contractKeyNotFound: (key: string) =>
+    make("CONTRACT_KEY_NOT_FOUND", Category.InvalidGivenCurrentSystemStateResourceMissing)(
+      `Couldn't find contract with key ${key}`,
+    ),
+  duplicateContractKey: (key: string) =>
+    make("DUPLICATE_CONTRACT_KEY", Category.InvalidGivenCurrentSystemStateResourceExists)(
+      `Contract key is already in use: ${key}`,
+    ),
+  lockedContracts: (cids: string[]) =>
+    make("LOCAL_VERDICT_LOCKED_CONTRACTS", Category.ContentionOnSharedResources)(
+      `Rejected transaction is referring to locked contracts ${cids.join(", ")}`,
+      {},
+      cids.map((c) => ["CONTRACT_ID", c] as [string, string]),
+    ),
+  inactiveContracts: (cids: string[]) =>
+    make("LOCAL_VERDICT_INACTIVE_CONTRACTS", Category.ContentionOnSharedResources)(
+      `Rejected transaction is referring to inactive contracts ${cids.join(", ")}`,
+      {},
+      cids.map((c) => ["CONTRACT_ID", c] as [string, string]),
+    ),
+  duplicateCommand: (changeId: string, existingOffset?: bigint) =>
+    make("DUPLICATE_COMMAND", Category.InvalidGivenCurrentSystemStateResourceExists)(
+      "A command with the given command id has already been successfully processed",
+      existingOffset === undefined
+        ? { change_id: changeId }
+        : { change_id: changeId, existing_command_offset: String(existingOffset) },
+    ),
+  authorization: (message: string) =>
+    make("DAML_AUTHORIZATION_ERROR", Category.InvalidIndependentOfSystemState)(
+      `Interpretation error: Error: ${message}`,
+    ),
+  interpretation: (message: string) =>
+    make("DAML_INTERPRETATION_ERROR", Category.InvalidGivenCurrentSystemStateOther)(
+      `Interpretation error: Error: ${message}`,
+    ),
+  unknownParties: (parties: string[]) =>
+    make("PARTY_NOT_KNOWN_ON_LEDGER", Category.InvalidGivenCurrentSystemStateResourceMissing)(
+      `Parties not known on ledger: ${parties.join(", ")}`,
+    ),
+  updateNotFound: (what: string) =>
+    make("UPDATE_NOT_FOUND", Category.InvalidGivenCurrentSystemStateResourceMissing)(`Update not found: ${what}`),
+  offsetAfterLedgerEnd: (offset: bigint, end: bigint) =>
+    make("OFFSET_AFTER_LEDGER_END", Category.InvalidGivenCurrentSystemStateSeekAfterEnd)(
+      `Begin offset (${offset}) is after ledger end (${end})`,
+    ),
+  userNotFound: (id: string) =>
+    make("USER_NOT_FOUND", Category.InvalidGivenCurrentSystemStateResourceMissing)(
+      `getting user failed for unknown user "${id}"`,
+      { user_id: id },
+    ),
+  userAlreadyExists: (id: string) =>
+    make("USER_ALREADY_EXISTS", Category.InvalidGivenCurrentSystemStateResourceExists)(
+      `creating user failed, as user "${id}" already exists`,
+      { user_id: id },
+    ),
+  partyAlreadyExists: (id: string) =>
+    make("INVALID_ARGUMENT", Category.InvalidIndependentOfSystemState)(
+      `The submitted request has invalid arguments: Party already exists: party ${id} is already allocated on this node`,
+    ),
+  unauthenticated: (why: string) =>
+    make("UNAUTHENTICATED", Category.AuthInterceptorInvalidAuthenticationCredentials)(
+      `The command is missing a (valid) JWT token: ${why}`,
+    ),
+  permissionDenied: (why: string) =>
+    make("PERMISSION_DENIED", Category.InsufficientPermission)(`The provided JWT token is not sufficient to authorize the intended command: ${why}`),
+  unimplemented: (what: string) =>
+    make("UNSUPPORTED_OPERATION", Category.InternalUnsupportedOperation)(`The request is not supported: ${what}`),
+  internal: (what: string) =>
+    make("LEDGER_API_INTERNAL_ERROR", Category.SystemInternalAssumptionViolated)(`Processing the request failed due to a non-transient internal error: ${what}`),
+  tooManyElements: (limit: number) =>
+    make("HTTP_LIST_TOO_LARGE", Category.InvalidIndependentOfSystemState)(
+      `The number of elements exceeds the server's limit of ${limit}; use the limit query parameter or the streaming endpoint`,
+    ),
+};

@@ -1,0 +1,53 @@
+/**
+ * Identifiers of the ledger, branded so that a party cannot be passed where a contract id is meant.
+ * Each is parsed once at the API edge; inside the engine they are trusted.
+ */
+import { createHash, randomBytes } from "node:crypto";
+
+declare const brand: unique symbol;
+type Brand<T, B extends string> = T & { readonly [brand]: B };
+
+export type PartyId = Brand<string, "PartyId">;
+export type ContractId = Brand<string, "ContractId">;
+export type UserId = Brand<string, "UserId">;
+export type UpdateId = Brand<string, "UpdateId">;
+/** Absolute ledger offset; 0 is the ledger begin (before the first update). */
+export type Offset = bigint;
+
+/** Canton's PartyIdString: `hint::fingerprint`, at most 255 chars of [a-zA-Z0-9:\-_ ]. */
+const PARTY_ID = /^[A-Za-z0-9:\-_ ]{1,255}$/;
+/** Canton's LedgerString (user ids, command ids, update ids): at most 255 of [A-Za-z0-9#:\-_/ ]. */
+const LEDGER_STRING = /^[A-Za-z0-9#:\-_/ ]{1,255}$/;
+/** Canton's UserIdString: at most 128 of [a-z0-9@^$.!`\-#+'~_|:()]. Upper case is tolerated. */
+const USER_ID = /^[A-Za-z0-9@^$.!`\-#+'~_|:()]{1,128}$/;
+const CONTRACT_ID = /^[0-9a-f]{2,512}$/;
+
+export const isPartyId = (s: string): s is PartyId => PARTY_ID.test(s) && s.includes("::");
+export const isPartyHint = (s: string): boolean => /^[A-Za-z0-9\-_ ]{1,185}$/.test(s);
+export const isLedgerString = (s: string): boolean => LEDGER_STRING.test(s);
+export const isUserId = (s: string): s is UserId => USER_ID.test(s);
+export const isContractId = (s: string): s is ContractId => CONTRACT_ID.test(s);
+
+/** Hex digest with Canton's multihash prefix for SHA-256 (`1220`), as fingerprints and ids look. */
+export function hash1220(...parts: string[]): string {
+  const h = createHash("sha256");
+  for (const p of parts) h.update(p).update("\u0000");
+  return "1220" + h.digest("hex");
+}
+
+export function randomHex(bytes: number): string {
+  return randomBytes(bytes).toString("hex");
+}
+
+/** Contract ids look like Canton's V1 ids: `00` + 32-byte discriminator + suffix. */
+export function newContractId(updateSeed: string, nodeId: number): ContractId {
+  return ("00" + createHash("sha256").update(`${updateSeed}/${nodeId}`).digest("hex") + "ca11") as ContractId;
+}
+
+export function newUpdateId(): UpdateId {
+  return hash1220(randomHex(16), String(process.hrtime.bigint())) as UpdateId;
+}
+
+export function partyIdFor(hint: string, namespace: string): PartyId {
+  return `${hint}::${namespace}` as PartyId;
+}

@@ -1,0 +1,126 @@
+/**
+ * What the ledger writes: committed transactions, completions, parties and users, in a
+ * JSON-serialisable form that both store adapters persist as is. Daml values inside are
+ * Daml-LF JSON (labelled records, numbers as strings), the ledger's canonical encoding.
+ */
+
+export interface CreateNodeRecord {
+  readonly kind: "create";
+  readonly nodeId: number;
+  readonly contractId: string;
+  /** Package-id form `pkgid:Module:Entity`. */
+  readonly templateId: string;
+  readonly packageName: string;
+  readonly payload: unknown;
+  readonly signatories: readonly string[];
+  readonly observers: readonly string[];
+  readonly key?: unknown;
+  /** Parties that see this node in the ledger-effects view (informees here and above). */
+  readonly witnesses: readonly string[];
+}
+
+export interface ExerciseNodeRecord {
+  readonly kind: "exercise";
+  readonly nodeId: number;
+  readonly contractId: string;
+  readonly templateId: string;
+  readonly packageName: string;
+  readonly interfaceId?: string;
+  readonly choice: string;
+  readonly argument: unknown;
+  readonly result: unknown;
+  readonly actingParties: readonly string[];
+  readonly consuming: boolean;
+  readonly lastDescendantNodeId: number;
+  readonly witnesses: readonly string[];
+  /** Stakeholders of the exercised contract: the witnesses of its archival in the ACS view. */
+  readonly stakeholders: readonly string[];
+  readonly implementedInterfaces: readonly string[];
+}
+
+export type NodeRecord = CreateNodeRecord | ExerciseNodeRecord;
+
+export interface TransactionRecord {
+  readonly updateId: string;
+  readonly offset: bigint;
+  readonly commandId: string;
+  readonly workflowId: string;
+  /** Parties that submitted it; the command id is only shown to them. */
+  readonly submitters: readonly string[];
+  readonly effectiveAt: bigint;
+  readonly recordTime: bigint;
+  readonly nodes: readonly NodeRecord[];
+  readonly externalTransactionHash?: string;
+}
+
+/** A `google.rpc.Status` as the ledger produces it: Canton error code id + category + context. */
+export interface StatusRecord {
+  readonly code: number;
+  readonly message: string;
+  readonly errorCode: string;
+  readonly category: number;
+  readonly context: Readonly<Record<string, string>>;
+  readonly resources: readonly (readonly [string, string])[];
+  readonly correlationId: string;
+  readonly definiteAnswer?: boolean;
+}
+
+export type DeduplicationRecord =
+  | { readonly kind: "none" }
+  | { readonly kind: "duration"; readonly seconds: bigint; readonly nanos: number }
+  | { readonly kind: "offset"; readonly offset: bigint };
+
+export interface CompletionRecord {
+  readonly offset: bigint;
+  readonly commandId: string;
+  readonly userId: string;
+  readonly actAs: readonly string[];
+  readonly submissionId: string;
+  readonly updateId?: string;
+  readonly status?: StatusRecord;
+  readonly deduplication: DeduplicationRecord;
+  readonly recordTime: bigint;
+}
+
+export interface ContractRecord {
+  readonly contractId: string;
+  readonly templateId: string;
+  readonly packageName: string;
+  readonly payload: unknown;
+  readonly signatories: readonly string[];
+  readonly observers: readonly string[];
+  readonly key?: unknown;
+  /** Template id + key, unique among active contracts, when the template has a key. */
+  readonly keyHash?: string;
+  readonly createdAt: bigint;
+  readonly createdOffset: bigint;
+  readonly createUpdateId: string;
+  readonly nodeId: number;
+}
+
+export interface PartyRecord {
+  readonly party: string;
+  readonly isLocal: boolean;
+  readonly localMetadata: { readonly resourceVersion: string; readonly annotations: Readonly<Record<string, string>> };
+  readonly identityProviderId: string;
+}
+
+export type UserRight =
+  | { readonly kind: "ParticipantAdmin" }
+  | { readonly kind: "IdentityProviderAdmin" }
+  | { readonly kind: "CanActAs"; readonly party: string }
+  | { readonly kind: "CanReadAs"; readonly party: string }
+  | { readonly kind: "CanReadAsAnyParty" }
+  | { readonly kind: "CanExecuteAs"; readonly party: string }
+  | { readonly kind: "CanExecuteAsAnyParty" };
+
+export const rightKey = (r: UserRight): string => ("party" in r ? `${r.kind}:${r.party}` : r.kind);
+
+export interface UserRecord {
+  readonly id: string;
+  readonly primaryParty: string;
+  readonly isDeactivated: boolean;
+  readonly metadata: { readonly resourceVersion: string; readonly annotations: Readonly<Record<string, string>> };
+  readonly identityProviderId: string;
+  readonly rights: readonly UserRight[];
+}

@@ -1,0 +1,328 @@
+/**
+ * Embedded store on SQLite (better-sqlite3): WAL journal, `synchronous=FULL`, so a commit is on
+ * disk before it is acknowledged. Concurrent commits are grouped: requests queued during one
+ * turn of the event loop share one SQLite transaction and so one fsync (group commit).
+ */
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type {
+  CompletionRecord,
+  ContractRecord,
+  PartyRecord,
+  TransactionRecord,
+  UserRecord,
+  UserRight,
+} from "../../ledger/records.js";
+import { rightKey } from "../../ledger/records.js";
+import { decodeRecord, encodeRecord } from "../codec.js";
+import type { CommitRequest, CommitResult, Conflict, ContractQuery, Store, TransactionCommit } from "../port.js";
+import { SCHEMA } from "./schema.js";
+
+type Statement = Database.Statement<unknown[], unknown>;
+
+interface Pending {
+  readonly request: CommitRequest;
+  readonly resolve: (r: CommitResult) => void;
+  readonly reject: (e: unknown) => void;
+}
+
+export interface SqliteStoreOptions {
+  /** Path of the database file; `:memory:` for tests that need no durability. */
+  readonly file: string;
+}
+
+export class SqliteStore implements Store {
+  readonly description: string;
+  private readonly db: Database.Database;
+  private readonly stmts: Record<string, Statement>;
+  private end: bigint;
+  private queue: Pending[] = [];
+  private flushScheduled = false;
+  private readonly listeners = new Set<(end: bigint) => void>();
+  private closed = false;
+
+  constructor(options: SqliteStoreOptions) {
+    if (options.file !== ":memory:") mkdirSync(dirname(options.file), { recursive: true });
+    this.description = `sqlite:${options.file}`;
+    this.db = new Database(options.file);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = FULL");
+    this.db.pragma("busy_timeout = 5000");
+    this.db.defaultSafeIntegers(true);
+    this.db.exec(SCHEMA);
+    const p = (sql: string) => this.db.prepare(sql);
+    this.stmts = {
+      contract: p("SELECT record FROM contracts WHERE contract_id = ? AND archived_offset IS NULL"),
+      contractByKey: p("SELECT record FROM contracts WHERE key_hash = ? AND archived_offset IS NULL"),
+      activeAll: p("SELECT record FROM contracts WHERE archived_offset IS NULL ORDER BY created_offset, contract_id"),
+      activeByParty: p(
+        `SELECT c.record FROM contract_stakeholders s JOIN contracts c ON c.contract_id = s.contract_id
+         WHERE s.party = ? AND c.archived_offset IS NULL ORDER BY c.created_offset, c.contract_id`,
+      ),
+      activeByTemplate: p(
+        "SELECT record FROM contracts WHERE template_id = ? AND archived_offset IS NULL ORDER BY created_offset, contract_id",
+      ),
+      insertContract: p(
+        "INSERT INTO contracts (contract_id, template_id, key_hash, created_offset, record) VALUES (?, ?, ?, ?, ?)",
+      ),
+      insertStakeholder: p("INSERT OR IGNORE INTO contract_stakeholders (party, contract_id) VALUES (?, ?)"),
+      archive: p("UPDATE contracts SET archived_offset = ? WHERE contract_id = ? AND archived_offset IS NULL"),
+      isActive: p("SELECT 1 FROM contracts WHERE contract_id = ? AND archived_offset IS NULL"),
+      keyInUse: p("SELECT 1 FROM contracts WHERE key_hash = ? AND archived_offset IS NULL"),
+      insertTx: p("INSERT INTO transactions (offset, update_id, record) VALUES (?, ?, ?)"),
+      txRange: p("SELECT record FROM transactions WHERE offset > ? AND offset <= ? ORDER BY offset LIMIT ?"),
+      txById: p("SELECT record FROM transactions WHERE update_id = ?"),
+      txByOffset: p("SELECT record FROM transactions WHERE offset = ?"),
+      insertCompletion: p("INSERT INTO completions (offset, record) VALUES (?, ?)"),
+      completionRange: p("SELECT record FROM completions WHERE offset > ? AND offset <= ? ORDER BY offset LIMIT ?"),
+      dedup: p("SELECT offset, record_time FROM dedup WHERE change_key = ?"),
+      upsertDedup: p(
+        `INSERT INTO dedup (change_key, offset, record_time) VALUES (?, ?, ?)
+         ON CONFLICT(change_key) DO UPDATE SET offset = excluded.offset, record_time = excluded.record_time`,
+      ),
+      maxOffset: p(
+        "SELECT MAX(m) AS m FROM (SELECT MAX(offset) AS m FROM transactions UNION ALL SELECT MAX(offset) FROM completions)",
+      ),
+      setting: p("SELECT value FROM settings WHERE name = ?"),
+      initSetting: p("INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)"),
+      putSetting: p("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value"),
+      addParty: p("INSERT OR IGNORE INTO parties (party, record) VALUES (?, ?)"),
+      party: p("SELECT record FROM parties WHERE party = ?"),
+      parties: p("SELECT record FROM parties WHERE party > ? ORDER BY party LIMIT ?"),
+      addUser: p("INSERT OR IGNORE INTO users (id, record) VALUES (?, ?)"),
+      user: p("SELECT record FROM users WHERE id = ?"),
+      users: p("SELECT record FROM users WHERE id > ? ORDER BY id LIMIT ?"),
+      putUser: p("UPDATE users SET record = ? WHERE id = ?"),
+      deleteUser: p("DELETE FROM users WHERE id = ?"),
+    };
+    const row = this.stmts.maxOffset.get() as { m: bigint | null };
+    this.end = row.m ?? 0n;
+  }
+
+  async ledgerEnd(): Promise<bigint> {
+    return this.end;
+  }
+
+  commit(request: CommitRequest): Promise<CommitResult> {
+    if (this.closed) return Promise.reject(new Error("store is closed"));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ request, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  /** Writes every queued request in one SQLite transaction (one fsync), then acknowledges them. */
+  private flush(): void {
+    this.flushScheduled = false;
+    const batch = this.queue;
+    this.queue = [];
+    if (batch.length === 0) return;
+    const startEnd = this.end;
+    let results: CommitResult[];
+    try {
+      results = this.db.transaction(() => batch.map((p) => this.apply(p.request)))();
+    } catch (e) {
+      this.end = startEnd;
+      for (const p of batch) p.reject(e);
+      return;
+    }
+    for (let i = 0; i < batch.length; i++) batch[i].resolve(results[i]);
+    for (const l of this.listeners) l(this.end);
+  }
+
+  private apply(request: CommitRequest): CommitResult {
+    const offset = this.end + 1n;
+    if (request.kind === "rejection") {
+      this.writeCompletion({ ...request.completion, offset });
+      this.end = offset;
+      return { kind: "rejected", offset };
+    }
+    const conflict = this.findConflict(request);
+    if (conflict) {
+      this.writeCompletion({ ...request.onConflict(conflict), offset });
+      this.end = offset;
+      return { kind: "rejected", offset, conflict };
+    }
+    const s = this.stmts;
+    for (const cid of request.archives) s.archive.run(offset, cid);
+    for (const c of request.creates) {
+      const rec: ContractRecord = { ...c, createdOffset: offset };
+      s.insertContract.run(c.contractId, c.templateId, c.keyHash ?? null, offset, encodeRecord(rec));
+      for (const party of new Set([...c.signatories, ...c.observers])) s.insertStakeholder.run(party, c.contractId);
+    }
+    const tx: TransactionRecord = { ...request.transaction, offset };
+    s.insertTx.run(offset, tx.updateId, encodeRecord(tx));
+    this.writeCompletion({ ...request.completion, offset });
+    if (request.dedup) s.upsertDedup.run(request.dedup.changeKey, offset, request.completion.recordTime);
+    this.end = offset;
+    return { kind: "committed", offset };
+  }
+
+  private findConflict(request: TransactionCommit): Conflict | undefined {
+    const s = this.stmts;
+    if (request.dedup) {
+      const prev = s.dedup.get(request.dedup.changeKey) as { offset: bigint; record_time: bigint } | undefined;
+      if (prev && isDuplicate(prev.offset, prev.record_time, request.dedup)) {
+        return { kind: "duplicateCommand", existingOffset: prev.offset };
+      }
+    }
+    const inactive = request.inputs.filter((cid) => s.isActive.get(cid) === undefined);
+    if (inactive.length > 0) return { kind: "inactive", contractIds: inactive };
+    const archived = new Set(request.archives);
+    for (const c of request.creates) {
+      if (c.keyHash && s.keyInUse.get(c.keyHash) !== undefined) {
+        // A key freed by an archive in this same transaction may be reused.
+        const holder = s.contractByKey.get(c.keyHash) as { record: string } | undefined;
+        const holderId = holder && decodeRecord<ContractRecord>(holder.record).contractId;
+        if (!holderId || !archived.has(holderId)) return { kind: "duplicateKey", keyHash: c.keyHash };
+      }
+    }
+    return undefined;
+  }
+
+  private writeCompletion(c: CompletionRecord): void {
+    this.stmts.insertCompletion.run(c.offset, encodeRecord(c));
+  }
+
+  async activeContract(contractId: string): Promise<ContractRecord | undefined> {
+    return this.one<ContractRecord>(this.stmts.contract, contractId);
+  }
+
+  async activeContractByKey(keyHash: string): Promise<ContractRecord | undefined> {
+    return this.one<ContractRecord>(this.stmts.contractByKey, keyHash);
+  }
+
+  async activeContracts(query: ContractQuery): Promise<ContractRecord[]> {
+    const templates = query.templateIds ? new Set(query.templateIds) : undefined;
+    let rows: ContractRecord[];
+    if (query.parties) {
+      const seen = new Map<string, ContractRecord>();
+      for (const party of query.parties) {
+        for (const r of this.all<ContractRecord>(this.stmts.activeByParty, party)) seen.set(r.contractId, r);
+      }
+      rows = [...seen.values()];
+      if (query.parties.length > 1) rows.sort((a, b) => compareCreation(a, b));
+    } else if (templates && templates.size === 1) {
+      rows = this.all<ContractRecord>(this.stmts.activeByTemplate, [...templates][0]);
+    } else {
+      rows = this.all<ContractRecord>(this.stmts.activeAll);
+    }
+    return templates ? rows.filter((r) => templates.has(r.templateId)) : rows;
+  }
+
+  async transactions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<TransactionRecord[]> {
+    return this.all<TransactionRecord>(this.stmts.txRange, beginExclusive, endInclusive, limit);
+  }
+
+  async transactionById(updateId: string): Promise<TransactionRecord | undefined> {
+    return this.one<TransactionRecord>(this.stmts.txById, updateId);
+  }
+
+  async transactionByOffset(offset: bigint): Promise<TransactionRecord | undefined> {
+    return this.one<TransactionRecord>(this.stmts.txByOffset, offset);
+  }
+
+  async completions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<CompletionRecord[]> {
+    return this.all<CompletionRecord>(this.stmts.completionRange, beginExclusive, endInclusive, limit);
+  }
+
+  onLedgerEnd(listener: (end: bigint) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async addParty(party: PartyRecord): Promise<boolean> {
+    return this.stmts.addParty.run(party.party, encodeRecord(party)).changes === 1;
+  }
+  async party(party: string): Promise<PartyRecord | undefined> {
+    return this.one<PartyRecord>(this.stmts.party, party);
+  }
+  async parties(pageToken: string, pageSize: number): Promise<PartyRecord[]> {
+    return this.all<PartyRecord>(this.stmts.parties, pageToken, pageSize);
+  }
+
+  async addUser(user: UserRecord): Promise<boolean> {
+    return this.stmts.addUser.run(user.id, encodeRecord(user)).changes === 1;
+  }
+  async user(id: string): Promise<UserRecord | undefined> {
+    return this.one<UserRecord>(this.stmts.user, id);
+  }
+  async users(pageToken: string, pageSize: number): Promise<UserRecord[]> {
+    return this.all<UserRecord>(this.stmts.users, pageToken, pageSize);
+  }
+  async deleteUser(id: string): Promise<boolean> {
+    return this.stmts.deleteUser.run(id).changes === 1;
+  }
+  async grantRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
+    return this.updateRights(id, (held) => {
+      const have = new Set(held.map(rightKey));
+      const added = dedupeRights(rights).filter((r) => !have.has(rightKey(r)));
+      return { next: [...held, ...added], changed: added };
+    });
+  }
+  async revokeRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
+    return this.updateRights(id, (held) => {
+      const drop = new Set(rights.map(rightKey));
+      return { next: held.filter((r) => !drop.has(rightKey(r))), changed: held.filter((r) => drop.has(rightKey(r))) };
+    });
+  }
+  private updateRights(
+    id: string,
+    change: (held: readonly UserRight[]) => { next: UserRight[]; changed: UserRight[] },
+  ): UserRight[] | undefined {
+    return this.db.transaction(() => {
+      const user = this.one<UserRecord>(this.stmts.user, id);
+      if (!user) return undefined;
+      const { next, changed } = change(user.rights);
+      if (changed.length > 0) this.stmts.putUser.run(encodeRecord({ ...user, rights: next }), id);
+      return changed;
+    })();
+  }
+
+  async setting(name: string): Promise<string | undefined> {
+    return (this.stmts.setting.get(name) as { value: string } | undefined)?.value;
+  }
+  async initSetting(name: string, value: string): Promise<string> {
+    this.stmts.initSetting.run(name, value);
+    return (this.stmts.setting.get(name) as { value: string }).value;
+  }
+  async putSetting(name: string, value: string): Promise<void> {
+    this.stmts.putSetting.run(name, value);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    // Acknowledge whatever is queued before closing, so no accepted request is left hanging.
+    if (this.queue.length > 0) this.flush();
+    this.closed = true;
+    this.listeners.clear();
+    this.db.close();
+  }
+
+  private one<T>(stmt: Statement, ...args: unknown[]): T | undefined {
+    const row = stmt.get(...args) as { record: string } | undefined;
+    return row ? decodeRecord<T>(row.record) : undefined;
+  }
+  private all<T>(stmt: Statement, ...args: unknown[]): T[] {
+    return (stmt.all(...args) as { record: string }[]).map((r) => decodeRecord<T>(r.record));
+  }
+}
+
+function isDuplicate(prevOffset: bigint, prevRecordTime: bigint, dedup: { since: bigint; sinceOffset?: bigint }): boolean {
+  return dedup.sinceOffset !== undefined ? prevOffset > dedup.sinceOffset : prevRecordTime >= dedup.since;
+}
+
+function compareCreation(a: ContractRecord, b: ContractRecord): number {
+  if (a.createdOffset !== b.createdOffset) return a.createdOffset < b.createdOffset ? -1 : 1;
+  return a.nodeId - b.nodeId;
+}
+
+function dedupeRights(rights: readonly UserRight[]): UserRight[] {
+  const seen = new Map<string, UserRight>();
+  for (const r of rights) seen.set(rightKey(r), r);
+  return [...seen.values()];
+}
