@@ -67,6 +67,8 @@ export interface LedgerStore {
   /** Latest offset (0 when empty). */
   ledgerEnd(): Promise<bigint>;
   commit(request: CommitRequest): Promise<CommitResult>;
+  /** The last accepted command with this change key, for the early duplicate check. */
+  acceptedCommand(changeKey: string): Promise<{ readonly offset: bigint; readonly recordTime: bigint } | undefined>;
 
   /** An active contract, or undefined if unknown or archived. */
   activeContract(contractId: string): Promise<ContractRecord | undefined>;

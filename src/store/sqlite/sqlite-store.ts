@@ -115,6 +115,11 @@ export class SqliteStore implements Store {
     });
   }
 
+  async acceptedCommand(changeKey: string): Promise<{ offset: bigint; recordTime: bigint } | undefined> {
+    const row = this.stmts.dedup.get(changeKey) as { offset: bigint; record_time: bigint } | undefined;
+    return row && { offset: row.offset, recordTime: row.record_time };
+  }
+
   /** Writes every queued request in one SQLite transaction (one fsync), then acknowledges them. */
   private flush(): void {
     this.flushScheduled = false;

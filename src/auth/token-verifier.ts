@@ -1,0 +1,84 @@
+/**
+ * Bearer tokens: HS256 with the configured secret, or RS256/ES256 keys from a JWKS URL; an
+ * audience when configured. The token's `sub` is the ledger user id. Every failure is Canton's
+ * UNAUTHENTICATED, with the reason in the message but never the token itself.
+ */
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { errors, type LedgerError } from "../ledger/errors.js";
+
+export interface AuthOptions {
+  /** HS256 shared secret (raw bytes). */
+  readonly secret?: Uint8Array;
+  readonly jwksUrl?: string;
+  readonly audience?: string;
+}
+
+export interface VerifiedToken {
+  readonly userId: string;
+  /** Seconds since the epoch, if the token expires. */
+  readonly expiresAt?: number;
+}
+
+export interface TokenVerifier {
+  verify(authorization: string | null | undefined): Promise<VerifiedToken>;
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+export function createTokenVerifier(options: AuthOptions): TokenVerifier {
+  const jwks: JWTVerifyGetKey | undefined = options.jwksUrl ? createRemoteJWKSet(new URL(options.jwksUrl)) : undefined;
+  const cache = new Map<string, VerifiedToken>();
+  return {
+    async verify(authorization) {
+      if (!authorization) throw errors.unauthenticated("no Authorization header");
+      const m = BEARER.exec(authorization);
+      if (!m) throw errors.unauthenticated("Authorization header is not a Bearer token");
+      const token = m[1];
+      const cached = cache.get(token);
+      if (cached && (cached.expiresAt === undefined || cached.expiresAt * 1000 > Date.now())) return cached;
+      const verified = await verifyToken(token, options, jwks);
+      if (cache.size > 10_000) cache.clear();
+      cache.set(token, verified);
+      return verified;
+    },
+  };
+}
+
+async function verifyToken(token: string, options: AuthOptions, jwks: JWTVerifyGetKey | undefined): Promise<VerifiedToken> {
+  const header = decodeHeader(token);
+  const verifyOptions = { audience: options.audience, clockTolerance: 5 };
+  try {
+    const { payload } =
+      header.alg === "HS256" && options.secret
+        ? await jwtVerify(token, options.secret, { ...verifyOptions, algorithms: ["HS256"] })
+        : jwks && (header.alg === "RS256" || header.alg === "ES256")
+          ? await jwtVerify(token, jwks, { ...verifyOptions, algorithms: ["RS256", "ES256"] })
+          : reject(`algorithm ${String(header.alg)} is not accepted`);
+    if (typeof payload.sub !== "string" || payload.sub.length === 0) throw errors.unauthenticated("token has no sub (user id)");
+    return { userId: payload.sub, expiresAt: payload.exp };
+  } catch (e) {
+    throw asUnauthenticated(e);
+  }
+}
+
+function reject(why: string): never {
+  throw errors.unauthenticated(why);
+}
+
+function decodeHeader(token: string): { alg?: unknown } {
+  const [h] = token.split(".");
+  try {
+    return JSON.parse(Buffer.from(h, "base64url").toString("utf8")) as { alg?: unknown };
+  } catch {
+    throw errors.unauthenticated("token is not a JWT");
+  }
+}
+
+function asUnauthenticated(e: unknown): LedgerError {
+  if (e instanceof joseErrors.JWTExpired) return errors.unauthenticated("token expired");
+  if (e instanceof joseErrors.JWSSignatureVerificationFailed) return errors.unauthenticated("token signature is invalid");
+  if (e instanceof joseErrors.JWTClaimValidationFailed) return errors.unauthenticated(`token claim ${e.claim} is invalid: ${e.reason}`);
+  if (e instanceof joseErrors.JOSEError) return errors.unauthenticated(`token is invalid (${e.code})`);
+  if (e instanceof Error && e.name === "LedgerError") return e as LedgerError;
+  return errors.unauthenticated("token is invalid");
+}

@@ -1,0 +1,49 @@
+/**
+ * Commands as the engine sees them: already resolved against the registry and with arguments
+ * parsed into in-memory Daml values. The API edges build these from protobuf or JSON.
+ */
+import type { ContractRecord } from "./records.js";
+import type { InterfaceDef, Template } from "./template.js";
+
+export type Command =
+  | { readonly kind: "create"; readonly template: Template<unknown>; readonly payload: unknown }
+  | {
+      readonly kind: "exercise";
+      readonly target: { readonly kind: "template"; readonly template: Template<unknown> } | { readonly kind: "interface"; readonly iface: InterfaceDef<unknown> };
+      readonly contractId: string;
+      readonly choice: string;
+      readonly argument: unknown;
+    }
+  | {
+      readonly kind: "exerciseByKey";
+      readonly template: Template<unknown>;
+      readonly key: unknown;
+      readonly choice: string;
+      readonly argument: unknown;
+    }
+  | {
+      readonly kind: "createAndExercise";
+      readonly template: Template<unknown>;
+      readonly payload: unknown;
+      readonly choice: string;
+      readonly argument: unknown;
+    };
+
+export type DeduplicationPeriod =
+  | { readonly kind: "none" }
+  | { readonly kind: "duration"; readonly seconds: bigint; readonly nanos: number }
+  | { readonly kind: "offset"; readonly offset: bigint };
+
+export interface Submission {
+  readonly userId: string;
+  readonly commandId: string;
+  readonly submissionId: string;
+  readonly workflowId: string;
+  readonly actAs: readonly string[];
+  readonly readAs: readonly string[];
+  readonly commands: readonly Command[];
+  readonly deduplication: DeduplicationPeriod;
+  /** Contracts the submitter may use without being a stakeholder (from created-event blobs). */
+  readonly disclosed: readonly ContractRecord[];
+  readonly minLedgerTimeAbs?: bigint;
+}

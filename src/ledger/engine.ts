@@ -1,0 +1,185 @@
+/**
+ * The ledger: submissions in, transactions and completions out. Interprets against the store's
+ * active contracts, then hands the result to the store's atomic commit, which re-checks what the
+ * interpretation relied on (inputs still active, keys free, command not a duplicate). Whatever
+ * happens, the submission ends in exactly one completion at its own offset.
+ */
+import type { CommitResult, Conflict, Deduplication, Store } from "../store/port.js";
+import type { Clock } from "./clock.js";
+import type { Submission } from "./commands.js";
+import { errors, LedgerError } from "./errors.js";
+import { newUpdateId } from "./ids.js";
+import { interpret } from "./interpreter.js";
+import type { CompletionRecord, DeduplicationRecord, StatusRecord, TransactionRecord } from "./records.js";
+import type { TemplateRegistry } from "./registry.js";
+
+export interface LedgerOptions {
+  readonly store: Store;
+  readonly registry: TemplateRegistry;
+  readonly clock: Clock;
+  /** Longest deduplication period accepted, and the default one (Canton: 7 days). */
+  readonly maxDeduplicationSeconds: bigint;
+}
+
+export type SubmitOutcome =
+  | { readonly kind: "committed"; readonly transaction: TransactionRecord; readonly completion: CompletionRecord }
+  | { readonly kind: "rejected"; readonly error: LedgerError; readonly completion: CompletionRecord };
+
+export function statusOf(error: LedgerError, correlationId: string): StatusRecord {
+  return {
+    code: error.grpcCode,
+    message: error.statusMessage(correlationId),
+    errorCode: error.code,
+    category: error.category,
+    context: error.context,
+    resources: error.resources,
+    correlationId,
+    definiteAnswer: error.definiteAnswer,
+  };
+}
+
+/** Rebuilds the error a rejection completion carries (for SubmitAndWait, which answers with it). */
+export function errorOf(status: StatusRecord): LedgerError {
+  const prefix = /^[A-Z_]+\(\d+,[^)]*\): /;
+  return new LedgerError({
+    code: status.errorCode,
+    category: status.category as LedgerError["category"],
+    cause: status.message.replace(prefix, ""),
+    context: status.context,
+    resources: status.resources,
+    definiteAnswer: status.definiteAnswer,
+  });
+}
+
+export function changeKeyOf(userId: string, actAs: readonly string[], commandId: string): string {
+  return JSON.stringify([userId, [...new Set(actAs)].sort(), commandId]);
+}
+
+export class Ledger {
+  readonly store: Store;
+  readonly registry: TemplateRegistry;
+  readonly clock: Clock;
+  private readonly maxDedupMicros: bigint;
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(options: LedgerOptions) {
+    this.store = options.store;
+    this.registry = options.registry;
+    this.clock = options.clock;
+    this.maxDedupMicros = options.maxDeduplicationSeconds * 1_000_000n;
+  }
+
+  /** Runs a submission to its end. Never throws for a rejected command: it returns the rejection. */
+  submit(submission: Submission): Promise<SubmitOutcome> {
+    const p = this.run(submission);
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p)).catch(() => undefined);
+    return p;
+  }
+
+  /** Waits for every submission in flight (graceful shutdown). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async run(submission: Submission): Promise<SubmitOutcome> {
+    const ledgerTime = this.clock.now();
+    const dedupRecord: DeduplicationRecord = submission.deduplication;
+    const base = {
+      commandId: submission.commandId,
+      userId: submission.userId,
+      actAs: submission.actAs,
+      submissionId: submission.submissionId,
+      deduplication: dedupRecord,
+      recordTime: ledgerTime,
+    };
+    const reject = async (error: LedgerError): Promise<SubmitOutcome> => {
+      const result = await this.store.commit({
+        kind: "rejection",
+        completion: { ...base, status: statusOf(error, submission.submissionId) },
+      });
+      return { kind: "rejected", error, completion: { ...base, status: statusOf(error, submission.submissionId), offset: result.offset } };
+    };
+
+    const dedup = this.deduplication(submission, ledgerTime);
+    if (dedup instanceof LedgerError) return reject(dedup);
+    const previous = await this.store.acceptedCommand(dedup.changeKey);
+    if (previous && (dedup.sinceOffset !== undefined ? previous.offset > dedup.sinceOffset : previous.recordTime >= dedup.since)) {
+      return reject(errors.duplicateCommand(dedup.changeKey, previous.offset));
+    }
+
+    const updateId = newUpdateId();
+    let interpreted;
+    try {
+      interpreted = await interpret(submission, this.registry, this.store, ledgerTime, updateId, updateId);
+    } catch (e) {
+      return reject(e instanceof LedgerError ? e : errors.internal(String(e)));
+    }
+
+    const transaction: Omit<TransactionRecord, "offset"> = {
+      updateId,
+      commandId: submission.commandId,
+      workflowId: submission.workflowId,
+      submitters: submission.actAs,
+      effectiveAt: ledgerTime,
+      recordTime: ledgerTime,
+      nodes: interpreted.nodes,
+    };
+    const completion: Omit<CompletionRecord, "offset"> = {
+      ...base,
+      updateId,
+      status: { code: 0, message: "", errorCode: "", category: 0, context: {}, resources: [], correlationId: submission.submissionId },
+    };
+    let conflictError: LedgerError | undefined;
+    const result: CommitResult = await this.store.commit({
+      kind: "transaction",
+      dedup,
+      inputs: interpreted.inputs,
+      archives: interpreted.archives,
+      creates: interpreted.creates.map((c) => ({ ...c, createUpdateId: updateId })),
+      transaction,
+      completion,
+      onConflict: (conflict) => {
+        conflictError = conflictErrorOf(conflict, dedup.changeKey);
+        return { ...base, status: statusOf(conflictError, submission.submissionId) };
+      },
+    });
+    if (result.kind === "committed") {
+      return { kind: "committed", transaction: { ...transaction, offset: result.offset }, completion: { ...completion, offset: result.offset } };
+    }
+    const error = conflictError ?? conflictErrorOf(result.conflict!, dedup.changeKey);
+    return { kind: "rejected", error, completion: { ...base, status: statusOf(error, submission.submissionId), offset: result.offset } };
+  }
+
+  private deduplication(submission: Submission, now: bigint): Deduplication | LedgerError {
+    const changeKey = changeKeyOf(submission.userId, submission.actAs, submission.commandId);
+    const d = submission.deduplication;
+    switch (d.kind) {
+      case "none":
+        return { changeKey, since: now - this.maxDedupMicros };
+      case "duration": {
+        const micros = d.seconds * 1_000_000n + BigInt(Math.floor(d.nanos / 1000));
+        if (micros < 0n) return errors.invalidField("deduplication_period", "duration must not be negative");
+        if (micros > this.maxDedupMicros) {
+          return errors.invalidField("deduplication_period", `The given deduplication duration exceeds the maximum deduplication duration of ${this.maxDedupMicros / 1_000_000n}s`);
+        }
+        return { changeKey, since: now - micros };
+      }
+      case "offset":
+        if (d.offset < 0n) return errors.invalidField("deduplication_period", "offset must not be negative");
+        return { changeKey, since: 0n, sinceOffset: d.offset };
+    }
+  }
+}
+
+function conflictErrorOf(conflict: Conflict, changeKey: string): LedgerError {
+  switch (conflict.kind) {
+    case "inactive":
+      return errors.inactiveContracts([...conflict.contractIds]);
+    case "duplicateKey":
+      return errors.duplicateContractKey(conflict.keyHash);
+    case "duplicateCommand":
+      return errors.duplicateCommand(changeKey, conflict.existingOffset);
+  }
+}
+

@@ -1,0 +1,378 @@
+/**
+ * Runs a submission's commands against a snapshot of active contracts and produces the
+ * transaction tree plus what the commit must check (inputs) and change (archives, creates).
+ * It enforces Daml's authorization rules: creates need their signatories, exercises their
+ * controllers, fetches a stakeholder; inside a choice the authorizers are the controllers and the
+ * contract's signatories.
+ */
+import type { Command, Submission } from "./commands.js";
+import { fromDamlJson, toDamlJson, ValueError } from "./daml-type.js";
+import { errors, LedgerError } from "./errors.js";
+import { newContractId } from "./ids.js";
+import { NumericError } from "./numeric.js";
+import type { ContractRecord, ExerciseNodeRecord, NodeRecord } from "./records.js";
+import type { TemplateRegistry } from "./registry.js";
+import type { Choice, InterfaceChoice, InterfaceDef, Template, UpdateContext } from "./template.js";
+import { qualifiedId } from "./template.js";
+
+export interface ContractReader {
+  activeContract(contractId: string): Promise<ContractRecord | undefined>;
+  activeContractByKey(keyHash: string): Promise<ContractRecord | undefined>;
+}
+
+export interface InterpretedTransaction {
+  readonly nodes: NodeRecord[];
+  /** Pre-existing contracts read or exercised: they must still be active at commit. */
+  readonly inputs: string[];
+  readonly archives: string[];
+  readonly creates: Omit<ContractRecord, "createdOffset">[];
+}
+
+interface LiveContract {
+  readonly record: Omit<ContractRecord, "createdOffset"> | ContractRecord;
+  readonly template: Template<unknown>;
+  readonly payload: unknown;
+  readonly local: boolean;
+  active: boolean;
+}
+
+export function keyHashOf(template: Template<unknown>, key: unknown): string {
+  return `${qualifiedId(template.id)}|${JSON.stringify(toDamlJson(template.key!.type, key))}`;
+}
+
+export async function interpret(
+  submission: Submission,
+  registry: TemplateRegistry,
+  reader: ContractReader,
+  ledgerTime: bigint,
+  updateSeed: string,
+  updateId: string,
+): Promise<InterpretedTransaction> {
+  const run = new Interpretation(submission, registry, reader, ledgerTime, updateSeed, updateId);
+  try {
+    for (const command of submission.commands) await run.command(command);
+  } catch (e) {
+    throw asLedgerError(e);
+  }
+  return run.result();
+}
+
+function asLedgerError(e: unknown): LedgerError {
+  if (e instanceof LedgerError) return e;
+  if (e instanceof ValueError || e instanceof NumericError) return errors.interpretation(e.message);
+  return errors.internal(e instanceof Error ? e.message : String(e));
+}
+
+const union = (...lists: (readonly string[])[]): string[] => [...new Set(lists.flat())];
+
+class Interpretation {
+  private readonly nodes: NodeRecord[] = [];
+  private readonly contracts = new Map<string, LiveContract>();
+  private readonly inputs = new Set<string>();
+  private readonly archived = new Set<string>();
+  private readonly visibleTo: Set<string>;
+  private readonly disclosed: Set<string>;
+
+  constructor(
+    private readonly submission: Submission,
+    private readonly registry: TemplateRegistry,
+    private readonly reader: ContractReader,
+    private readonly ledgerTime: bigint,
+    private readonly updateSeed: string,
+    private readonly updateId: string,
+  ) {
+    this.visibleTo = new Set([...submission.actAs, ...submission.readAs]);
+    this.disclosed = new Set(submission.disclosed.map((c) => c.contractId));
+  }
+
+  result(): InterpretedTransaction {
+    const creates = [...this.contracts.values()]
+      .filter((c) => c.local && c.active)
+      .map((c) => c.record as Omit<ContractRecord, "createdOffset">);
+    return { nodes: this.nodes, inputs: [...this.inputs], archives: [...this.archived], creates };
+  }
+
+  async command(cmd: Command): Promise<void> {
+    const top = new Set(this.submission.actAs);
+    const witnesses: string[] = [];
+    switch (cmd.kind) {
+      case "create":
+        await this.create(cmd.template, cmd.payload, top, witnesses);
+        return;
+      case "createAndExercise": {
+        const cid = await this.create(cmd.template, cmd.payload, top, witnesses);
+        await this.exerciseTemplate(cmd.template, cid, this.choiceOf(cmd.template, cmd.choice), cmd.argument, top, witnesses, true);
+        return;
+      }
+      case "exercise":
+        if (cmd.target.kind === "template") {
+          const tpl = cmd.target.template;
+          await this.exerciseTemplate(tpl, cmd.contractId, this.choiceOf(tpl, cmd.choice), cmd.argument, top, witnesses, true);
+        } else {
+          const iface = cmd.target.iface;
+          const ch = iface.choices.get(cmd.choice);
+          if (!ch) throw errors.invalidArgument(`Couldn't find requested choice ${cmd.choice} of interface ${qualifiedId(iface.id)}`);
+          await this.exerciseInterface(iface, cmd.contractId, ch, cmd.argument, top, witnesses, true);
+        }
+        return;
+      case "exerciseByKey": {
+        if (!cmd.template.key) throw errors.invalidArgument(`Template ${qualifiedId(cmd.template.id)} has no contract key`);
+        const hash = keyHashOf(cmd.template, cmd.key);
+        const cid = await this.findByKey(hash);
+        if (!cid) throw errors.contractKeyNotFound(JSON.stringify(toDamlJson(cmd.template.key.type, cmd.key)));
+        await this.exerciseTemplate(cmd.template, cid, this.choiceOf(cmd.template, cmd.choice), cmd.argument, top, witnesses, true);
+        return;
+      }
+    }
+  }
+
+  private choiceOf(template: Template<unknown>, name: string): Choice<unknown> {
+    const c = template.choices.get(name);
+    if (!c) throw errors.invalidArgument(`Couldn't find requested choice ${name} for template ${qualifiedId(template.id)}`);
+    return c;
+  }
+
+  private async load(cid: string, topLevel: boolean): Promise<LiveContract> {
+    let live = this.contracts.get(cid);
+    if (!live) {
+      const rec = await this.reader.activeContract(cid);
+      if (!rec) throw errors.contractNotFound(cid);
+      const template = this.registry.template(rec.templateId);
+      live = { record: rec, template, payload: fromDamlJson(template.payload, rec.payload), local: false, active: true };
+      this.contracts.set(cid, live);
+      this.inputs.add(cid);
+    }
+    if (!live.active) throw errors.contractNotFound(cid);
+    if (topLevel && !live.local && !this.disclosed.has(cid)) {
+      const rec = live.record;
+      if (![...rec.signatories, ...rec.observers].some((p) => this.visibleTo.has(p))) throw errors.contractNotFound(cid);
+    }
+    return live;
+  }
+
+  private async findByKey(hash: string): Promise<string | undefined> {
+    for (const [cid, c] of this.contracts) if (c.active && c.record.keyHash === hash) return cid;
+    const rec = await this.reader.activeContractByKey(hash);
+    if (!rec || this.archived.has(rec.contractId)) return undefined;
+    return rec.contractId;
+  }
+
+  private checkAuthorized(required: readonly string[], authorizers: ReadonlySet<string>, what: string): void {
+    const missing = required.filter((p) => !authorizers.has(p));
+    if (missing.length > 0) {
+      throw errors.authorization(`node ${what} requires authorizers ${required.join(", ")}, but only ${[...authorizers].join(", ")} were given`);
+    }
+  }
+
+  private async create(template: Template<unknown>, payload: unknown, authorizers: ReadonlySet<string>, ancestors: readonly string[]): Promise<string> {
+    const problem = template.ensure?.(payload);
+    if (problem) throw errors.interpretation(`Template precondition violated in ${qualifiedId(template.id)}: ${problem}`);
+    const signatories = union(template.signatories(payload));
+    const observers = union(template.observers(payload)).filter((p) => !signatories.includes(p));
+    if (signatories.length === 0) throw errors.interpretation(`${qualifiedId(template.id)} has no signatories`);
+    this.checkAuthorized(signatories, authorizers, `create ${qualifiedId(template.id)}`);
+    const nodeId = this.nodes.length;
+    const contractId = newContractId(this.updateSeed, nodeId);
+    let key: unknown;
+    let keyHash: string | undefined;
+    if (template.key) {
+      const k = template.key.of(payload);
+      const maintainers = template.key.maintainers(k);
+      if (!maintainers.every((m) => signatories.includes(m))) throw errors.interpretation("key maintainers must be signatories");
+      keyHash = keyHashOf(template, k);
+      if (await this.findByKey(keyHash)) throw errors.duplicateContractKey(JSON.stringify(toDamlJson(template.key.type, k)));
+      key = toDamlJson(template.key.type, k);
+    }
+    const json = toDamlJson(template.payload, payload);
+    const record: Omit<ContractRecord, "createdOffset"> = {
+      contractId,
+      templateId: qualifiedId(template.id),
+      packageName: template.id.packageName,
+      payload: json,
+      signatories,
+      observers,
+      ...(keyHash ? { key, keyHash } : {}),
+      createdAt: this.ledgerTime,
+      createUpdateId: this.updateId,
+      nodeId,
+    };
+    this.nodes.push({
+      kind: "create",
+      nodeId,
+      contractId,
+      templateId: record.templateId,
+      packageName: record.packageName,
+      payload: json,
+      signatories,
+      observers,
+      ...(keyHash ? { key } : {}),
+      witnesses: union(ancestors, signatories, observers),
+    });
+    this.contracts.set(contractId, { record, template, payload, local: true, active: true });
+    return contractId;
+  }
+
+  private async exerciseTemplate(
+    template: Template<unknown>,
+    cid: string,
+    choice: Choice<unknown>,
+    argument: unknown,
+    authorizers: ReadonlySet<string>,
+    ancestors: readonly string[],
+    topLevel: boolean,
+  ): Promise<unknown> {
+    const live = await this.load(cid, topLevel);
+    if (live.template !== template) {
+      throw errors.interpretation(`Contract ${cid} is of template ${live.record.templateId}, not ${qualifiedId(template.id)}`);
+    }
+    return this.runChoice(live, cid, choice, argument, authorizers, ancestors, undefined, (ctx) =>
+      choice.body(ctx, { contractId: cid as never, payload: live.payload }, argument),
+    );
+  }
+
+  private async exerciseInterface(
+    iface: InterfaceDef<unknown>,
+    cid: string,
+    choice: InterfaceChoice<unknown>,
+    argument: unknown,
+    authorizers: ReadonlySet<string>,
+    ancestors: readonly string[],
+    topLevel: boolean,
+  ): Promise<unknown> {
+    const live = await this.load(cid, topLevel);
+    const impl = live.template.interfaces.find((i) => i.iface === iface);
+    if (!impl) throw errors.interpretation(`Contract ${cid} does not implement interface ${qualifiedId(iface.id)}`);
+    const body = impl.choices[choice.name];
+    if (!body) throw errors.internal(`template ${live.record.templateId} lacks a body for ${choice.name}`);
+    const view = impl.view(live.payload);
+    const asTemplateChoice: Choice<unknown> = {
+      name: choice.name,
+      consuming: choice.consuming,
+      argument: choice.argument,
+      result: choice.result,
+      controllers: (_p, a) => choice.controllers(view, a),
+      body: () => undefined,
+    };
+    return this.runChoice(live, cid, asTemplateChoice, argument, authorizers, ancestors, iface, (ctx) =>
+      body(ctx, { contractId: cid as never, payload: live.payload }, argument as never),
+    );
+  }
+
+  private async runChoice(
+    live: LiveContract,
+    cid: string,
+    choice: Choice<unknown>,
+    argument: unknown,
+    authorizers: ReadonlySet<string>,
+    ancestors: readonly string[],
+    iface: InterfaceDef<unknown> | undefined,
+    body: (ctx: UpdateContext) => Promise<unknown> | unknown,
+  ): Promise<unknown> {
+    const { template, record } = live;
+    const controllers = union(choice.controllers(live.payload, argument));
+    if (controllers.length === 0) throw errors.interpretation(`choice ${choice.name} has no controllers`);
+    this.checkAuthorized(controllers, authorizers, `exercise ${choice.name} on ${cid}`);
+    const choiceObservers = choice.choiceObservers?.(live.payload, argument) ?? [];
+    const stakeholders = union(record.signatories, record.observers);
+    const informees = choice.consuming
+      ? union(stakeholders, controllers, choiceObservers)
+      : union(record.signatories, controllers, choiceObservers);
+    const witnesses = union(ancestors, informees);
+    const nodeId = this.nodes.length;
+    // Placeholder keeps pre-order numbering; the full node is written once the body has run.
+    this.nodes.push(undefined as unknown as NodeRecord);
+    if (choice.consuming) {
+      live.active = false;
+      if (!live.local) this.archived.add(cid);
+    }
+    const inner = new Set([...controllers, ...record.signatories]);
+    const result = await body(this.context(inner, witnesses));
+    const node: ExerciseNodeRecord = {
+      kind: "exercise",
+      nodeId,
+      contractId: cid,
+      templateId: record.templateId,
+      packageName: record.packageName,
+      ...(iface ? { interfaceId: qualifiedId(iface.id) } : {}),
+      choice: choice.name,
+      argument: toDamlJson(choice.argument, argument),
+      result: toDamlJson(choice.result, result),
+      actingParties: controllers,
+      consuming: choice.consuming,
+      lastDescendantNodeId: this.nodes.length - 1,
+      witnesses,
+      stakeholders,
+      implementedInterfaces: template.interfaces.map((i) => qualifiedId(i.iface.id)),
+    };
+    this.nodes[nodeId] = node;
+    return result;
+  }
+
+  private context(authorizers: ReadonlySet<string>, witnesses: readonly string[]): UpdateContext {
+    const self = this;
+    const fetchLive = async (cid: string): Promise<LiveContract> => {
+      const live = await self.load(cid, false);
+      const stakeholders = [...live.record.signatories, ...live.record.observers];
+      if (!stakeholders.some((p) => authorizers.has(p))) {
+        throw errors.authorization(`fetch of ${cid} requires one of its stakeholders ${stakeholders.join(", ")} as authorizer`);
+      }
+      return live;
+    };
+    return {
+      ledgerTime: this.ledgerTime,
+      async fetch<P>(template: Template<P>, cid: string): Promise<P> {
+        const live = await fetchLive(cid);
+        if (live.template !== (template as unknown)) {
+          throw errors.interpretation(`Contract ${cid} is of template ${live.record.templateId}, expected ${qualifiedId(template.id)}`);
+        }
+        return live.payload as P;
+      },
+      async fetchInterface<V>(iface: InterfaceDef<V>, cid: string) {
+        const live = await fetchLive(cid);
+        const impl = live.template.interfaces.find((i) => i.iface === (iface as unknown));
+        if (!impl) throw errors.interpretation(`Contract ${cid} does not implement ${qualifiedId(iface.id)}`);
+        return { view: impl.view(live.payload) as V, template: live.template };
+      },
+      async create<P>(template: Template<P>, payload: P) {
+        return (await self.create(template as Template<unknown>, payload, authorizers, witnesses)) as never;
+      },
+      async exercise<P, A, R>(template: Template<P>, cid: string, choice: Choice<P, A, R>, arg: A): Promise<R> {
+        return (await self.exerciseTemplate(
+          template as Template<unknown>,
+          cid,
+          choice as Choice<unknown>,
+          arg,
+          authorizers,
+          witnesses,
+          false,
+        )) as R;
+      },
+      async exerciseInterface<V, A, R>(iface: InterfaceDef<V>, cid: string, choice: InterfaceChoice<V, A, R>, arg: A): Promise<R> {
+        return (await self.exerciseInterface(
+          iface as InterfaceDef<unknown>,
+          cid,
+          choice as InterfaceChoice<unknown>,
+          arg,
+          authorizers,
+          witnesses,
+          false,
+        )) as R;
+      },
+      async archive<P>(template: Template<P>, cid: string): Promise<void> {
+        const tpl = template as Template<unknown>;
+        await self.exerciseTemplate(tpl, cid, tpl.choices.get("Archive")!, {}, authorizers, witnesses, false);
+      },
+      async lookupByKey<P, K>(template: Template<P, K>, key: K) {
+        if (!template.key) throw errors.interpretation(`${qualifiedId(template.id)} has no key`);
+        self.checkAuthorized(template.key.maintainers(key), authorizers, `lookupByKey ${qualifiedId(template.id)}`);
+        const cid = await self.findByKey(keyHashOf(template as Template<unknown>, key));
+        if (cid && !self.contracts.has(cid)) await self.load(cid, false);
+        return (cid ?? null) as never;
+      },
+      require(condition: boolean, message: string): asserts condition {
+        if (!condition) throw errors.interpretation(message);
+      },
+    };
+  }
+}
+

@@ -1,0 +1,78 @@
+/**
+ * Ordered reads that catch up from the store and then follow the ledger end: the completion and
+ * update streams. A reader resumes exactly after `beginExclusive`; with `endInclusive` it stops
+ * there, otherwise it waits for new commits until the signal aborts.
+ */
+import type { LedgerStore } from "../store/port.js";
+
+const PAGE = 1000;
+
+export interface TailOptions {
+  readonly beginExclusive: bigint;
+  readonly endInclusive?: bigint;
+  readonly signal: AbortSignal;
+}
+
+export async function* tail<T extends { readonly offset: bigint }>(
+  store: LedgerStore,
+  page: (beginExclusive: bigint, endInclusive: bigint, limit: number) => Promise<T[]>,
+  options: TailOptions,
+): AsyncGenerator<T> {
+  let cursor = options.beginExclusive;
+  const wake = new Wakeup(store, options.signal);
+  try {
+    while (!options.signal.aborted) {
+      const ledgerEnd = await store.ledgerEnd();
+      const upTo = options.endInclusive !== undefined && options.endInclusive < ledgerEnd ? options.endInclusive : ledgerEnd;
+      if (cursor < upTo) {
+        const rows = await page(cursor, upTo, PAGE);
+        for (const row of rows) {
+          if (options.signal.aborted) return;
+          yield row;
+        }
+        // Offsets without rows of this kind (e.g. rejections for the update stream) are skipped too.
+        cursor = rows.length === PAGE ? rows[rows.length - 1].offset : upTo;
+        continue;
+      }
+      if (options.endInclusive !== undefined && cursor >= options.endInclusive) return;
+      await wake.next(cursor);
+    }
+  } finally {
+    wake.dispose();
+  }
+}
+
+/** Resolves when the ledger end moves past a cursor, or when the signal aborts. */
+class Wakeup {
+  private end = -1n;
+  private waiter: (() => void) | undefined;
+  private readonly unsubscribe: () => void;
+  private readonly onAbort = () => this.waiter?.();
+
+  constructor(
+    store: LedgerStore,
+    private readonly signal: AbortSignal,
+  ) {
+    this.unsubscribe = store.onLedgerEnd((end) => {
+      if (end > this.end) this.end = end;
+      this.waiter?.();
+    });
+    signal.addEventListener("abort", this.onAbort);
+  }
+
+  next(cursor: bigint): Promise<void> {
+    if (this.end > cursor || this.signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.waiter = () => {
+        this.waiter = undefined;
+        resolve();
+      };
+    });
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    this.signal.removeEventListener("abort", this.onAbort);
+    this.waiter?.();
+  }
+}
