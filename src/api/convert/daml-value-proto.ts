@@ -1,0 +1,182 @@
+/**
+ * Daml values between protobuf `Value` and the engine's in-memory form, driven by the Daml type.
+ * Input is checked against the type (wrong kinds, unknown record fields, bad numerics are
+ * `ValueError`s with a path); output always carries record labels.
+ */
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import {
+  type Identifier,
+  IdentifierSchema,
+  type Record as ProtoRecord,
+  RecordSchema,
+  type Value,
+  ValueSchema,
+} from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
+import type { DamlType, RecordT, TypeRef } from "../../ledger/daml-type.js";
+import { checkDate, checkInt64, resolve, ValueError } from "../../ledger/daml-type.js";
+import { packageIdOf } from "../../ledger/registry.js";
+import { Numeric } from "../../ledger/numeric.js";
+
+const DAY_MS = 86_400_000;
+
+function fail(path: string, expected: string, got: Value["sum"]["case"]): never {
+  throw new ValueError(path, `expected ${expected}, got ${got ?? "an empty value"}`);
+}
+
+export function identifierOf(ref: TypeRef | undefined): Identifier | undefined {
+  return ref && create(IdentifierSchema, { packageId: packageIdOf(ref.packageName, "0.1.0"), moduleName: ref.moduleName, entityName: ref.entityName });
+}
+
+/** Protobuf `Record` (labelled or positional) -> in-memory record of `type`. */
+export function recordFromProto(type: RecordT<unknown>, record: ProtoRecord, path = ""): Record<string, unknown> {
+  const labelled = record.fields.some((f) => f.label !== "");
+  const out: Record<string, unknown> = {};
+  if (labelled) {
+    const byLabel = new Map(record.fields.map((f) => [f.label, f.value]));
+    for (const [name, fty] of type.fields) {
+      const v = byLabel.get(name);
+      const p = path ? `${path}.${name}` : name;
+      if (v === undefined && !byLabel.has(name)) {
+        if (resolve(fty).kind !== "optional") throw new ValueError(p, "missing field");
+        out[name] = null;
+      } else {
+        out[name] = valueFromProto(fty, v ?? create(ValueSchema), p);
+      }
+      byLabel.delete(name);
+    }
+    const extra = [...byLabel.keys()];
+    if (extra.length > 0) throw new ValueError(path ? `${path}.${extra[0]}` : extra[0], "unknown field");
+  } else {
+    if (record.fields.length !== type.fields.length) {
+      throw new ValueError(path, `expected ${type.fields.length} fields, got ${record.fields.length}`);
+    }
+    type.fields.forEach(([name, fty], i) => {
+      out[name] = valueFromProto(fty, record.fields[i].value ?? create(ValueSchema), path ? `${path}.${name}` : name);
+    });
+  }
+  return out;
+}
+
+export function valueFromProto(type: DamlType, value: Value, path = ""): unknown {
+  const ty = resolve(type);
+  const s = value.sum;
+  switch (ty.kind) {
+    case "unit":
+      if (s.case !== "unit" && !(s.case === "record" && s.value.fields.length === 0)) fail(path, "unit", s.case);
+      return {};
+    case "bool":
+      if (s.case !== "bool") fail(path, "bool", s.case);
+      return s.value;
+    case "int64":
+      if (s.case !== "int64") fail(path, "int64", s.case);
+      return checkInt64(s.value, path);
+    case "numeric":
+      if (s.case !== "numeric") fail(path, "numeric", s.case);
+      try {
+        return Numeric.parse(s.value);
+      } catch (e) {
+        throw new ValueError(path, (e as Error).message);
+      }
+    case "text":
+      if (s.case !== "text") fail(path, "text", s.case);
+      return s.value;
+    case "party":
+      if (s.case !== "party" || !/^[A-Za-z0-9:\-_ ]{1,255}$/.test(s.value)) fail(path, "party", s.case);
+      return s.value;
+    case "contractId":
+      if (s.case !== "contractId" || !/^[0-9a-f]{2,512}$/.test(s.value)) fail(path, "contract_id", s.case);
+      return s.value;
+    case "date": {
+      if (s.case !== "date") fail(path, "date", s.case);
+      return checkDate(new Date(s.value * DAY_MS).toISOString().slice(0, 10), path);
+    }
+    case "time":
+      if (s.case !== "timestamp") fail(path, "timestamp", s.case);
+      return s.value;
+    case "optional":
+      if (s.case !== "optional") fail(path, "optional", s.case);
+      return s.value.value ? valueFromProto(ty.of, s.value.value, path) : null;
+    case "list":
+      if (s.case !== "list") fail(path, "list", s.case);
+      return s.value.elements.map((e, i) => valueFromProto(ty.of, e, `${path}[${i}]`));
+    case "textMap": {
+      if (s.case !== "textMap") fail(path, "text_map", s.case);
+      const m = new Map<string, unknown>();
+      for (const e of s.value.entries) m.set(e.key, valueFromProto(ty.of, e.value ?? create(ValueSchema), `${path}.${e.key}`));
+      return m;
+    }
+    case "genMap":
+      if (s.case !== "genMap") fail(path, "gen_map", s.case);
+      return s.value.entries.map((e, i) => [
+        valueFromProto(ty.key, e.key ?? create(ValueSchema), `${path}[${i}].key`),
+        valueFromProto(ty.value, e.value ?? create(ValueSchema), `${path}[${i}].value`),
+      ]);
+    case "record":
+      if (s.case !== "record") fail(path, "record", s.case);
+      return recordFromProto(ty, s.value, path);
+    case "variant": {
+      if (s.case !== "variant") fail(path, "variant", s.case);
+      const ctor = ty.ctors[s.value.constructor$];
+      if (!ctor) throw new ValueError(path, `unknown constructor ${s.value.constructor$}`);
+      return { tag: s.value.constructor$, value: valueFromProto(ctor, s.value.value ?? create(ValueSchema), `${path}.${s.value.constructor$}`) };
+    }
+    case "enum":
+      if (s.case !== "enum" || !ty.ctors.includes(s.value.constructor$)) fail(path, `enum ${ty.ctors.join("|")}`, s.case);
+      return s.value.constructor$;
+  }
+}
+
+export function recordToProto(type: RecordT<unknown>, value: Record<string, unknown>): ProtoRecord {
+  return create(RecordSchema, {
+    recordId: identifierOf(type.ref),
+    fields: type.fields.map(([label, fty]) => ({ label, value: valueToProto(fty, value[label]) })),
+  });
+}
+
+export function valueToProto(type: DamlType, value: unknown): Value {
+  const ty = resolve(type);
+  const v = (sum: MessageInitShape<typeof ValueSchema>["sum"]) => create(ValueSchema, { sum });
+  switch (ty.kind) {
+    case "unit":
+      return v({ case: "unit", value: {} as never });
+    case "bool":
+      return v({ case: "bool", value: value as boolean });
+    case "int64":
+      return v({ case: "int64", value: value as bigint });
+    case "numeric":
+      return v({ case: "numeric", value: (value as Numeric).toString() });
+    case "text":
+      return v({ case: "text", value: value as string });
+    case "party":
+      return v({ case: "party", value: value as string });
+    case "contractId":
+      return v({ case: "contractId", value: value as string });
+    case "date":
+      return v({ case: "date", value: Math.round(Date.parse(`${value as string}T00:00:00Z`) / DAY_MS) });
+    case "time":
+      return v({ case: "timestamp", value: value as bigint });
+    case "optional":
+      return v({ case: "optional", value: { value: value === null || value === undefined ? undefined : valueToProto(ty.of, value) } });
+    case "list":
+      return v({ case: "list", value: { elements: (value as unknown[]).map((e) => valueToProto(ty.of, e)) } });
+    case "textMap":
+      return v({
+        case: "textMap",
+        value: { entries: [...(value as Map<string, unknown>)].map(([key, e]) => ({ key, value: valueToProto(ty.of, e) })) },
+      });
+    case "genMap":
+      return v({
+        case: "genMap",
+        value: { entries: (value as [unknown, unknown][]).map(([k, e]) => ({ key: valueToProto(ty.key, k), value: valueToProto(ty.value, e) })) },
+      });
+    case "record":
+      return v({ case: "record", value: recordToProto(ty, value as Record<string, unknown>) });
+    case "variant": {
+      const vv = value as { tag: string; value: unknown };
+      return v({ case: "variant", value: { variantId: identifierOf(ty.ref), constructor$: vv.tag, value: valueToProto(ty.ctors[vv.tag], vv.value) } });
+    }
+    case "enum":
+      return v({ case: "enum", value: { enumId: identifierOf(ty.ref), constructor$: value as string } });
+  }
+}
+

@@ -1,0 +1,34 @@
+/** CommandCompletionService: completions of the given user's commands for the given parties, in offset order. */
+import type { ServiceImpl } from "@connectrpc/connect";
+import { CommandCompletionService } from "../../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
+import { isParticipantAdmin, requireReadAs } from "../../auth/index.js";
+import { errors } from "../../ledger/errors.js";
+import { isPartyId } from "../../ledger/ids.js";
+import { tail } from "../../ledger/streams.js";
+import { completionToProto } from "../convert/ledger-proto.js";
+import { authenticate } from "./authenticate.js";
+import { guardStream } from "./connect-error.js";
+import type { LedgerApi } from "./ledger-api.js";
+
+export function completionService(api: LedgerApi): ServiceImpl<typeof CommandCompletionService> {
+  return {
+    completionStream: (req, ctx) =>
+      guardStream(async function* () {
+        const user = await authenticate(api, ctx);
+        if (req.parties.length === 0) throw errors.missingField("parties");
+        for (const p of req.parties) if (!isPartyId(p)) throw errors.invalidField("parties", `Invalid party id ${JSON.stringify(p)}`);
+        const userId = req.userId || user.id;
+        if (userId !== user.id && !isParticipantAdmin(user)) throw errors.permissionDenied(`may not read completions of user ${userId}`);
+        if (!isParticipantAdmin(user)) requireReadAs(user, req.parties);
+        if (req.beginExclusive < 0n) throw errors.invalidField("begin_exclusive", "offset must not be negative");
+        const end = await api.store.ledgerEnd();
+        if (req.beginExclusive > end) throw errors.offsetAfterLedgerEnd(req.beginExclusive, end);
+        const parties = new Set(req.parties);
+        const rows = tail(api.store, (b, e, l) => api.store.completions(b, e, l), { beginExclusive: req.beginExclusive, signal: ctx.signal });
+        for await (const c of rows) {
+          if (c.userId !== userId || !c.actAs.some((p) => parties.has(p))) continue;
+          yield { completionResponse: { case: "completion", value: completionToProto(c, api.identity) } };
+        }
+      }),
+  };
+}

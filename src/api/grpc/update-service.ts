@@ -1,0 +1,104 @@
+/** UpdateService: the transaction stream and single-update lookups, projected for the reader. */
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import type { UpdateFormat } from "../../../gen/com/daml/ledger/api/v2/transaction_filter_pb.js";
+import { UpdateService } from "../../../gen/com/daml/ledger/api/v2/update_service_pb.js";
+import { isParticipantAdmin, requireReadAny, requireReadAs } from "../../auth/index.js";
+import { errors } from "../../ledger/errors.js";
+import type { TransactionFormat } from "../../ledger/event-format.js";
+import type { TransactionRecord } from "../../ledger/records.js";
+import { tail } from "../../ledger/streams.js";
+import { eventFormatOf, readersOf, transactionFormatOf } from "../convert/format-proto.js";
+import { authenticate } from "./authenticate.js";
+import { guard, guardStream } from "./connect-error.js";
+import type { LedgerApi } from "./ledger-api.js";
+
+async function authorizedFormat(api: LedgerApi, ctx: HandlerContext, format: TransactionFormat): Promise<TransactionFormat> {
+  const user = await authenticate(api, ctx);
+  if (!isParticipantAdmin(user)) {
+    const readers = readersOf(format.eventFormat);
+    if (readers === "any") requireReadAny(user);
+    else requireReadAs(user, readers);
+  }
+  return format;
+}
+
+function formatOfUpdateFormat(api: LedgerApi, f: UpdateFormat | undefined): TransactionFormat {
+  if (!f) throw errors.missingField("update_format");
+  if (!f.includeTransactions) throw errors.invalidArgument("update_format.include_transactions must be set: only transactions are served by this participant");
+  return transactionFormatOf(f.includeTransactions, api.registry);
+}
+
+export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService> {
+  const byId = (tx: TransactionRecord | undefined, format: TransactionFormat, what: string) => {
+    const transaction = tx && api.encoder.transaction(tx, format, false);
+    if (!transaction) throw errors.updateNotFound(what);
+    return { update: { case: "transaction" as const, value: transaction } };
+  };
+  const legacy = (tx: TransactionRecord | undefined, parties: string[], what: string) => {
+    if (parties.length === 0) throw errors.missingField("requesting_parties");
+    const format: TransactionFormat = {
+      shape: "ACS_DELTA",
+      eventFormat: { byParty: new Map(parties.map((p) => [p, { wildcard: { includeCreatedEventBlob: false }, templates: new Map(), interfaces: new Map() }])), verbose: true },
+    };
+    const transaction = tx && api.encoder.transaction(tx, format, false);
+    if (!transaction) throw errors.updateNotFound(what);
+    return { transaction };
+  };
+  return {
+    getUpdates: (req, ctx) =>
+      guardStream(async function* () {
+        const format = await authorizedFormat(
+          api,
+          ctx,
+          req.updateFormat
+            ? formatOfUpdateFormat(api, req.updateFormat)
+            : { eventFormat: eventFormatOf(req.filter, req.verbose, api.registry), shape: "ACS_DELTA" },
+        );
+        if (req.beginExclusive < 0n) throw errors.invalidField("begin_exclusive", "offset must not be negative");
+        const end = await api.store.ledgerEnd();
+        if (req.beginExclusive > end) throw errors.offsetAfterLedgerEnd(req.beginExclusive, end);
+        if (req.endInclusive !== undefined && req.endInclusive < req.beginExclusive) {
+          throw errors.invalidArgument(`end_inclusive (${req.endInclusive}) is before begin_exclusive (${req.beginExclusive})`);
+        }
+        const rows = tail(api.store, (b, e, l) => api.store.transactions(b, e, l), {
+          beginExclusive: req.beginExclusive,
+          endInclusive: req.endInclusive,
+          signal: ctx.signal,
+        });
+        for await (const tx of rows) {
+          const transaction = api.encoder.transaction(tx, format, false);
+          if (transaction) yield { update: { case: "transaction", value: transaction } };
+        }
+      }),
+    getUpdateById: (req, ctx) =>
+      guard(async () => {
+        if (!req.updateId) throw errors.missingField("update_id");
+        const format = await authorizedFormat(api, ctx, formatOfUpdateFormat(api, req.updateFormat));
+        return byId(await api.store.transactionById(req.updateId), format, `update id ${req.updateId}`);
+      }),
+    getUpdateByOffset: (req, ctx) =>
+      guard(async () => {
+        if (req.offset <= 0n) throw errors.invalidField("offset", "offset must be positive");
+        const format = await authorizedFormat(api, ctx, formatOfUpdateFormat(api, req.updateFormat));
+        return byId(await api.store.transactionByOffset(req.offset), format, `offset ${req.offset}`);
+      }),
+    getUpdateTrees: () =>
+      guardStream(async function* () {
+        throw errors.unimplemented("GetUpdateTrees is deprecated; use GetUpdates with TRANSACTION_SHAPE_LEDGER_EFFECTS");
+      }),
+    getTransactionTreeByOffset: () => guard(async () => { throw errors.unimplemented("deprecated; use GetUpdateByOffset"); }),
+    getTransactionTreeById: () => guard(async () => { throw errors.unimplemented("deprecated; use GetUpdateById"); }),
+    getTransactionByOffset: (req, ctx) =>
+      guard(async () => {
+        const user = await authenticate(api, ctx);
+        if (!isParticipantAdmin(user)) requireReadAs(user, req.requestingParties);
+        return legacy(await api.store.transactionByOffset(req.offset), req.requestingParties, `offset ${req.offset}`);
+      }),
+    getTransactionById: (req, ctx) =>
+      guard(async () => {
+        const user = await authenticate(api, ctx);
+        if (!isParticipantAdmin(user)) requireReadAs(user, req.requestingParties);
+        return legacy(await api.store.transactionById(req.updateId), req.requestingParties, `update id ${req.updateId}`);
+      }),
+  };
+}

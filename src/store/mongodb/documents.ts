@@ -1,0 +1,85 @@
+/**
+ * Documents of the MongoDB store. Each record is kept whole as codec JSON in `record` (the same
+ * text the SQLite adapter stores), so the bigints inside payloads round-trip exactly; the other
+ * fields exist only to be indexed and queried. Offsets and times are BSON int64: bigints are
+ * written as int64, and the database handle is opened with `useBigInt64` so they come back as
+ * bigints too.
+ */
+import type { CompletionRecord, ContractRecord, TransactionRecord } from "../../ledger/records.js";
+import { encodeRecord } from "../codec.js";
+
+export interface ContractDoc {
+  /** The contract id. */
+  _id: string;
+  templateId: string;
+  /** Only on keyed contracts, so that the unique active-key index (`$exists`) skips the others. */
+  keyHash?: string;
+  /** Signatories and observers: the parties that see the contract as active. */
+  stakeholders: string[];
+  createdOffset: bigint;
+  nodeId: number;
+  /** null while the contract is active. */
+  archivedOffset: bigint | null;
+  record: string;
+}
+
+/** A committed transaction, keyed by its offset. */
+export interface TransactionDoc {
+  _id: bigint;
+  updateId: string;
+  record: string;
+}
+
+/** The completion at offset `_id`: every offset has exactly one. */
+export interface CompletionDoc {
+  _id: bigint;
+  record: string;
+}
+
+/** The last acceptance of a change id (`_id`), for command deduplication. */
+export interface DedupDoc {
+  _id: string;
+  offset: bigint;
+  recordTime: bigint;
+}
+
+/** A party (keyed by party id) or a user (keyed by user id). */
+export interface RecordDoc {
+  _id: string;
+  record: string;
+}
+
+export interface SettingDoc {
+  _id: string;
+  value: string;
+}
+
+/** A counter, such as the last offset assigned. */
+export interface CounterDoc {
+  _id: string;
+  value: bigint;
+}
+
+export function contractDoc(create: Omit<ContractRecord, "createdOffset">, offset: bigint): ContractDoc {
+  const record: ContractRecord = { ...create, createdOffset: offset };
+  return {
+    _id: create.contractId,
+    templateId: create.templateId,
+    // Omitted rather than undefined: the driver would store undefined as null, which `$exists`
+    // counts as present, and every unkeyed active contract would then collide in the key index.
+    ...(create.keyHash === undefined ? {} : { keyHash: create.keyHash }),
+    stakeholders: [...new Set([...create.signatories, ...create.observers])],
+    createdOffset: offset,
+    nodeId: create.nodeId,
+    archivedOffset: null,
+    record: encodeRecord(record),
+  };
+}
+
+export function transactionDoc(transaction: TransactionRecord): TransactionDoc {
+  return { _id: transaction.offset, updateId: transaction.updateId, record: encodeRecord(transaction) };
+}
+
+export function completionDoc(completion: CompletionRecord): CompletionDoc {
+  return { _id: completion.offset, record: encodeRecord(completion) };
+}
