@@ -369,7 +369,7 @@ class Interpretation {
         if (cid && !self.contracts.has(cid)) await self.load(cid, false);
         return (cid ?? null) as never;
       },
-      require(condition: boolean, message: string): asserts condition {
+      require(condition: boolean, message: string): void {
         if (!condition) throw errors.interpretation(message);
       },
     };

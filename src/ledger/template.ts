@@ -34,7 +34,7 @@ export interface UpdateContext {
   archive<P>(template: Template<P>, cid: string): Promise<void>;
   lookupByKey<P, K>(template: Template<P, K>, key: K): Promise<ContractId | null>;
   /** Daml `assertMsg`: aborts the whole transaction with an interpretation error. */
-  require(condition: boolean, message: string): asserts condition;
+  require(condition: boolean, message: string): void;
 }
 
 export interface Choice<P, A = unknown, R = unknown> {

@@ -1,0 +1,191 @@
+/**
+ * The JSON Ledger API gateway: one HTTP/1.1 handler that routes by `google.api.http`
+ * annotations, decodes Canton JSON into the request message, calls the same service
+ * implementation the gRPC port serves, and encodes the answer back. Server streams become
+ * bounded JSON arrays (`limit`, `stream_idle_timeout_ms`, 413 past the list limit).
+ */
+import { create, type DescMessage, type DescService } from "@bufbuild/protobuf";
+import { createHandlerContext } from "@connectrpc/connect";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import { errors, LedgerError } from "../../ledger/errors.js";
+import { randomHex } from "../../ledger/ids.js";
+import type { TemplateRegistry } from "../../ledger/registry.js";
+import { CantonJsonError, fromCantonJson, toCantonJson } from "./canton-json.js";
+import { damlJsonCodec } from "./daml-json-codec.js";
+import { jsCantonError, ledgerErrorOf } from "./js-canton-error.js";
+import { requestJsonOf } from "./request-json.js";
+import { matchRoute, routesOf, type Route } from "./route-table.js";
+
+type AnyImpl = Record<string, (req: unknown, ctx: unknown) => unknown>;
+
+export interface GatewayOptions {
+  readonly services: readonly { readonly service: DescService; readonly impl: object }[];
+  readonly registry: TemplateRegistry;
+  readonly listMaxElements: number;
+  readonly maxBodyBytes: number;
+  readonly log: Logger;
+  /** Idle time that ends an open-ended stream when the request does not say (ms). */
+  readonly defaultStreamIdleMs?: number;
+}
+
+export interface Gateway {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Ends every stream being collected (shutdown). */
+  abortStreams(): void;
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers["content-length"] ?? "0");
+    if (declared > limit) {
+      reject(new BodyTooLarge());
+      req.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        reject(new BodyTooLarge());
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function sendText(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function nonNegativeInt(v: string | null, name: string): number | undefined {
+  if (v === null) return undefined;
+  if (!/^\d+$/.test(v)) throw errors.invalidField(name, `must be a non-negative integer, got ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+export function createGateway(options: GatewayOptions): Gateway {
+  const routes = routesOf(options.services.map((s) => s.service));
+  const impls = new Map<DescService, AnyImpl>(options.services.map((s) => [s.service, s.impl as AnyImpl]));
+  const daml = damlJsonCodec(options.registry);
+  const live = new Set<AbortController>();
+  const idleDefault = options.defaultStreamIdleMs ?? 1000;
+
+  async function invoke(route: Route, params: string[], url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let bodyJson: unknown;
+    if (route.body !== "") {
+      const text = await readBody(req, options.maxBodyBytes);
+      try {
+        bodyJson = text.trim() === "" ? {} : JSON.parse(text);
+      } catch (e) {
+        sendText(res, 400, `Invalid value for: body (${(e as Error).message})`);
+        return;
+      }
+    }
+    let input: unknown;
+    try {
+      const json = requestJsonOf(route, params, url.searchParams, bodyJson);
+      input = fromCantonJson(route.method.input as never, json, daml as never);
+    } catch (e) {
+      if (e instanceof CantonJsonError) {
+        sendText(res, 400, `Invalid value for: body (${e.message})`);
+        return;
+      }
+      throw e;
+    }
+    const abort = new AbortController();
+    live.add(abort);
+    res.on("close", () => abort.abort());
+    try {
+      const ctx = createHandlerContext({
+        service: route.service,
+        method: route.method,
+        protocolName: "canton-json",
+        requestMethod: req.method ?? "GET",
+        url: url.toString(),
+        requestSignal: abort.signal,
+        requestHeader: headersOf(req),
+      });
+      const impl = impls.get(route.service)![route.method.localName];
+      const output = route.method.output as DescMessage;
+      if (route.method.methodKind === "server_streaming") {
+        const items = await collect(impl(input, ctx) as AsyncIterable<unknown>, url, abort, output);
+        send(res, 200, items);
+      } else {
+        const result = await (impl(input, ctx) as Promise<unknown>);
+        send(res, 200, toCantonJson(output, create(output, result as never)));
+      }
+    } finally {
+      live.delete(abort);
+      abort.abort();
+    }
+  }
+
+  async function collect(stream: AsyncIterable<unknown>, url: URL, abort: AbortController, output: DescMessage): Promise<unknown[]> {
+    const limit = nonNegativeInt(url.searchParams.get("limit"), "limit");
+    const idleMs = nonNegativeInt(url.searchParams.get("stream_idle_timeout_ms"), "stream_idle_timeout_ms") ?? idleDefault;
+    const max = options.listMaxElements;
+    const take = limit !== undefined && limit <= max ? limit : max + 1;
+    const items: unknown[] = [];
+    const it = stream[Symbol.asyncIterator]();
+    try {
+      while (items.length < take) {
+        let timer: NodeJS.Timeout | undefined;
+        const idle = new Promise<"idle">((resolve) => (timer = setTimeout(() => resolve("idle"), idleMs)));
+        const next = await Promise.race([it.next(), idle]);
+        clearTimeout(timer);
+        if (next === "idle" || next.done) break;
+        items.push(toCantonJson(output, create(output, next.value as never)));
+      }
+    } finally {
+      abort.abort();
+      void it.return?.(undefined)?.catch(() => undefined);
+    }
+    if (items.length > max) throw errors.tooManyElements(max);
+    return items;
+  }
+
+  return {
+    handle(req, res) {
+      const url = new URL(req.url ?? "/", "http://localhost");
+      const match = matchRoute(routes, req.method ?? "GET", url.pathname);
+      if (match === undefined) return sendText(res, 404, "The requested resource could not be found.");
+      if (match === "method-not-allowed") return sendText(res, 405, "HTTP method not allowed.");
+      invoke(match.route, match.params, url, req, res).catch((e: unknown) => {
+        if (res.headersSent) return res.destroy();
+        if (e instanceof BodyTooLarge) return sendText(res, 413, `Request entity too large: the body exceeds ${options.maxBodyBytes} bytes`);
+        const err = ledgerErrorOf(e);
+        if (!(e instanceof LedgerError) && err.code === "LEDGER_API_INTERNAL_ERROR" && !(e as { cause?: unknown })?.cause) {
+          options.log.error({ err: e }, "unhandled error in JSON gateway");
+        }
+        const status = err.code === "HTTP_LIST_TOO_LARGE" ? 413 : undefined;
+        const { status: derived, body } = jsCantonError(err, randomHex(8));
+        send(res, status ?? derived, body);
+      });
+    },
+    abortStreams() {
+      for (const a of live) a.abort();
+    },
+  };
+}
+
+function headersOf(req: IncomingMessage): Headers {
+  const h = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (typeof v === "string") h.set(k, v);
+    else if (Array.isArray(v)) for (const x of v) h.append(k, x);
+  }
+  return h;
+}

@@ -1,0 +1,73 @@
+/**
+ * Errors of the JSON Ledger API: `JsCantonError` bodies with the HTTP status Canton derives from
+ * the gRPC code, and `text/plain` 400s for bodies that cannot be decoded at all.
+ */
+import { ConnectError } from "@connectrpc/connect";
+import { errors, GrpcCode, isRetryable, LedgerError } from "../../ledger/errors.js";
+
+export function httpStatusOf(code: number): number {
+  switch (code) {
+    case GrpcCode.INVALID_ARGUMENT:
+    case GrpcCode.FAILED_PRECONDITION:
+    case GrpcCode.OUT_OF_RANGE:
+      return 400;
+    case GrpcCode.UNAUTHENTICATED:
+      return 401;
+    case GrpcCode.PERMISSION_DENIED:
+      return 403;
+    case GrpcCode.NOT_FOUND:
+      return 404;
+    case GrpcCode.ALREADY_EXISTS:
+    case GrpcCode.ABORTED:
+      return 409;
+    case GrpcCode.RESOURCE_EXHAUSTED:
+      return 429;
+    case GrpcCode.CANCELLED:
+      return 499;
+    case GrpcCode.UNIMPLEMENTED:
+      return 501;
+    case GrpcCode.UNAVAILABLE:
+      return 503;
+    case GrpcCode.DEADLINE_EXCEEDED:
+      return 504;
+    default:
+      return 500;
+  }
+}
+
+/** Finds the LedgerError behind whatever a handler threw; unknown errors become INTERNAL. */
+export function ledgerErrorOf(e: unknown): LedgerError {
+  if (e instanceof LedgerError) return e;
+  if (e instanceof ConnectError && e.cause instanceof LedgerError) return e.cause;
+  return errors.internal("unexpected server error");
+}
+
+export interface JsCantonError {
+  code: string;
+  cause: string;
+  correlationId?: string;
+  traceId?: string;
+  context: Record<string, string>;
+  resources: [string, string][];
+  errorCategory: number;
+  grpcCodeValue: number;
+  retryInfo?: string;
+  definiteAnswer?: boolean;
+}
+
+export function jsCantonError(e: LedgerError, correlationId?: string): { status: number; body: JsCantonError } {
+  return {
+    status: httpStatusOf(e.grpcCode),
+    body: {
+      code: e.code,
+      cause: e.message,
+      ...(correlationId ? { correlationId } : {}),
+      context: { ...e.context, category: String(e.category) },
+      resources: e.resources.map(([k, v]) => [k, v]),
+      errorCategory: e.category,
+      grpcCodeValue: e.grpcCode,
+      ...(isRetryable(e.category) ? { retryInfo: "1 second" } : {}),
+      ...(e.definiteAnswer !== undefined ? { definiteAnswer: e.definiteAnswer } : {}),
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Assembles the Canton-JSON form of a request message from an HTTP call: the body (whole or
+ * into one field, per the annotation), path variables and query parameters. Query names are
+ * matched loosely (`identity-provider-id`, `identity_provider_id`, `identityProviderId`) because
+ * Canton's JSON API spells them in several styles.
+ */
+import { type DescField, type DescMessage, ScalarType } from "@bufbuild/protobuf";
+import { errors } from "../../ledger/errors.js";
+import type { Route } from "./route-table.js";
+
+const GATEWAY_PARAMS = new Set(["limit", "stream_idle_timeout_ms"]);
+const norm = (s: string) => s.replace(/[-_]/g, "").toLowerCase();
+
+function fieldByName(message: DescMessage, name: string): DescField | undefined {
+  return message.fields.find((f) => f.name === name || norm(f.name) === norm(name));
+}
+
+export function requestJsonOf(route: Route, params: readonly string[], query: URLSearchParams, body: unknown): Record<string, unknown> {
+  const input = route.method.input;
+  let json: Record<string, unknown> = {};
+  if (route.body === "*") {
+    if (typeof body !== "object" || body === null || Array.isArray(body)) throw errors.invalidArgument("the request body must be a JSON object");
+    json = { ...(body as Record<string, unknown>) };
+  } else if (route.body !== "") {
+    const f = fieldByName(input, route.body);
+    if (!f) throw errors.internal(`annotation body ${route.body} is not a field of ${input.typeName}`);
+    json[f.jsonName] = body;
+  }
+  route.variables.forEach((name, i) => {
+    const f = fieldByName(input, name);
+    if (!f) return;
+    json[f.jsonName] = f.fieldKind === "list" ? [params[i]] : params[i];
+  });
+  for (const key of new Set(query.keys())) {
+    if (GATEWAY_PARAMS.has(key)) continue;
+    const f = fieldByName(input, key);
+    if (!f || f.jsonName in json) continue;
+    const values = query.getAll(key).map((v) => scalarOf(f, v));
+    json[f.jsonName] = f.fieldKind === "list" ? values : values[values.length - 1];
+  }
+  return json;
+}
+
+/** Query strings are text; numeric and boolean fields get their JSON types. */
+function scalarOf(f: DescField, v: string): unknown {
+  if (f.fieldKind !== "scalar" && f.fieldKind !== "list") return v;
+  const scalar = f.fieldKind === "scalar" ? f.scalar : f.listKind === "scalar" ? f.scalar : undefined;
+  if (scalar === ScalarType.BOOL) return v === "true" ? true : v === "false" ? false : v;
+  const numeric = scalar !== undefined && scalar !== ScalarType.STRING && scalar !== ScalarType.BYTES;
+  return numeric && /^-?\d+$/.test(v) ? Number(v) : v;
+}

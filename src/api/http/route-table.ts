@@ -1,0 +1,65 @@
+/**
+ * Routes of the JSON gateway, read from the `google.api.http` annotations on the services' methods,
+ * so there is no hand-written route per endpoint: add an annotation, get a route.
+ */
+import { getOption, hasOption, type DescMethod, type DescService } from "@bufbuild/protobuf";
+import { http } from "../../../gen/google/api/annotations_pb.js";
+import type { HttpRule } from "../../../gen/google/api/http_pb.js";
+
+export interface Route {
+  readonly httpMethod: string;
+  readonly pattern: RegExp;
+  /** Path variables in order: the proto field name each binds to. */
+  readonly variables: readonly string[];
+  /** "" (no body), "*" (whole request) or the name of the request field the body fills. */
+  readonly body: string;
+  readonly service: DescService;
+  readonly method: DescMethod;
+  readonly template: string;
+}
+
+function compile(template: string): { pattern: RegExp; variables: string[] } {
+  const variables: string[] = [];
+  const source = template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{([a-z_.]+)(?:=[^}]*)?\\?\}|\{([a-z_.]+)(?:=[^}]*)?\}/g, (_m, a, b) => {
+    variables.push(a ?? b);
+    return "([^/]+)";
+  });
+  return { pattern: new RegExp(`^${source}$`), variables };
+}
+
+function bindings(rule: HttpRule): { httpMethod: string; path: string; body: string }[] {
+  const p = rule.pattern;
+  const own =
+    p.case === "get" || p.case === "post" || p.case === "put" || p.case === "delete" || p.case === "patch"
+      ? [{ httpMethod: p.case.toUpperCase(), path: p.value, body: rule.body }]
+      : p.case === "custom" && p.value
+        ? [{ httpMethod: p.value.kind.toUpperCase(), path: p.value.path, body: rule.body }]
+        : [];
+  return [...own, ...rule.additionalBindings.flatMap(bindings)];
+}
+
+export function routesOf(services: readonly DescService[]): Route[] {
+  const routes: Route[] = [];
+  for (const service of services) {
+    for (const method of service.methods) {
+      if (!hasOption(method, http)) continue;
+      for (const b of bindings(getOption(method, http))) {
+        const { pattern, variables } = compile(b.path);
+        routes.push({ httpMethod: b.httpMethod, pattern, variables, body: b.body, service, method, template: b.path });
+      }
+    }
+  }
+  // Literal segments beat variables: `/v2/parties/participant-id` before `/v2/parties/{parties}`.
+  return routes.sort((a, b) => a.variables.length - b.variables.length);
+}
+
+export function matchRoute(routes: readonly Route[], httpMethod: string, path: string): { route: Route; params: string[] } | "method-not-allowed" | undefined {
+  let pathMatched = false;
+  for (const route of routes) {
+    const m = route.pattern.exec(path);
+    if (!m) continue;
+    pathMatched = true;
+    if (route.httpMethod === httpMethod) return { route, params: m.slice(1).map(decodeURIComponent) };
+  }
+  return pathMatched ? "method-not-allowed" : undefined;
+}

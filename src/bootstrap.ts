@@ -1,0 +1,31 @@
+/**
+ * First-start state every node needs, made idempotently on each start: the participant's
+ * namespace (and so its id and party suffix) and the participant admin user.
+ */
+import { hash1220, randomHex } from "./ledger/ids.js";
+import type { Store } from "./store/port.js";
+
+export interface NodeIdentity {
+  readonly namespace: string;
+  readonly participantId: string;
+  readonly synchronizerId: string;
+}
+
+export async function bootstrap(store: Store, adminUser: string): Promise<NodeIdentity> {
+  const namespace = await store.initSetting("namespace", hash1220("ccwallet-participant", randomHex(16)));
+  await store.addUser({
+    id: adminUser,
+    primaryParty: "",
+    isDeactivated: false,
+    metadata: { resourceVersion: "0", annotations: {} },
+    identityProviderId: "",
+    rights: [{ kind: "ParticipantAdmin" }],
+  });
+  // The admin user must stay an admin even if someone revoked the right in an earlier run.
+  await store.grantRights(adminUser, [{ kind: "ParticipantAdmin" }]);
+  return {
+    namespace,
+    participantId: `PAR::ccwallet::${namespace}`,
+    synchronizerId: `global-domain::${namespace}`,
+  };
+}

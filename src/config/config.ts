@@ -1,0 +1,101 @@
+/**
+ * The configuration contract (design.md): environment variables with defaults, validated once at
+ * start. Problems are listed all together so an operator can fix them in one go.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { z } from "zod";
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+const EnvSchema = z.object({
+  CCWALLET_DATA_DIR: z.string().min(1).default("./data").describe("embedded store folder"),
+  CCWALLET_STORE: z
+    .string()
+    .default("sqlite")
+    .refine((s) => s === "sqlite" || s.startsWith("mongodb://") || s.startsWith("mongodb+srv://"), {
+      message: "must be sqlite or a mongodb:// / mongodb+srv:// URI",
+    })
+    .describe("sqlite or a MongoDB URI"),
+  CCWALLET_HTTP_PORT: port.default(7575).describe("JSON API (/v0, /api/validator/v0, /v2) and the UI"),
+  CCWALLET_GRPC_PORT: port.default(5001).describe("gRPC / Connect / gRPC-Web (h2c)"),
+  CCWALLET_HOST: z.string().default("127.0.0.1").describe("interface both ports listen on"),
+  CCWALLET_AUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional().describe("HS256 secret"),
+  CCWALLET_AUTH_JWKS_URL: z.string().url().optional().describe("RS256/ES256 verification keys"),
+  CCWALLET_AUTH_AUDIENCE: z.string().min(1).optional().describe("required aud claim"),
+  CCWALLET_ADMIN_USER: z.string().regex(/^[A-Za-z0-9@^$.!`\-#+'~_|:()]{1,128}$/).default("participant_admin"),
+  CCWALLET_VALIDATOR_USER: z.string().regex(/^[A-Za-z0-9@^$.!`\-#+'~_|:()]{1,128}$/).default("administrator"),
+  CCWALLET_TIME: z.enum(["wall", "static"]).default("wall"),
+  CCWALLET_CONFIG: z.string().optional().describe("config file (JSON) for automation and network parameters"),
+  CCWALLET_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  CCWALLET_HTTP_LIST_MAX_ELEMENTS: z.coerce.number().int().positive().default(10_000),
+  CCWALLET_HTTP_MAX_BODY_BYTES: z.coerce.number().int().positive().default(4 * 1024 * 1024),
+});
+
+const FileSchema = z
+  .object({
+    ledger: z
+      .object({
+        maxDeduplicationSeconds: z.number().int().positive().default(7 * 24 * 3600),
+      })
+      .partial()
+      .default({}),
+  })
+  .passthrough();
+
+export interface Config {
+  readonly dataDir: string;
+  readonly store: { readonly kind: "sqlite"; readonly file: string } | { readonly kind: "mongodb"; readonly uri: string };
+  readonly host: string;
+  readonly httpPort: number;
+  readonly grpcPort: number;
+  readonly auth: { readonly secret?: string; readonly jwksUrl?: string; readonly audience?: string };
+  readonly adminUser: string;
+  readonly validatorUser: string;
+  readonly time: "wall" | "static";
+  readonly logLevel: string;
+  readonly httpListMaxElements: number;
+  readonly httpMaxBodyBytes: number;
+  readonly maxDeduplicationSeconds: bigint;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  let file: z.infer<typeof FileSchema> = { ledger: {} };
+  if (e.CCWALLET_CONFIG) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(e.CCWALLET_CONFIG, "utf8"));
+    } catch (err) {
+      throw new ConfigError(`CCWALLET_CONFIG ${e.CCWALLET_CONFIG}: ${(err as Error).message}`);
+    }
+    const f = FileSchema.safeParse(raw);
+    if (!f.success) {
+      throw new ConfigError(`invalid config file ${e.CCWALLET_CONFIG}:\n${f.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n")}`);
+    }
+    file = f.data;
+  }
+  const dataDir = resolve(e.CCWALLET_DATA_DIR);
+  return {
+    dataDir,
+    store: e.CCWALLET_STORE === "sqlite" ? { kind: "sqlite", file: resolve(dataDir, "ledger.sqlite") } : { kind: "mongodb", uri: e.CCWALLET_STORE },
+    host: e.CCWALLET_HOST,
+    httpPort: e.CCWALLET_HTTP_PORT,
+    grpcPort: e.CCWALLET_GRPC_PORT,
+    auth: { secret: e.CCWALLET_AUTH_SECRET, jwksUrl: e.CCWALLET_AUTH_JWKS_URL, audience: e.CCWALLET_AUTH_AUDIENCE },
+    adminUser: e.CCWALLET_ADMIN_USER,
+    validatorUser: e.CCWALLET_VALIDATOR_USER,
+    time: e.CCWALLET_TIME,
+    logLevel: e.CCWALLET_LOG_LEVEL,
+    httpListMaxElements: e.CCWALLET_HTTP_LIST_MAX_ELEMENTS,
+    httpMaxBodyBytes: e.CCWALLET_HTTP_MAX_BODY_BYTES,
+    maxDeduplicationSeconds: BigInt(file.ledger?.maxDeduplicationSeconds ?? 7 * 24 * 3600),
+  };
+}

@@ -1,0 +1,1 @@
+export { loadConfig, ConfigError, type Config } from "./config.js";

@@ -1,0 +1,127 @@
+/**
+ * The ccwallet process: store, ledger, Ledger API on the gRPC port (Connect: gRPC, gRPC-Web,
+ * Connect over h2c) and the JSON API on the HTTP port. `startServer` returns once both listen;
+ * `close` drains in-flight submissions and streams, then closes the store.
+ */
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import http from "node:http";
+import http2 from "node:http2";
+import type { AddressInfo } from "node:net";
+import pino from "pino";
+import { createRoutes, ledgerServices, STATIC_TIME_SETTING } from "./api/grpc/index.js";
+import type { LedgerApi } from "./api/grpc/index.js";
+import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
+import { createGateway } from "./api/http/gateway.js";
+import { createTokenVerifier, describeSecret, loadOrCreateSecret } from "./auth/index.js";
+import { bootstrap } from "./bootstrap.js";
+import type { Config } from "./config/index.js";
+import { StaticClock, WallClock } from "./ledger/clock.js";
+import { Ledger } from "./ledger/engine.js";
+import { openStore } from "./store/index.js";
+import type { Store } from "./store/port.js";
+import { createRegistry } from "./templates/index.js";
+
+export const LEDGER_API_VERSION = "3.4.12";
+
+export interface RunningServer {
+  readonly grpcPort: number;
+  readonly httpPort: number;
+  readonly store: Store;
+  readonly api: LedgerApi;
+  readonly secret: Uint8Array;
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config): Promise<RunningServer> {
+  const log = pino({ level: config.logLevel, base: undefined });
+  const store = await openStore(config);
+  const { secret, generated } = loadOrCreateSecret(config.dataDir, config.auth.secret);
+  log.info({ secret: describeSecret(secret), generated }, "HS256 secret loaded");
+  const identity = await bootstrap(store, config.adminUser);
+  const clock =
+    config.time === "static" ? new StaticClock(BigInt((await store.setting(STATIC_TIME_SETTING)) ?? "0")) : new WallClock();
+  const registry = createRegistry();
+  const ledger = new Ledger({ store, registry, clock, maxDeduplicationSeconds: config.maxDeduplicationSeconds });
+  const api: LedgerApi = {
+    ledger,
+    store,
+    registry,
+    encoder: new LedgerProtoEncoder(registry, identity),
+    identity,
+    verifier: createTokenVerifier({ secret, jwksUrl: config.auth.jwksUrl, audience: config.auth.audience }),
+    clock,
+    namespace: identity.namespace,
+    apiVersion: LEDGER_API_VERSION,
+  };
+
+  const grpcServer = http2.createServer(connectNodeAdapter({ routes: createRoutes(api) }));
+  trackSessions(grpcServer);
+  const gateway = createGateway({
+    services: ledgerServices(api),
+    registry,
+    listMaxElements: config.httpListMaxElements,
+    maxBodyBytes: config.httpMaxBodyBytes,
+    log,
+  });
+  const httpServer = http.createServer(gateway.handle);
+  // Keep-alive sockets must not hold shutdown hostage.
+  httpServer.keepAliveTimeout = 5_000;
+
+  await listen(grpcServer, config.grpcPort, config.host);
+  await listen(httpServer, config.httpPort, config.host);
+  const grpcPort = (grpcServer.address() as AddressInfo).port;
+  const httpPort = (httpServer.address() as AddressInfo).port;
+  log.info({ grpcPort, httpPort, store: store.description, time: clock.mode, participantId: identity.participantId }, "ccwallet started");
+
+  let closing: Promise<void> | undefined;
+  return {
+    grpcPort,
+    httpPort,
+    store,
+    api,
+    secret,
+    close: () =>
+      (closing ??= (async () => {
+        gateway.abortStreams();
+        await Promise.all([closeServer(httpServer), closeHttp2(grpcServer)]);
+        await ledger.drain();
+        await store.close();
+        log.info("ccwallet stopped");
+      })()),
+  };
+}
+
+function listen(server: http.Server | http2.Http2Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+function closeServer(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+function closeHttp2(server: http2.Http2Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // Open streams (completion tails) would keep sessions alive forever: end them.
+    for (const s of sessions.get(server) ?? []) s.destroy();
+  });
+}
+
+const sessions = new WeakMap<http2.Http2Server, Set<http2.Http2Session>>();
+function trackSessions(server: http2.Http2Server): void {
+  const set = new Set<http2.Http2Session>();
+  sessions.set(server, set);
+  server.on("session", (s) => {
+    set.add(s);
+    s.on("close", () => set.delete(s));
+  });
+}

@@ -1,0 +1,242 @@
+/**
+ * Production store on MongoDB (replica set or sharded cluster), with the observable behaviour of
+ * the SQLite adapter. Commits are multi-document transactions, serialised across all instances
+ * sharing the database by the ledger-end counter (offsets.ts) and grouped per instance
+ * (group-commit.ts); every write waits for a majority of journals (durability.ts). The ledger end
+ * of other instances' commits arrives through a change stream (ledger-end-tail.ts).
+ */
+import { MongoClient } from "mongodb";
+import type { Filter, FindCursor } from "mongodb";
+import type {
+  CompletionRecord,
+  ContractRecord,
+  PartyRecord,
+  TransactionRecord,
+  UserRecord,
+  UserRight,
+} from "../../ledger/records.js";
+import { decodeRecord, encodeRecord } from "../codec.js";
+import type { CommitRequest, CommitResult, ContractQuery, Store } from "../port.js";
+import type { Collections } from "./collections.js";
+import { openCollections } from "./collections.js";
+import { commitBatch } from "./commit-batch.js";
+import { assertReplicated, parseUri } from "./connection.js";
+import type { ContractDoc } from "./documents.js";
+import { DB_OPTIONS } from "./durability.js";
+import { GroupCommit } from "./group-commit.js";
+import { LedgerEndTail } from "./ledger-end-tail.js";
+import { readLedgerEnd } from "./offsets.js";
+import type { RightsChange } from "./rights.js";
+import { grant, revoke } from "./rights.js";
+import { inTransaction } from "./transaction.js";
+
+export interface MongoStoreOptions {
+  /** Database name; defaults to the connection string's path, else "ccwallet". */
+  readonly dbName?: string;
+}
+
+export class MongoStore implements Store {
+  private readonly listeners = new Set<(end: bigint) => void>();
+  private readonly commits: GroupCommit;
+  private tail: LedgerEndTail | undefined;
+  private closed = false;
+
+  private constructor(
+    readonly description: string,
+    private readonly client: MongoClient,
+    private readonly cols: Collections,
+    /** The highest offset known committed: by this instance, or seen by the tail. */
+    private knownEnd: bigint,
+  ) {
+    this.commits = new GroupCommit(
+      (requests) => commitBatch(client, cols, requests),
+      (lastOffset) => this.advance(lastOffset),
+    );
+  }
+
+  /** Connects, checks the deployment, and creates the collections and indexes that are missing. */
+  static async connect(uri: string, options: MongoStoreOptions = {}): Promise<MongoStore> {
+    const client = new MongoClient(uri);
+    const { dbName, description } = parseUri(uri, options.dbName);
+    try {
+      await client.connect();
+      await assertReplicated(client);
+      const cols = await openCollections(client.db(dbName, DB_OPTIONS));
+      return new MongoStore(description, client, cols, await readLedgerEnd(cols.meta));
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+  }
+
+  async ledgerEnd(): Promise<bigint> {
+    const stored = await readLedgerEnd(this.cols.meta);
+    // Never behind what this instance has already acknowledged or announced, even if the primary
+    // serving the read has just been elected and its majority snapshot still lags.
+    return stored > this.knownEnd ? stored : this.knownEnd;
+  }
+
+  commit(request: CommitRequest): Promise<CommitResult> {
+    if (this.closed) return Promise.reject(new Error("store is closed"));
+    return this.commits.submit(request);
+  }
+
+  async acceptedCommand(changeKey: string): Promise<{ offset: bigint; recordTime: bigint } | undefined> {
+    const doc = await this.cols.dedup.findOne({ _id: changeKey });
+    return doc ? { offset: doc.offset, recordTime: doc.recordTime } : undefined;
+  }
+
+  async activeContract(contractId: string): Promise<ContractRecord | undefined> {
+    return decodeOne(await this.cols.contracts.findOne({ _id: contractId, archivedOffset: null }));
+  }
+
+  async activeContractByKey(keyHash: string): Promise<ContractRecord | undefined> {
+    return decodeOne(await this.cols.contracts.findOne({ keyHash, archivedOffset: null }));
+  }
+
+  async activeContracts(query: ContractQuery): Promise<ContractRecord[]> {
+    const filter: Filter<ContractDoc> = { archivedOffset: null };
+    if (query.parties) filter.stakeholders = { $in: query.parties };
+    if (query.templateIds) filter.templateId = { $in: query.templateIds };
+    return decodeAll(this.cols.contracts.find(filter).sort({ createdOffset: 1, nodeId: 1 }));
+  }
+
+  async transactions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<TransactionRecord[]> {
+    const range = this.cols.transactions.find({ _id: { $gt: beginExclusive, $lte: endInclusive } }).sort({ _id: 1 });
+    return decodeAll(range, limit);
+  }
+
+  async transactionById(updateId: string): Promise<TransactionRecord | undefined> {
+    return decodeOne(await this.cols.transactions.findOne({ updateId }));
+  }
+
+  async transactionByOffset(offset: bigint): Promise<TransactionRecord | undefined> {
+    return decodeOne(await this.cols.transactions.findOne({ _id: offset }));
+  }
+
+  async completions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<CompletionRecord[]> {
+    const range = this.cols.completions.find({ _id: { $gt: beginExclusive, $lte: endInclusive } }).sort({ _id: 1 });
+    return decodeAll(range, limit);
+  }
+
+  onLedgerEnd(listener: (end: bigint) => void): () => void {
+    this.listeners.add(listener);
+    // Started with the first listener: until then nobody needs other instances' commits.
+    if (!this.closed) this.tail ??= new LedgerEndTail(this.client, this.cols, (end) => this.advance(end));
+    return () => this.listeners.delete(listener);
+  }
+
+  async addParty(party: PartyRecord): Promise<boolean> {
+    return this.insertIfAbsent(this.cols.parties, party.party, party);
+  }
+  async party(party: string): Promise<PartyRecord | undefined> {
+    return decodeOne(await this.cols.parties.findOne({ _id: party }));
+  }
+  async parties(pageToken: string, pageSize: number): Promise<PartyRecord[]> {
+    return decodeAll(this.cols.parties.find({ _id: { $gt: pageToken } }).sort({ _id: 1 }), pageSize);
+  }
+
+  async addUser(user: UserRecord): Promise<boolean> {
+    return this.insertIfAbsent(this.cols.users, user.id, user);
+  }
+  async user(id: string): Promise<UserRecord | undefined> {
+    return decodeOne(await this.cols.users.findOne({ _id: id }));
+  }
+  async users(pageToken: string, pageSize: number): Promise<UserRecord[]> {
+    return decodeAll(this.cols.users.find({ _id: { $gt: pageToken } }).sort({ _id: 1 }), pageSize);
+  }
+  async deleteUser(id: string): Promise<boolean> {
+    return (await this.cols.users.deleteOne({ _id: id })).deletedCount === 1;
+  }
+  async grantRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
+    return this.updateRights(id, (held) => grant(held, rights));
+  }
+  async revokeRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
+    return this.updateRights(id, (held) => revoke(held, rights));
+  }
+
+  /** Read-modify-write of a user in a transaction: a concurrent change conflicts and is retried. */
+  private updateRights(id: string, change: (held: readonly UserRight[]) => RightsChange): Promise<UserRight[] | undefined> {
+    return inTransaction(this.client, async (session) => {
+      const doc = await this.cols.users.findOne({ _id: id }, { session });
+      if (!doc) return undefined;
+      const user = decodeRecord<UserRecord>(doc.record);
+      const { next, changed } = change(user.rights);
+      if (changed.length > 0) {
+        await this.cols.users.updateOne({ _id: id }, { $set: { record: encodeRecord({ ...user, rights: next }) } }, { session });
+      }
+      return changed;
+    });
+  }
+
+  async setting(name: string): Promise<string | undefined> {
+    return (await this.cols.settings.findOne({ _id: name }))?.value;
+  }
+  async initSetting(name: string, value: string): Promise<string> {
+    const doc = await this.cols.settings.findOneAndUpdate(
+      { _id: name },
+      { $setOnInsert: { value } },
+      { upsert: true, returnDocument: "after" },
+    );
+    // An upsert returning the document "after" always has one: the one found or the one inserted.
+    if (!doc) throw new Error(`upsert of setting ${name} returned no document`);
+    return doc.value;
+  }
+  async putSetting(name: string, value: string): Promise<void> {
+    await this.cols.settings.updateOne({ _id: name }, { $set: { value } }, { upsert: true });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Answer every accepted request before the client goes.
+    await this.commits.idle();
+    this.listeners.clear();
+    await this.tail?.stop();
+    await this.client.close();
+  }
+
+  /**
+   * Inserts unless the id exists; true if inserted. An upsert that only sets on insert is atomic,
+   * and the server retries it itself when two instances race on the same new id.
+   */
+  private async insertIfAbsent(collection: Collections["parties"], id: string, record: unknown): Promise<boolean> {
+    const result = await collection.updateOne({ _id: id }, { $setOnInsert: { record: encodeRecord(record) } }, { upsert: true });
+    return result.upsertedCount === 1;
+  }
+
+  /** Raises the known end and tells the listeners, once per new end whichever path reports it first. */
+  private advance(end: bigint): void {
+    if (end <= this.knownEnd) return;
+    this.knownEnd = end;
+    for (const listener of this.listeners) notify(listener, end);
+  }
+}
+
+/**
+ * A throwing listener must not break the commit pipeline or the tail: its error is rethrown
+ * outside them, as an uncaught exception, which is also what it becomes with the SQLite adapter.
+ */
+function notify(listener: (end: bigint) => void, end: bigint): void {
+  try {
+    listener(end);
+  } catch (error) {
+    queueMicrotask(() => {
+      throw error;
+    });
+  }
+}
+
+function decodeOne<T>(doc: { record: string } | null): T | undefined {
+  return doc ? decodeRecord<T>(doc.record) : undefined;
+}
+
+/**
+ * The records of a query, at most `limit` with the SQL meaning the SQLite adapter gives it
+ * (0: none, negative: no limit) rather than MongoDB's (where 0 means no limit).
+ */
+async function decodeAll<T>(cursor: FindCursor<{ record: string }>, limit = -1): Promise<T[]> {
+  if (limit === 0) return [];
+  const docs = await (limit > 0 ? cursor.limit(limit) : cursor).toArray();
+  return docs.map((doc) => decodeRecord<T>(doc.record));
+}

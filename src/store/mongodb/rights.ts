@@ -1,0 +1,27 @@
+/** Granting and revoking user rights, with the results the store port promises (as the SQLite adapter computes them). */
+import type { UserRight } from "../../ledger/records.js";
+import { rightKey } from "../../ledger/records.js";
+
+export interface RightsChange {
+  /** The rights held afterwards. */
+  readonly next: UserRight[];
+  /** The rights actually granted or revoked. */
+  readonly changed: UserRight[];
+}
+
+export function grant(held: readonly UserRight[], rights: readonly UserRight[]): RightsChange {
+  const have = new Set(held.map(rightKey));
+  const added = distinct(rights).filter((r) => !have.has(rightKey(r)));
+  return { next: [...held, ...added], changed: added };
+}
+
+export function revoke(held: readonly UserRight[], rights: readonly UserRight[]): RightsChange {
+  const drop = new Set(rights.map(rightKey));
+  return { next: held.filter((r) => !drop.has(rightKey(r))), changed: held.filter((r) => drop.has(rightKey(r))) };
+}
+
+function distinct(rights: readonly UserRight[]): UserRight[] {
+  const seen = new Map<string, UserRight>();
+  for (const r of rights) seen.set(rightKey(r), r);
+  return [...seen.values()];
+}
