@@ -26,8 +26,8 @@ import { DB_OPTIONS } from "./durability.js";
 import { GroupCommit } from "./group-commit.js";
 import { LedgerEndTail } from "./ledger-end-tail.js";
 import { readLedgerEnd } from "./offsets.js";
-import type { RightsChange } from "./rights.js";
-import { grant, revoke } from "./rights.js";
+import type { RightsChange } from "../rights-change.js";
+import { grant, revoke } from "../rights-change.js";
 import { inTransaction } from "./transaction.js";
 
 export interface MongoStoreOptions {

@@ -8,12 +8,13 @@ CREATE TABLE IF NOT EXISTS contracts (
   template_id TEXT NOT NULL,
   key_hash TEXT,
   created_offset INTEGER NOT NULL,
+  node_id INTEGER NOT NULL,
   archived_offset INTEGER,
   record TEXT NOT NULL
 );
 CREATE UNIQUE INDEX IF NOT EXISTS contracts_active_key ON contracts(key_hash)
   WHERE key_hash IS NOT NULL AND archived_offset IS NULL;
-CREATE INDEX IF NOT EXISTS contracts_active_template ON contracts(template_id, created_offset)
+CREATE INDEX IF NOT EXISTS contracts_active_template ON contracts(template_id, created_offset, node_id)
   WHERE archived_offset IS NULL;
 CREATE TABLE IF NOT EXISTS contract_stakeholders (
   party TEXT NOT NULL,

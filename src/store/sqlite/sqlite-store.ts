@@ -14,7 +14,7 @@ import type {
   UserRecord,
   UserRight,
 } from "../../ledger/records.js";
-import { rightKey } from "../../ledger/records.js";
+import { grant, revoke } from "../rights-change.js";
 import { decodeRecord, encodeRecord } from "../codec.js";
 import type { CommitRequest, CommitResult, Conflict, ContractQuery, Store, TransactionCommit } from "../port.js";
 import { SCHEMA } from "./schema.js";
@@ -55,16 +55,16 @@ export class SqliteStore implements Store {
     this.stmts = {
       contract: p("SELECT record FROM contracts WHERE contract_id = ? AND archived_offset IS NULL"),
       contractByKey: p("SELECT record FROM contracts WHERE key_hash = ? AND archived_offset IS NULL"),
-      activeAll: p("SELECT record FROM contracts WHERE archived_offset IS NULL ORDER BY created_offset, contract_id"),
+      activeAll: p("SELECT record FROM contracts WHERE archived_offset IS NULL ORDER BY created_offset, node_id"),
       activeByParty: p(
         `SELECT c.record FROM contract_stakeholders s JOIN contracts c ON c.contract_id = s.contract_id
-         WHERE s.party = ? AND c.archived_offset IS NULL ORDER BY c.created_offset, c.contract_id`,
+         WHERE s.party = ? AND c.archived_offset IS NULL ORDER BY c.created_offset, c.node_id`,
       ),
       activeByTemplate: p(
-        "SELECT record FROM contracts WHERE template_id = ? AND archived_offset IS NULL ORDER BY created_offset, contract_id",
+        "SELECT record FROM contracts WHERE template_id = ? AND archived_offset IS NULL ORDER BY created_offset, node_id",
       ),
       insertContract: p(
-        "INSERT INTO contracts (contract_id, template_id, key_hash, created_offset, record) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO contracts (contract_id, template_id, key_hash, created_offset, node_id, record) VALUES (?, ?, ?, ?, ?, ?)",
       ),
       insertStakeholder: p("INSERT OR IGNORE INTO contract_stakeholders (party, contract_id) VALUES (?, ?)"),
       archive: p("UPDATE contracts SET archived_offset = ? WHERE contract_id = ? AND archived_offset IS NULL"),
@@ -156,7 +156,7 @@ export class SqliteStore implements Store {
     for (const cid of request.archives) s.archive.run(offset, cid);
     for (const c of request.creates) {
       const rec: ContractRecord = { ...c, createdOffset: offset };
-      s.insertContract.run(c.contractId, c.templateId, c.keyHash ?? null, offset, encodeRecord(rec));
+      s.insertContract.run(c.contractId, c.templateId, c.keyHash ?? null, offset, c.nodeId, encodeRecord(rec));
       for (const party of new Set([...c.signatories, ...c.observers])) s.insertStakeholder.run(party, c.contractId);
     }
     const tx: TransactionRecord = { ...request.transaction, offset };
@@ -263,17 +263,10 @@ export class SqliteStore implements Store {
     return this.stmts.deleteUser.run(id).changes === 1;
   }
   async grantRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
-    return this.updateRights(id, (held) => {
-      const have = new Set(held.map(rightKey));
-      const added = dedupeRights(rights).filter((r) => !have.has(rightKey(r)));
-      return { next: [...held, ...added], changed: added };
-    });
+    return this.updateRights(id, (held) => grant(held, rights));
   }
   async revokeRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
-    return this.updateRights(id, (held) => {
-      const drop = new Set(rights.map(rightKey));
-      return { next: held.filter((r) => !drop.has(rightKey(r))), changed: held.filter((r) => drop.has(rightKey(r))) };
-    });
+    return this.updateRights(id, (held) => revoke(held, rights));
   }
   private updateRights(
     id: string,
@@ -324,10 +317,4 @@ function isDuplicate(prevOffset: bigint, prevRecordTime: bigint, dedup: { since:
 function compareCreation(a: ContractRecord, b: ContractRecord): number {
   if (a.createdOffset !== b.createdOffset) return a.createdOffset < b.createdOffset ? -1 : 1;
   return a.nodeId - b.nodeId;
-}
-
-function dedupeRights(rights: readonly UserRight[]): UserRight[] {
-  const seen = new Map<string, UserRight>();
-  for (const r of rights) seen.set(rightKey(r), r);
-  return [...seen.values()];
 }

@@ -1,6 +1,6 @@
 /** Granting and revoking user rights, with the results the store port promises (as the SQLite adapter computes them). */
-import type { UserRight } from "../../ledger/records.js";
-import { rightKey } from "../../ledger/records.js";
+import type { UserRight } from "../ledger/records.js";
+import { rightKey } from "../ledger/records.js";
 
 export interface RightsChange {
   /** The rights held afterwards. */
