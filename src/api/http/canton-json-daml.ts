@@ -52,9 +52,9 @@ export function protoValueToDamlJson(value: Value): unknown {
     case "record":
       return protoRecordToDamlJson(s.value);
     case "variant":
-      return { tag: s.value.constructor, value: s.value.value ? protoValueToDamlJson(s.value.value) : {} };
+      return { tag: s.value.constructor$, value: s.value.value ? protoValueToDamlJson(s.value.value) : {} };
     case "enum":
-      return s.value.constructor;
+      return s.value.constructor$;
     case undefined:
       return null;
   }

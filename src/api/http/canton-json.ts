@@ -98,7 +98,8 @@ type Slot = { kind: "field"; field: DescField; key: string } | { kind: "oneof"; 
 type KeyTarget =
   | { kind: "field"; field: DescField }
   | { kind: "nested"; oneof: DescOneof; style: OneofStyle }
-  | { kind: "inline"; oneof: DescOneof; style: OneofStyle; field: DescField; variant: VariantStyle };
+  | { kind: "inline"; oneof: DescOneof; style: OneofStyle; field: DescField; variant: VariantStyle }
+  | { kind: "inlineEmpty"; oneof: DescOneof; style: OneofStyle };
 
 interface Layout {
   slots: Slot[];
@@ -145,6 +146,7 @@ function layoutOf(desc: DescMessage): Layout {
         claim(key, { kind: "nested", oneof: member, style });
       } else {
         for (const field of member.fields) claim(variantOf(style, field).name, { kind: "inline", oneof: member, style, field, variant: variantOf(style, field) });
+        if (style.empty !== undefined) claim(style.empty, { kind: "inlineEmpty", oneof: member, style });
       }
     } else {
       const key = FIELD_RENAMES[`${desc.typeName}.${member.name}`] ?? member.jsonName;
@@ -394,11 +396,17 @@ function decodeMessage(desc: DescMessage, json: unknown, path: string, daml: Dam
         if (sel) msg[target.oneof.localName] = sel;
         break;
       }
-      case "inline": {
+      case "inline":
+      case "inlineEmpty": {
         const other = setBy.get(target.oneof);
         if (other !== undefined) fail(p, `only one of ${variantNames(target.style, target.oneof).join(", ")} may be given (also got ${other})`);
         setBy.set(target.oneof, key);
-        msg[target.oneof.localName] = { case: target.field.localName, value: decodeVariantBody(desc, target.field, target.variant, v, p, daml, obj) };
+        if (target.kind === "inlineEmpty") {
+          const extra = Object.keys(expectObject(v, p))[0];
+          if (extra !== undefined) fail(joinKey(p, extra), "unknown field");
+        } else {
+          msg[target.oneof.localName] = { case: target.field.localName, value: decodeVariantBody(desc, target.field, target.variant, v, p, daml, obj) };
+        }
         break;
       }
     }
@@ -430,7 +438,8 @@ function decodeNestedOneof(
   const body = o[name];
   const p = joinKey(path, name);
   if (style.empty !== undefined && name === style.empty) {
-    if (body !== null && Object.keys(expectObject(body, p)).length > 0) fail(joinKey(p, Object.keys(body as JsonObject)[0]), "unknown field");
+    const extra = body === null ? undefined : Object.keys(expectObject(body, p))[0];
+    if (extra !== undefined) fail(joinKey(p, extra), "unknown field");
     return undefined;
   }
   const field = oneof.fields.find((f) => variantOf(style, f).name === name);
