@@ -89,7 +89,8 @@ function fakeDaml() {
   const toValue = (j: unknown, path: string): Value => {
     if (typeof j === "string") return V.text(j);
     if (typeof j === "object" && j !== null && !Array.isArray(j)) return create(ValueSchema, { sum: { case: "record", value: toRecord(j, path) } });
-    throw Object.assign(new Error(`bad value at ${path}`), { path, problem: "expected a text or a record" });
+    if (typeof j === "number") throw new CantonJsonError(path, "expected a text or a record");
+    throw new RangeError(`unsupported Daml JSON at ${path}`);
   };
   const toRecord = (j: object, path: string): ProtoRecord =>
     rec(Object.entries(j).map(([k, x]) => [k, toValue(x, path ? `${path}.${k}` : k)]));
@@ -861,13 +862,17 @@ describe("input errors", () => {
     expect(e.path).toBe("contractEntry.ActiveContract");
   });
 
-  it("reports Daml value rejections at the field, keeping the codec's error as cause", () => {
+  it("re-roots the Daml codec's shape errors at the field and lets its other errors through", () => {
     const e = errorOf(() =>
       fromCantonJson(SubmitAndWaitForTransactionRequestSchema, req([{ CreateCommand: { templateId: "p:M:T", createArguments: { amount: 5 } } }]), codec),
     );
     expect(e.path).toBe("commands.commands[0].CreateCommand.createArguments.amount");
     expect(e.problem).toBe("expected a text or a record");
-    expect((e.cause as Error).message).toBe("bad value at amount");
+    expect((e.cause as CantonJsonError).path).toBe("amount");
+    // e.g. a ledger error (unknown template) must reach the caller as is, not as a shape error
+    expect(() =>
+      fromCantonJson(SubmitAndWaitForTransactionRequestSchema, req([{ CreateCommand: { templateId: "p:M:T", createArguments: { flag: true } } }]), codec),
+    ).toThrow(RangeError);
   });
 
   it("accepts null as unset", () => {

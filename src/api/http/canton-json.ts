@@ -56,7 +56,8 @@ export interface DamlValueCodec {
   /**
    * Daml-LF JSON -> proto Value/Record for a field that carries a Daml value; `context` gives the enclosing
    * message's JSON object as received (e.g. the command with templateId/choice) and the field's location.
-   * Throws to reject (a thrown error's `path`/`problem`, when present, are appended to the field's path).
+   * Throws to reject: a `CantonJsonError` (path relative to the value, "" for the value itself) is re-thrown
+   * with the field's path in front; any other error propagates unchanged.
    */
   decode(json: unknown, context: { message: DescMessage; field: DescField; parent: { [key: string]: unknown } }): Value | ProtoRecord;
 }
@@ -528,11 +529,13 @@ function decodeDaml(
   try {
     r = daml.decode(v, { message: desc, field, parent });
   } catch (e) {
-    const sub = e as { path?: unknown; problem?: unknown; message?: unknown };
-    const subPath = typeof sub.path === "string" && sub.path !== "" ? sub.path : "";
-    const full = subPath === "" ? path : subPath.startsWith("[") ? path + subPath : joinKey(path, subPath);
-    const problem = typeof sub.problem === "string" ? sub.problem : typeof sub.message === "string" ? sub.message : String(e);
-    throw new CantonJsonError(full, problem, { cause: e });
+    // A shape error of the codec is re-rooted at this field; anything else (e.g. a semantic
+    // ledger error such as an unknown template) is the caller's and propagates unchanged.
+    if (e instanceof CantonJsonError) {
+      const full = e.path === "" ? path : e.path.startsWith("[") ? path + e.path : joinKey(path, e.path);
+      throw new CantonJsonError(full, e.problem, { cause: e });
+    }
+    throw e;
   }
   if (target.typeName === TYPE_RECORD) {
     if (isMessage(r, RecordSchema)) return r;

@@ -1,0 +1,26 @@
+import { it } from "vitest";
+import { startTestServer, createIou, IOU } from "/work/main/test/support/test-server.js";
+it("explore", async () => {
+  const s = await startTestServer();
+  const { party, token } = await s.partyUser("alice");
+  const r = await s.json("POST", "/v2/commands/submit-and-wait-for-transaction", createIou(party, "10", party, "c1"), token);
+  console.log(r.status, JSON.stringify(r.body, null, 1));
+  const cid = r.body.transaction.events[0].CreatedEvent.contractId;
+  const r2 = await s.json("POST", "/v2/commands/submit-and-wait-for-transaction", { commands: { commands: [{ ExerciseCommand: { templateId: IOU, contractId: cid, choice: "Iou_Split", choiceArgument: { splitAmount: "1" } } }], commandId: "c2", actAs: [party] } }, token);
+  console.log(r2.status, JSON.stringify(r2.body, null, 1));
+  const r3 = await s.json("POST", "/v2/commands/submit-and-wait-for-transaction", { commands: { commands: [{ ExerciseCommand: { templateId: IOU, contractId: cid, choice: "Iou_Split", choiceArgument: { splitAmount: "1" } } }], commandId: "c3", actAs: [party] } }, token);
+  console.log(r3.status, JSON.stringify(r3.body, null, 1));
+  const c = await s.json("POST", "/v2/commands/completions?stream_idle_timeout_ms=300", { parties: [party], beginExclusive: 0 }, token);
+  console.log(c.status, JSON.stringify(c.body, null, 1));
+  const u = await s.json("POST", "/v2/updates?stream_idle_timeout_ms=300", { beginExclusive: 0, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: {} } } }] } } }, transactionShape: "TRANSACTION_SHAPE_ACS_DELTA" } } }, token);
+  console.log(u.status, JSON.stringify(u.body, null, 1));
+  const a = await s.json("POST", "/v2/state/active-contracts", { eventFormat: { filtersByParty: { [party]: { cumulative: [] } } }, activeAtOffset: 0 }, token);
+  console.log(a.status, JSON.stringify(a.body, null, 1));
+  const e = await s.json("GET", "/v2/state/ledger-end", undefined, token);
+  console.log(e.status, JSON.stringify(e.body));
+  const ub = await s.json("POST", "/v2/updates/update-by-id", { updateId: r2.body.transaction.updateId, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [party]: { cumulative: [] } } }, transactionShape: "TRANSACTION_SHAPE_ACS_DELTA" } } }, token);
+  console.log(ub.status, JSON.stringify(ub.body).slice(0, 400));
+  const v = await s.json("GET", "/v2/version", undefined, null);
+  console.log(v.status, JSON.stringify(v.body).slice(0, 300));
+  await s.stop();
+});
