@@ -1,0 +1,113 @@
+/**
+ * The system under test (a real ccwallet on ephemeral loopback ports, fresh data dir) and the
+ * bare baseline servers (Connect unary echo on HTTP/2, JSON echo on HTTP/1.1).
+ */
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import http2 from "node:http2";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { VersionService } from "../../gen/com/daml/ledger/api/v2/version_service_pb.js";
+import { issueToken } from "../../src/auth/index.js";
+import { loadConfig } from "../../src/config/index.js";
+import { startServer, type RunningServer } from "../../src/server.js";
+
+export interface BenchServer {
+  readonly server: RunningServer;
+  readonly grpcUrl: string;
+  readonly httpUrl: string;
+  readonly dataDir: string;
+  partyUser(hint: string): Promise<{ party: string; user: string; token: string }>;
+  stop(): Promise<void>;
+}
+
+export async function startBenchServer(listMaxElements: number): Promise<BenchServer> {
+  const dataDir = mkdtempSync(join(process.env.BENCH_DATA_PARENT ?? tmpdir(), "ccwallet-bench-"));
+  const config = loadConfig({
+    CCWALLET_DATA_DIR: dataDir,
+    CCWALLET_HTTP_PORT: "0",
+    CCWALLET_GRPC_PORT: "0",
+    CCWALLET_HOST: "127.0.0.1",
+    CCWALLET_LOG_LEVEL: "silent",
+    CCWALLET_HTTP_LIST_MAX_ELEMENTS: String(listMaxElements),
+    CCWALLET_HTTP_MAX_BODY_BYTES: String(64 * 1024 * 1024),
+  });
+  const server = await startServer(config);
+  const httpUrl = `http://127.0.0.1:${server.httpPort}`;
+  const admin = await issueToken({ secret: server.secret, userId: config.adminUser });
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(httpUrl + path, {
+      method: "POST",
+      headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`POST ${path}: HTTP ${res.status} ${text}`);
+    return JSON.parse(text) as { partyDetails: { party: string } };
+  };
+  return {
+    server,
+    grpcUrl: `http://127.0.0.1:${server.grpcPort}`,
+    httpUrl,
+    dataDir,
+    async partyUser(hint) {
+      const user = `${hint}-${process.pid}`;
+      const party = (await post("/v2/parties", { partyIdHint: user })).partyDetails.party;
+      await post("/v2/users", { user: { id: user, primaryParty: party }, rights: [{ kind: { CanActAs: { value: { party } } } }] });
+      return { party, user, token: await issueToken({ secret: server.secret, userId: user }) };
+    },
+    async stop() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface EchoServers {
+  readonly grpcUrl: string;
+  readonly httpUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Baselines: the same Connect stack with a constant VersionService answer, and bare JSON echo. */
+export async function startEchoServers(): Promise<EchoServers> {
+  const answer = {
+    version: "3.4.12",
+    features: {
+      experimental: { staticTime: { supported: false } },
+      userManagement: { supported: true, maxRightsPerUser: 1000, maxUsersPageSize: 1000 },
+      partyManagement: { maxPartiesPageSize: 1000 },
+      offsetCheckpoint: { maxOffsetCheckpointEmissionDelay: { seconds: 60n } },
+    },
+  };
+  const g = http2.createServer(
+    connectNodeAdapter({ routes: (r) => r.service(VersionService, { getLedgerApiVersion: async () => answer }) }),
+  );
+  const sessions = new Set<http2.ServerHttp2Session>();
+  g.on("session", (s) => {
+    sessions.add(s);
+    s.on("close", () => sessions.delete(s));
+  });
+  const h = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const text = JSON.stringify(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+      res.end(text);
+    });
+  });
+  await new Promise<void>((r) => g.listen(0, "127.0.0.1", r));
+  await new Promise<void>((r) => h.listen(0, "127.0.0.1", r));
+  return {
+    grpcUrl: `http://127.0.0.1:${(g.address() as AddressInfo).port}`,
+    httpUrl: `http://127.0.0.1:${(h.address() as AddressInfo).port}`,
+    async stop() {
+      for (const s of sessions) s.destroy();
+      h.closeAllConnections();
+      await Promise.all([new Promise((r) => g.close(r)), new Promise((r) => h.close(r))]);
+    },
+  };
+}
