@@ -127,11 +127,11 @@ describe("gRPC via @grpc/grpc-js and the protos in proto/", () => {
 
   it("reports errors as gRPC status with Canton's message and ErrorInfo details", async () => {
     const commands = new v2.CommandService(address(), grpc.credentials.createInsecure());
-    const noToken = await unary(commands, "submitAndWait", { commands: {} }, new grpc.Metadata()).catch((e) => e);
+    const noToken: grpc.ServiceError = await unary(commands, "submitAndWait", { commands: {} }, new grpc.Metadata()).catch((e: grpc.ServiceError) => e) as grpc.ServiceError;
     expect(noToken.code).toBe(grpc.status.UNAUTHENTICATED);
     // connect-node percent-encodes grpc-message fully; grpc-js decodes with decodeURI, which keeps %2C/%3A.
     expect(decodeURIComponent(noToken.details)).toMatch(/^UNAUTHENTICATED\(6,/);
-    const missing = await unary(commands, "submitAndWait", { commands: { actAs: [] } }, adminMeta).catch((e) => e);
+    const missing: grpc.ServiceError = await unary(commands, "submitAndWait", { commands: { actAs: [] } }, adminMeta).catch((e: grpc.ServiceError) => e) as grpc.ServiceError;
     expect(missing.code).toBe(grpc.status.INVALID_ARGUMENT);
     expect(decodeURIComponent(missing.details)).toMatch(/^MISSING_FIELD\(8,/);
     expect(missing.metadata.get("grpc-status-details-bin")).toHaveLength(1);
