@@ -1,0 +1,112 @@
+/** The engine against an in-memory SQLite store: authorization, visibility, keys, transient contracts. */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { WallClock } from "../../src/ledger/clock.js";
+import type { Command, Submission } from "../../src/ledger/commands.js";
+import { Ledger } from "../../src/ledger/engine.js";
+import { projectTransaction, wildcardFilters } from "../../src/ledger/event-format.js";
+import { Numeric } from "../../src/ledger/numeric.js";
+import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { Account, createRegistry, Iou } from "../../src/templates/index.js";
+
+const A = "alice::1220aa";
+const B = "bob::1220bb";
+let store: SqliteStore;
+let ledger: Ledger;
+let n = 0;
+
+const iou = (issuer: string, owner: string, amount = "10") => ({ issuer, owner, currency: "CC", amount: Numeric.parse(amount), observers: [] as string[] });
+const submission = (actAs: string[], commands: Command[], readAs: string[] = []): Submission => ({
+  userId: "u",
+  commandId: `c${++n}`,
+  submissionId: `s${n}`,
+  workflowId: "",
+  actAs,
+  readAs,
+  commands,
+  deduplication: { kind: "none" },
+  disclosed: [],
+});
+
+beforeEach(() => {
+  store = new SqliteStore({ file: ":memory:" });
+  ledger = new Ledger({ store, registry: createRegistry(), clock: new WallClock(), maxDeduplicationSeconds: 3600n });
+});
+afterEach(() => store.close());
+
+async function create(actAs: string[], payload: ReturnType<typeof iou>) {
+  const out = await ledger.submit(submission(actAs, [{ kind: "create", template: Iou as never, payload }]));
+  if (out.kind !== "committed") throw out.error;
+  return out.transaction.nodes[0].contractId;
+}
+
+describe("interpreter", () => {
+  it("requires the signatories' authority for a create", async () => {
+    const out = await ledger.submit(submission([A], [{ kind: "create", template: Iou as never, payload: iou(B, A) }]));
+    expect(out.kind).toBe("rejected");
+    if (out.kind === "rejected") expect(out.error.code).toBe("DAML_AUTHORIZATION_ERROR");
+  });
+
+  it("lets a choice create with the contract's signatories' authority", async () => {
+    const cid = await create([A], iou(A, B));
+    // Bob is the controller; Alice's signature on the new Iou comes from the exercised contract.
+    const out = await ledger.submit(
+      submission([B], [{ kind: "exercise", target: { kind: "template", template: Iou as never }, contractId: cid, choice: "Iou_Transfer", argument: { newOwner: B } }]),
+    );
+    expect(out.kind).toBe("committed");
+    if (out.kind !== "committed") return;
+    const [ex, cr] = out.transaction.nodes;
+    expect(ex).toMatchObject({ kind: "exercise", consuming: true, lastDescendantNodeId: 1, actingParties: [B] });
+    expect(cr).toMatchObject({ kind: "create", signatories: [A], observers: [B] });
+    expect(await store.activeContract(cid)).toBeUndefined();
+  });
+
+  it("refuses controllers that did not submit, and hides contracts from non-stakeholders", async () => {
+    const cid = await create([A], iou(A, A));
+    const wrong = await ledger.submit(
+      submission([B], [{ kind: "exercise", target: { kind: "template", template: Iou as never }, contractId: cid, choice: "Iou_Inspect", argument: {} }]),
+    );
+    expect(wrong.kind === "rejected" && wrong.error.code).toBe("CONTRACT_NOT_FOUND");
+  });
+
+  it("omits transient contracts from the ACS delta but shows them in ledger effects", async () => {
+    const out = await ledger.submit(
+      submission([A], [{ kind: "createAndExercise", template: Iou as never, payload: iou(A, A, "5"), choice: "Iou_Split", argument: { splitAmount: Numeric.parse("2") } }]),
+    );
+    expect(out.kind).toBe("committed");
+    if (out.kind !== "committed") return;
+    const format = (shape: "ACS_DELTA" | "LEDGER_EFFECTS") => ({ shape, eventFormat: { byParty: new Map([[A, wildcardFilters]]), verbose: true } });
+    const acs = projectTransaction(out.transaction, format("ACS_DELTA"), () => []);
+    expect(acs.map((e) => e.kind)).toEqual(["created", "created"]);
+    const le = projectTransaction(out.transaction, format("LEDGER_EFFECTS"), () => []);
+    expect(le.map((e) => e.kind)).toEqual(["created", "exercised", "created", "created"]);
+    expect(le[0].kind === "created" && le[0].acsDelta).toBe(false);
+    expect((await store.activeContracts({ parties: [A] })).length).toBe(2);
+  });
+
+  it("aborts the whole transaction when a later command fails", async () => {
+    const cid = await create([A], iou(A, A, "5"));
+    const out = await ledger.submit(
+      submission([A], [
+        { kind: "exercise", target: { kind: "template", template: Iou as never }, contractId: cid, choice: "Iou_Split", argument: { splitAmount: Numeric.parse("1") } },
+        { kind: "create", template: Iou as never, payload: iou(A, A, "-1") },
+      ]),
+    );
+    expect(out.kind === "rejected" && out.error.code).toBe("DAML_INTERPRETATION_ERROR");
+    expect(await store.activeContract(cid)).toBeDefined();
+    expect((await store.activeContracts({ parties: [A] })).length).toBe(1);
+  });
+
+  it("enforces key uniqueness and resolves exercise-by-key", async () => {
+    const acct = { owner: A, id: "main", balance: Numeric.parse("1") };
+    const first = await ledger.submit(submission([A], [{ kind: "create", template: Account as never, payload: acct }]));
+    expect(first.kind).toBe("committed");
+    const dup = await ledger.submit(submission([A], [{ kind: "create", template: Account as never, payload: acct }]));
+    expect(dup.kind === "rejected" && dup.error.code).toBe("DUPLICATE_CONTRACT_KEY");
+    const dep = await ledger.submit(
+      submission([A], [{ kind: "exerciseByKey", template: Account as never, key: { owner: A, id: "main" }, choice: "Account_Deposit", argument: { amount: Numeric.parse("2") } }]),
+    );
+    expect(dep.kind).toBe("committed");
+    const active = await store.activeContracts({ parties: [A] });
+    expect(active.map((c) => (c.payload as { balance: string }).balance)).toEqual(["3.0000000000"]);
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { Numeric, NumericError } from "../../src/ledger/numeric.js";
+
+describe("Numeric (Daml Numeric 10)", () => {
+  it("parses and prints exactly at scale 10", () => {
+    expect(Numeric.parse("1").toString()).toBe("1.0000000000");
+    expect(Numeric.parse("-0.0000000001").toString()).toBe("-0.0000000001");
+    expect(Numeric.parse("12.50").toString()).toBe("12.5000000000");
+    expect(Numeric.parse(0.1).toString()).toBe("0.1000000000");
+    expect(Numeric.parse("0.1").add(Numeric.parse("0.2")).toString()).toBe("0.3000000000");
+  });
+
+  it("rejects more than 10 decimals, junk and overflow", () => {
+    expect(() => Numeric.parse("1.00000000001")).toThrow(NumericError);
+    expect(() => Numeric.parse("1e5")).toThrow(NumericError);
+    expect(() => Numeric.parse("")).toThrow(NumericError);
+    expect(() => Numeric.parse("1".repeat(29))).toThrow(NumericError);
+    expect(Numeric.parse("1".repeat(28)).toString()).toBe("1".repeat(28) + ".0000000000");
+  });
+
+  it("multiplies and divides with half-even rounding at scale 10", () => {
+    expect(Numeric.parse("0.0000000001").mul(Numeric.parse("0.5")).toString()).toBe("0.0000000000");
+    expect(Numeric.parse("0.0000000003").mul(Numeric.parse("0.5")).toString()).toBe("0.0000000002");
+    expect(Numeric.parse("1").div(Numeric.parse("3")).toString()).toBe("0.3333333333");
+    expect(Numeric.parse("2").div(Numeric.parse("3")).toString()).toBe("0.6666666667");
+    expect(() => Numeric.parse("1").div(Numeric.zero)).toThrow(NumericError);
+  });
+
+  it("computes the holding fee rule of api-shapes §6 exactly", () => {
+    // 0.0000190259 USD/round at 0.005 USD/CC = 0.0038051800 CC per round
+    const rate = Numeric.parse("0.0000190259").div(Numeric.parse("0.005"));
+    expect(rate.toString()).toBe("0.0038051800");
+    const fee = rate.mulInt(1000n).min(Numeric.parse("100"));
+    expect(fee.toString()).toBe("3.8051800000");
+    expect(Numeric.parse("100").div(rate).ceilInt()).toBe(26280n);
+  });
+});
