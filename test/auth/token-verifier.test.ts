@@ -1,0 +1,69 @@
+/** Bearer tokens: HS256 with the secret, RS256/ES256 from a JWKS served over real HTTP, audience checks. */
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTokenVerifier, issueToken } from "../../src/auth/index.js";
+import { LedgerError } from "../../src/ledger/errors.js";
+
+const secret = new TextEncoder().encode("0123456789abcdef0123456789abcdef");
+let jwksServer: http.Server;
+let jwksUrl: string;
+let rsa: CryptoKeyPair;
+let ec: CryptoKeyPair;
+
+beforeAll(async () => {
+  rsa = await generateKeyPair("RS256");
+  ec = await generateKeyPair("ES256");
+  const keys = [
+    { ...(await exportJWK(rsa.publicKey)), kid: "rsa", alg: "RS256", use: "sig" },
+    { ...(await exportJWK(ec.publicKey)), kid: "ec", alg: "ES256", use: "sig" },
+  ];
+  jwksServer = http.createServer((_req, res) => res.end(JSON.stringify({ keys })));
+  await new Promise<void>((r) => jwksServer.listen(0, "127.0.0.1", r));
+  jwksUrl = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks`;
+});
+afterAll(() => jwksServer?.close());
+
+const sign = (alg: "RS256" | "ES256", key: CryptoKey, claims: { sub?: string; aud?: string; exp?: number }) => {
+  let jwt = new SignJWT({}).setProtectedHeader({ alg, kid: alg === "RS256" ? "rsa" : "ec" }).setIssuedAt();
+  if (claims.sub) jwt = jwt.setSubject(claims.sub);
+  if (claims.aud) jwt = jwt.setAudience(claims.aud);
+  jwt = jwt.setExpirationTime(claims.exp ?? Math.floor(Date.now() / 1000) + 60);
+  return jwt.sign(key);
+};
+
+async function rejection(p: Promise<unknown>): Promise<string> {
+  const e = await p.then(() => undefined, (x: unknown) => x);
+  expect(e).toBeInstanceOf(LedgerError);
+  expect((e as LedgerError).code).toBe("UNAUTHENTICATED");
+  return (e as LedgerError).message;
+}
+
+describe("token verifier", () => {
+  it("accepts HS256 tokens signed with the secret and reads sub as the user id", async () => {
+    const v = createTokenVerifier({ secret });
+    expect((await v.verify(`Bearer ${await issueToken({ secret, userId: "alice" })}`)).userId).toBe("alice");
+  });
+
+  it("rejects missing, malformed, expired, forged and unsigned-algorithm tokens", async () => {
+    const v = createTokenVerifier({ secret });
+    expect(await rejection(v.verify(undefined))).toMatch(/no Authorization header/);
+    expect(await rejection(v.verify("Basic abc"))).toMatch(/not a Bearer token/);
+    expect(await rejection(v.verify(`Bearer ${await issueToken({ secret, userId: "a", expiresInSeconds: -60 })}`))).toMatch(/expired/);
+    const other = new TextEncoder().encode("another-secret-another-secret-xx");
+    expect(await rejection(v.verify(`Bearer ${await issueToken({ secret: other, userId: "a" })}`))).toMatch(/signature/);
+    const none = `${Buffer.from('{"alg":"none"}').toString("base64url")}.${Buffer.from('{"sub":"a"}').toString("base64url")}.`;
+    expect(await rejection(v.verify(`Bearer ${none}`))).toMatch(/algorithm none/);
+  });
+
+  it("verifies RS256 and ES256 tokens against the JWKS, with the audience when configured", async () => {
+    const v = createTokenVerifier({ secret, jwksUrl, audience: "https://ledger.example" });
+    expect((await v.verify(`Bearer ${await sign("RS256", rsa.privateKey, { sub: "rs", aud: "https://ledger.example" })}`)).userId).toBe("rs");
+    expect((await v.verify(`Bearer ${await sign("ES256", ec.privateKey, { sub: "es", aud: "https://ledger.example" })}`)).userId).toBe("es");
+    expect(await rejection(v.verify(`Bearer ${await sign("RS256", rsa.privateKey, { sub: "rs", aud: "https://other" })}`))).toMatch(/aud/);
+    expect(await rejection(v.verify(`Bearer ${await sign("RS256", rsa.privateKey, { aud: "https://ledger.example" })}`))).toMatch(/sub/);
+    const stranger = await generateKeyPair("RS256");
+    expect(await rejection(v.verify(`Bearer ${await sign("RS256", stranger.privateKey, { sub: "x", aud: "https://ledger.example" })}`))).toMatch(/signature|invalid/);
+  });
+});
