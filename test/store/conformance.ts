@@ -776,3 +776,6 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     });
   });
 }
+
+/** Request builders, for adapter-specific tests. */
+export { contract, rejection, txCommit };

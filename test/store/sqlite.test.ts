@@ -2,10 +2,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { Store } from "../../src/store/port.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { describeStoreConformance } from "./conformance.js";
+import { contract, describeStoreConformance, rejection, txCommit } from "./conformance.js";
 
 const dirs: string[] = [];
 const files = new WeakMap<Store, string>();
@@ -32,4 +32,23 @@ describeStoreConformance(
 
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("SqliteStore group commit", () => {
+  it("rejects a request whose write fails without failing the rest of its batch", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccwallet-store-"));
+    dirs.push(dir);
+    const store = openFile(join(dir, "ledger.sqlite"));
+    const c = contract();
+    // The same contract id twice in one request violates the primary key: that request alone fails.
+    const broken = txCommit({ creates: [c, { ...c, nodeId: 1 }] });
+    const results = await Promise.allSettled([store.commit(rejection()), store.commit(broken), store.commit(txCommit({ creates: [contract()] }))]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(results[0].status === "fulfilled" && results[0].value.offset).toBe(1n);
+    expect(results[2].status === "fulfilled" && results[2].value).toEqual({ kind: "committed", offset: 2n });
+    expect(await store.ledgerEnd()).toBe(2n);
+    expect((await store.completions(0n, 10n, 10)).map((r) => r.offset)).toEqual([1n, 2n]);
+    expect(await store.activeContract(c.contractId)).toBeUndefined();
+    await store.close();
+  });
 });

@@ -127,16 +127,35 @@ export class SqliteStore implements Store {
     this.queue = [];
     if (batch.length === 0) return;
     const startEnd = this.end;
-    let results: CommitResult[];
+    // Each request runs in its own savepoint: one that throws is rolled back and rejected alone,
+    // the others still commit with the shared fsync.
+    const applyOne = this.db.transaction((request: CommitRequest) => this.apply(request));
+    let outcomes: ({ ok: true; result: CommitResult } | { ok: false; error: unknown })[];
     try {
-      results = this.db.transaction(() => batch.map((p) => this.apply(p.request)))();
+      outcomes = this.db.transaction(() =>
+        batch.map((p) => {
+          const before = this.end;
+          try {
+            return { ok: true as const, result: applyOne(p.request) };
+          } catch (error) {
+            this.end = before;
+            return { ok: false as const, error };
+          }
+        }),
+      )();
     } catch (e) {
       this.end = startEnd;
       for (const p of batch) p.reject(e);
       return;
     }
-    for (let i = 0; i < batch.length; i++) batch[i].resolve(results[i]);
-    for (const l of this.listeners) l(this.end);
+    outcomes.forEach((o, i) => (o.ok ? batch[i].resolve(o.result) : batch[i].reject(o.error)));
+    for (const listener of this.listeners) {
+      try {
+        listener(this.end);
+      } catch {
+        // A failing listener must not keep the others from hearing about the new end.
+      }
+    }
   }
 
   private apply(request: CommitRequest): CommitResult {
