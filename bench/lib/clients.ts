@@ -16,10 +16,10 @@ import type { Value } from "../../gen/com/daml/ledger/api/v2/value_pb.js";
 
 export const IOU_JSON_ID = "#ccwallet-demo:Ccwallet.Demo.Iou:Iou";
 
+/** gRPC over HTTP/2 (h2c): createGrpcTransport is always HTTP/2, it has no httpVersion option. */
 export function grpcTransport(baseUrl: string, token?: string): Transport {
   return createGrpcTransport({
     baseUrl,
-    httpVersion: "2",
     interceptors: token
       ? [
           (next) => (req) => {

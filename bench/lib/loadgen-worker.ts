@@ -1,6 +1,15 @@
-/** Worker-thread entry: runs one load-generator task and posts its result. */
-import { parentPort, workerData } from "node:worker_threads";
+/** Worker-thread entry: runs load-generator tasks one at a time, reporting window marks and results. */
+import { parentPort } from "node:worker_threads";
 import { runTask, type Task } from "./loadgen.js";
 
-const result = await runTask(workerData as Task);
-parentPort!.postMessage(result);
+let queue: Promise<void> = Promise.resolve();
+parentPort!.on("message", ({ id, task }: { id: number; task: Task }) => {
+  queue = queue.then(async () => {
+    try {
+      const result = await runTask(task, (mark) => parentPort!.postMessage({ id, mark }));
+      parentPort!.postMessage({ id, result });
+    } catch (e) {
+      parentPort!.postMessage({ id, error: String((e as Error)?.stack ?? e) });
+    }
+  });
+});

@@ -17,7 +17,17 @@ export interface Target {
 }
 
 export type Task =
-  | { readonly kind: "closed"; readonly op: Op; readonly target: Target; readonly concurrency: number; readonly warmupMs: number; readonly durationMs: number; readonly idPrefix: string }
+  | {
+      readonly kind: "closed";
+      readonly op: Op;
+      readonly target: Target;
+      readonly concurrency: number;
+      readonly warmupMs: number;
+      readonly durationMs: number;
+      readonly idPrefix: string;
+      /** gRPC: HTTP/2 connections the callers are spread over (default 1, like one client channel). */
+      readonly sessions?: number;
+    }
   | { readonly kind: "open"; readonly op: Op; readonly target: Target; readonly ratePerSec: number; readonly warmupMs: number; readonly durationMs: number; readonly idPrefix: string }
   | { readonly kind: "read-grpc"; readonly target: Target; readonly userId: string; readonly beginExclusive: string; readonly expect: number }
   | { readonly kind: "read-json"; readonly target: Target; readonly userId: string; readonly beginExclusive: string; readonly limit: number };
@@ -79,15 +89,32 @@ function makeOp(op: Op, t: Target, idPrefix: string, concurrency: number): { run
   }
 }
 
-async function closedLoop(task: Extract<Task, { kind: "closed" }>): Promise<LoadResult> {
-  const op = makeOp(task.op, task.target, task.idPrefix, task.concurrency);
+export type Mark = (m: "start" | "end") => void;
+
+/**
+ * Calls `mark` when the measured window opens and closes (the caller samples CPU there);
+ * `closed` resolves once the closing mark has been given (await it before reporting).
+ */
+export function measureWindow(t0: number, warmupMs: number, durationMs: number, mark: Mark): { from: number; to: number; closed: Promise<void> } {
+  setTimeout(() => mark("start"), Math.max(0, t0 + warmupMs - performance.now()));
+  const closed = new Promise<void>((resolve) =>
+    setTimeout(() => {
+      mark("end");
+      resolve();
+    }, Math.max(0, t0 + warmupMs + durationMs - performance.now())),
+  );
+  return { from: t0 + warmupMs, to: t0 + warmupMs + durationMs, closed };
+}
+
+async function closedLoop(task: Extract<Task, { kind: "closed" }>, mark: Mark): Promise<LoadResult> {
+  const sessions = Math.max(1, Math.min(task.sessions ?? 1, task.concurrency));
+  const ops = Array.from({ length: sessions }, (_, i) => makeOp(task.op, task.target, `${task.idPrefix}-s${i}`, Math.ceil(task.concurrency / sessions)));
   const latencies: number[] = [];
   let errors = 0;
   let firstError: string | undefined;
-  const t0 = performance.now();
-  const from = t0 + task.warmupMs;
-  const to = from + task.durationMs;
-  const worker = async () => {
+  const { from, to, closed } = measureWindow(performance.now(), task.warmupMs, task.durationMs, mark);
+  const worker = async (_: unknown, i: number) => {
+    const op = ops[i % sessions];
     for (;;) {
       const start = performance.now();
       if (start >= to) return;
@@ -103,11 +130,12 @@ async function closedLoop(task: Extract<Task, { kind: "closed" }>): Promise<Load
     }
   };
   await Promise.all(Array.from({ length: task.concurrency }, worker));
-  op.close();
+  await closed;
+  for (const op of ops) op.close();
   return { latencies, seconds: task.durationMs / 1000, errors, firstError };
 }
 
-async function openLoop(task: Extract<Task, { kind: "open" }>): Promise<LoadResult> {
+async function openLoop(task: Extract<Task, { kind: "open" }>, mark: Mark): Promise<LoadResult> {
   const op = makeOp(task.op, task.target, task.idPrefix, 256);
   const interval = 1000 / task.ratePerSec;
   const latencies: number[] = [];
@@ -117,7 +145,7 @@ async function openLoop(task: Extract<Task, { kind: "open" }>): Promise<LoadResu
   let maxInFlight = 0;
   const pending: Promise<void>[] = [];
   const t0 = performance.now();
-  const from = t0 + task.warmupMs;
+  const { from, to, closed } = measureWindow(t0, task.warmupMs, task.durationMs, mark);
   const total = Math.round(((task.warmupMs + task.durationMs) / 1000) * task.ratePerSec);
   let next = 0;
   const send = (scheduled: number) => {
@@ -127,7 +155,7 @@ async function openLoop(task: Extract<Task, { kind: "open" }>): Promise<LoadResu
       op.run().then(
         () => {
           inFlight--;
-          if (scheduled >= from) latencies.push(performance.now() - scheduled);
+          if (scheduled >= from && scheduled < to) latencies.push(performance.now() - scheduled);
         },
         (e: unknown) => {
           inFlight--;
@@ -147,15 +175,17 @@ async function openLoop(task: Extract<Task, { kind: "open" }>): Promise<LoadResu
     tick();
   });
   await Promise.all(pending);
+  await closed;
   op.close();
   return { latencies, seconds: task.durationMs / 1000, errors, firstError, maxInFlight };
 }
 
-async function readGrpc(task: Extract<Task, { kind: "read-grpc" }>): Promise<ReadResult> {
+async function readGrpc(task: Extract<Task, { kind: "read-grpc" }>, mark: Mark): Promise<ReadResult> {
   const c = grpcClients(grpcTransport(task.target.grpcUrl, task.target.token));
   const abort = new AbortController();
   let count = 0;
   let firstItemMs = NaN;
+  mark("start");
   const t0 = performance.now();
   try {
     for await (const r of c.completions.completionStream(
@@ -170,49 +200,80 @@ async function readGrpc(task: Extract<Task, { kind: "read-grpc" }>): Promise<Rea
     if (count < task.expect) return { seconds: (performance.now() - t0) / 1000, count, firstItemMs, error: String(e) };
   } finally {
     abort.abort();
+    mark("end");
   }
   return { seconds: (performance.now() - t0) / 1000, count, firstItemMs };
 }
 
-async function readJson(task: Extract<Task, { kind: "read-json" }>): Promise<ReadResult> {
+async function readJson(task: Extract<Task, { kind: "read-json" }>, mark: Mark): Promise<ReadResult> {
   const c = jsonClient(task.target.httpUrl, task.target.token, 1);
+  mark("start");
   const t0 = performance.now();
   const res = await c.post(
     `/v2/commands/completions?limit=${task.limit}&stream_idle_timeout_ms=2000`,
     JSON.stringify({ userId: task.userId, parties: [task.target.party], beginExclusive: Number(task.beginExclusive) }),
   );
   const seconds = (performance.now() - t0) / 1000;
+  mark("end");
   c.close();
   if (res.status !== 200) return { seconds, count: 0, firstItemMs: NaN, error: `HTTP ${res.status}: ${res.body.slice(0, 300)}` };
   const items = JSON.parse(res.body) as unknown[];
   return { seconds, count: items.length, firstItemMs: NaN, bytes: res.body.length };
 }
 
-export function runTask(task: Task): Promise<LoadResult | ReadResult> {
+export function runTask(task: Task, mark: Mark = () => undefined): Promise<LoadResult | ReadResult> {
   switch (task.kind) {
     case "closed":
-      return closedLoop(task);
+      return closedLoop(task, mark);
     case "open":
-      return openLoop(task);
+      return openLoop(task, mark);
     case "read-grpc":
-      return readGrpc(task);
+      return readGrpc(task, mark);
     case "read-json":
-      return readJson(task);
+      return readJson(task, mark);
   }
 }
 
 export type Placement = "worker" | "inproc";
 
-/** Runs a task in this thread or in a fresh worker thread (which then exits). */
-export function runTaskIn<T extends LoadResult | ReadResult>(placement: Placement, task: Task): Promise<T> {
-  if (placement === "inproc") return runTask(task) as Promise<T>;
+/**
+ * One long-lived load-generator worker thread (started on first use; ~0.4 s to boot through
+ * tsx), running one task at a time. `stopWorker` ends it.
+ */
+let shared: { worker: Worker; next: number; handlers: Map<number, (m: WorkerMessage) => void> } | undefined;
+type WorkerMessage = { id: number; mark: "start" | "end" } | { id: number; result: LoadResult | ReadResult } | { id: number; error: string };
+
+function sharedWorker() {
+  if (shared) return shared;
+  const worker = new Worker(new URL("./loadgen-worker.mjs", import.meta.url));
+  const handlers = new Map<number, (m: WorkerMessage) => void>();
+  worker.on("message", (m: WorkerMessage) => handlers.get(m.id)?.(m));
+  worker.on("error", (e) => {
+    for (const h of handlers.values()) h({ id: -1, error: String(e) });
+  });
+  worker.unref();
+  shared = { worker, next: 0, handlers };
+  return shared;
+}
+
+export async function stopWorker(): Promise<void> {
+  const w = shared;
+  shared = undefined;
+  await w?.worker.terminate();
+}
+
+/** Runs a task in this thread or in the load-generator worker thread. */
+export function runTaskIn<T extends LoadResult | ReadResult>(placement: Placement, task: Task, mark: Mark = () => undefined): Promise<T> {
+  if (placement === "inproc") return runTask(task, mark) as Promise<T>;
+  const w = sharedWorker();
+  const id = w.next++;
   return new Promise((resolve, reject) => {
-    const w = new Worker(new URL("./loadgen-worker.mjs", import.meta.url), { workerData: task });
-    w.once("message", (m: T) => {
-      resolve(m);
-      void w.terminate();
+    w.handlers.set(id, (m) => {
+      if ("mark" in m) return mark(m.mark);
+      w.handlers.delete(id);
+      if ("error" in m) reject(new Error(`load worker: ${m.error}`));
+      else resolve(m.result as T);
     });
-    w.once("error", reject);
-    w.once("exit", (code) => code !== 0 && code !== 1 && reject(new Error(`load worker exited with ${code}`)));
+    w.worker.postMessage({ id, task });
   });
 }

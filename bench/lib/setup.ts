@@ -3,12 +3,15 @@
  * bare baseline servers (Connect unary echo on HTTP/2, JSON echo on HTTP/1.1).
  */
 import { connectNodeAdapter } from "@connectrpc/connect-node";
+import * as grpc from "@grpc/grpc-js";
+import * as protoLoader from "@grpc/proto-loader";
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { VersionService } from "../../gen/com/daml/ledger/api/v2/version_service_pb.js";
 import { issueToken } from "../../src/auth/index.js";
 import { loadConfig } from "../../src/config/index.js";
@@ -67,6 +70,8 @@ export async function startBenchServer(listMaxElements: number): Promise<BenchSe
 
 export interface EchoServers {
   readonly grpcUrl: string;
+  /** The same VersionService answer from @grpc/grpc-js (protos loaded from proto/): another server stack. */
+  readonly grpcJsUrl: string;
   readonly httpUrl: string;
   stop(): Promise<void>;
 }
@@ -99,14 +104,27 @@ export async function startEchoServers(): Promise<EchoServers> {
       res.end(text);
     });
   });
+  const protoDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "proto");
+  const def = protoLoader.loadSync("com/daml/ledger/api/v2/version_service.proto", { includeDirs: [protoDir], longs: String, enums: String, defaults: true, oneofs: true });
+  const pkg = grpc.loadPackageDefinition(def) as unknown as { com: { daml: { ledger: { api: { v2: { VersionService: grpc.ServiceClientConstructor } } } } } };
+  const gjs = new grpc.Server();
+  const gjsAnswer = { ...answer, features: { ...answer.features, offsetCheckpoint: { maxOffsetCheckpointEmissionDelay: { seconds: "60" } } } };
+  gjs.addService(pkg.com.daml.ledger.api.v2.VersionService.service, {
+    getLedgerApiVersion: (_call: unknown, cb: grpc.sendUnaryData<unknown>) => cb(null, gjsAnswer),
+  });
+  const gjsPort = await new Promise<number>((resolve, reject) =>
+    gjs.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, port) => (e ? reject(e) : resolve(port))),
+  );
   await new Promise<void>((r) => g.listen(0, "127.0.0.1", r));
   await new Promise<void>((r) => h.listen(0, "127.0.0.1", r));
   return {
     grpcUrl: `http://127.0.0.1:${(g.address() as AddressInfo).port}`,
+    grpcJsUrl: `http://127.0.0.1:${gjsPort}`,
     httpUrl: `http://127.0.0.1:${(h.address() as AddressInfo).port}`,
     async stop() {
       for (const s of sessions) s.destroy();
       h.closeAllConnections();
+      gjs.forceShutdown();
       await Promise.all([new Promise((r) => g.close(r)), new Promise((r) => h.close(r))]);
     },
   };

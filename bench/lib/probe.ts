@@ -1,0 +1,64 @@
+/**
+ * CPU accounting over a measured window, so numbers from a shared, noisy 2-core machine can be
+ * read: how busy the server's event loop was (ELU: JS plus synchronous SQLite/fsync work on the
+ * main thread), how much CPU this process used (all threads), and how many cores other
+ * processes were using meanwhile (from /proc/stat).
+ */
+import { readFileSync } from "node:fs";
+import { performance, type EventLoopUtilization } from "node:perf_hooks";
+
+const USER_HZ = 100;
+
+function machineBusySeconds(): number | undefined {
+  try {
+    const cpu = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal
+    const busy = cpu[0] + cpu[1] + cpu[2] + cpu[5] + cpu[6] + (cpu[7] ?? 0);
+    return busy / USER_HZ;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface ProbeResult {
+  readonly wallMs: number;
+  /** Main-thread (server) event loop active time, ms. */
+  readonly mainActiveMs: number;
+  /** CPU time of this process, all threads, ms. */
+  readonly processCpuMs: number;
+  /** Average cores used by other processes during the window (undefined if unknown). */
+  readonly foreignCores?: number;
+}
+
+export class Probe {
+  private t0 = 0;
+  private elu: EventLoopUtilization | undefined;
+  private cpu: NodeJS.CpuUsage | undefined;
+  private busy: number | undefined;
+  result: ProbeResult | undefined;
+
+  start(): void {
+    this.t0 = performance.now();
+    this.elu = performance.eventLoopUtilization();
+    this.cpu = process.cpuUsage();
+    this.busy = machineBusySeconds();
+  }
+
+  stop(): ProbeResult {
+    const wallMs = performance.now() - this.t0;
+    const elu = performance.eventLoopUtilization(this.elu);
+    const cpu = process.cpuUsage(this.cpu);
+    const processCpuMs = (cpu.user + cpu.system) / 1000;
+    const busy = machineBusySeconds();
+    const foreignCores =
+      busy !== undefined && this.busy !== undefined ? Math.max(0, ((busy - this.busy) * 1000 - processCpuMs) / wallMs) : undefined;
+    this.result = { wallMs, mainActiveMs: elu.active, processCpuMs, foreignCores };
+    return this.result;
+  }
+
+  /** Adapter for the load generator's window marks. */
+  readonly mark = (m: "start" | "end"): void => {
+    if (m === "start") this.start();
+    else this.stop();
+  };
+}
