@@ -354,6 +354,9 @@ describe("JSON Ledger API errors: Canton's shape, nothing changed", () => {
     const again = await rejectedWithoutEffect(() => submit(createIou(alice.party, "1", alice.party, "dup-1")));
     expect(again.status).toBe(409);
     expect(again.body.code).toBe("DUPLICATE_COMMAND");
+    // The correlation id is the submission id, as in the completion.
+    const c = await s.json("POST", "/v2/commands/completions?stream_idle_timeout_ms=200", { parties: [alice.party], beginExclusive: (await ledgerEnd()) - 1 }, alice.token);
+    expect(c.body[0].completionResponse.Completion.value.submissionId).toBe(again.body.correlationId);
   });
 
   it("exactly one of two concurrent spends of the same contract commits", async () => {

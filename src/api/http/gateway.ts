@@ -5,7 +5,8 @@
  * bounded JSON arrays (`limit`, `stream_idle_timeout_ms`, 413 past the list limit).
  */
 import { create, type DescMessage, type DescService } from "@bufbuild/protobuf";
-import { createHandlerContext } from "@connectrpc/connect";
+import { ConnectError, createHandlerContext } from "@connectrpc/connect";
+import { RequestInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { errors, LedgerError } from "../../ledger/errors.js";
@@ -171,7 +172,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           options.log.error({ err: e }, "unhandled error in JSON gateway");
         }
         const status = err.code === "HTTP_LIST_TOO_LARGE" ? 413 : undefined;
-        const { status: derived, body } = jsCantonError(err, randomHex(8));
+        const { status: derived, body } = jsCantonError(err, correlationIdOf(e) ?? randomHex(8));
         send(res, status ?? derived, body);
       });
     },
@@ -179,6 +180,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       for (const a of live) a.abort();
     },
   };
+}
+
+/** The submission id a command error carries (Canton reports it as the correlation id). */
+function correlationIdOf(e: unknown): string | undefined {
+  return e instanceof ConnectError ? e.findDetails(RequestInfoSchema)[0]?.requestId || undefined : undefined;
 }
 
 function headersOf(req: IncomingMessage): Headers {
