@@ -11,7 +11,8 @@
  *
  * Per point it prints throughput, p50/p90/p99, server event-loop busy µs/op, process CPU µs/op,
  * cores used by other processes meanwhile, and the group-commit shape (commits per fsync).
- * Then a summary table (target vs measured vs baseline); also written to bench/results/latest.json.
+ * Then a summary table (target vs measured vs baseline); also written to bench/results/latest.json
+ * (latest-quick.json for a smoke run).
  * `npx tsx bench/profile.ts <op>` breaks the server's time down by component.
  */
 import { execSync } from "node:child_process";
@@ -25,7 +26,7 @@ import type { CompletionRecord } from "../src/ledger/records.js";
 import { grpcClients, grpcRequests, grpcTransport, iouCommands } from "./lib/clients.js";
 import { measureWindow, runTaskIn, stopWorker, type LoadResult, type Op, type Placement, type ReadResult, type Target } from "./lib/loadgen.js";
 import { Probe, type ProbeResult } from "./lib/probe.js";
-import { fsyncRate, sqliteBaselines, sqliteReadCompletions, type RateResult } from "./lib/raw.js";
+import { fsyncRate, sqliteBaselines, sqliteReadCompletions } from "./lib/raw.js";
 import { startBenchServer, startEchoServers, type BenchServer } from "./lib/setup.js";
 import { fmt, latencyStats, runStats, table, type LatencyStats, type RunStats } from "./lib/stats.js";
 
@@ -572,8 +573,10 @@ async function main() {
   };
   const dir = join(benchDir, "results");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "latest.json"), JSON.stringify(out, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n");
-  log(`wrote ${join("bench", "results", "latest.json")}`);
+  // A smoke run does not overwrite the full run's numbers.
+  const file = QUICK ? "latest-quick.json" : "latest.json";
+  writeFileSync(join(dir, file), JSON.stringify(out, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n");
+  log(`wrote ${join("bench", "results", file)}`);
   await stopWorker();
 }
 
@@ -592,8 +595,6 @@ function gitCommit(): string | undefined {
     return undefined;
   }
 }
-
-export type { RateResult };
 
 main().then(
   () => process.exit(0),
