@@ -4,6 +4,7 @@
  * interpretation relied on (inputs still active, keys free, command not a duplicate). Whatever
  * happens, the submission ends in exactly one completion at its own offset.
  */
+import { isDuplicate } from "../store/deduplication.js";
 import type { CommitResult, Conflict, Deduplication, Store } from "../store/port.js";
 import type { Clock } from "./clock.js";
 import type { Submission } from "./commands.js";
@@ -104,7 +105,7 @@ export class Ledger {
     const dedup = this.deduplication(submission, ledgerTime);
     if (dedup instanceof LedgerError) return reject(dedup);
     const previous = await this.store.acceptedCommand(dedup.changeKey);
-    if (previous && (dedup.sinceOffset !== undefined ? previous.offset > dedup.sinceOffset : previous.recordTime >= dedup.since)) {
+    if (previous && isDuplicate(previous, dedup)) {
       return reject(errors.duplicateCommand(dedup.changeKey, previous.offset));
     }
 

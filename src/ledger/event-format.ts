@@ -43,11 +43,6 @@ export type ProjectedEvent =
 
 export const wildcardFilters: IdentifierFilters = { wildcard: { includeCreatedEventBlob: false }, templates: new Map(), interfaces: new Map() };
 
-/** Parties named by a format; undefined when it includes any party. */
-export function partiesOf(format: EventFormat): string[] | undefined {
-  return format.anyParty ? undefined : [...format.byParty.keys()];
-}
-
 interface Match {
   readonly blob: boolean;
   readonly views: readonly string[];
@@ -81,7 +76,7 @@ function matchTemplate(f: IdentifierFilters, templateId: string, interfaces: rea
  * Who among the requested readers sees an event with these candidate witnesses, and with what
  * options. Returns undefined when nobody does.
  */
-function readersOf(
+export function visibleTo(
   format: EventFormat,
   candidates: readonly string[],
   templateId: string,
@@ -119,10 +114,10 @@ function projectAcsDelta(tx: TransactionRecord, format: EventFormat, interfacesO
   for (const n of tx.nodes) {
     if (n.kind === "create") {
       if (consumed.has(n.contractId)) continue; // transient: not part of the ACS delta
-      const r = readersOf(format, [...n.signatories, ...n.observers], n.templateId, interfacesOf(n.templateId));
+      const r = visibleTo(format, [...n.signatories, ...n.observers], n.templateId, interfacesOf(n.templateId));
       if (r) out.push({ kind: "created", node: n, witnesses: r.witnesses, includeCreatedEventBlob: r.blob, interfaceViews: r.views, acsDelta: true });
     } else if (n.consuming && !created.has(n.contractId)) {
-      const r = readersOf(format, n.stakeholders, n.templateId, n.implementedInterfaces);
+      const r = visibleTo(format, n.stakeholders, n.templateId, n.implementedInterfaces);
       if (r) out.push({ kind: "archived", node: n, witnesses: r.witnesses });
     }
   }
@@ -139,7 +134,7 @@ function projectLedgerEffects(tx: TransactionRecord, format: EventFormat, interf
   const out: ProjectedEvent[] = [];
   for (const n of tx.nodes) {
     if (n.kind === "create") {
-      const r = readersOf(format, n.witnesses, n.templateId, interfacesOf(n.templateId));
+      const r = visibleTo(format, n.witnesses, n.templateId, interfacesOf(n.templateId));
       const stakeholders = new Set([...n.signatories, ...n.observers]);
       if (r) {
         out.push({
@@ -152,7 +147,7 @@ function projectLedgerEffects(tx: TransactionRecord, format: EventFormat, interf
         });
       }
     } else {
-      const r = readersOf(format, n.witnesses, n.templateId, n.implementedInterfaces);
+      const r = visibleTo(format, n.witnesses, n.templateId, n.implementedInterfaces);
       if (r) {
         out.push({
           kind: "exercised",
@@ -164,11 +159,4 @@ function projectLedgerEffects(tx: TransactionRecord, format: EventFormat, interf
     }
   }
   return out;
-}
-
-/** Parties that see anything of a transaction at all (for cheap skipping in streams). */
-export function transactionWitnesses(tx: TransactionRecord): Set<string> {
-  const all = new Set<string>();
-  for (const n of tx.nodes) n.witnesses.forEach((w) => all.add(w));
-  return all;
 }

@@ -7,7 +7,7 @@ import type {
 } from "../../../gen/com/daml/ledger/api/v2/transaction_filter_pb.js";
 import { TransactionShape } from "../../../gen/com/daml/ledger/api/v2/transaction_filter_pb.js";
 import { errors } from "../../ledger/errors.js";
-import type { EventFormat, IdentifierFilters, TransactionFormat } from "../../ledger/event-format.js";
+import { wildcardFilters, type EventFormat, type IdentifierFilters, type TransactionFormat } from "../../ledger/event-format.js";
 import { isPartyId } from "../../ledger/ids.js";
 import type { TemplateRegistry } from "../../ledger/registry.js";
 import { qualifiedId } from "../../ledger/template.js";
@@ -75,8 +75,7 @@ export function transactionFormatOf(f: ProtoTransactionFormat, registry: Templat
 
 /** Canton's default for SubmitAndWaitForTransaction: ACS delta, wildcard for every actAs/readAs party. */
 export function defaultTransactionFormat(parties: readonly string[]): TransactionFormat {
-  const wildcard: IdentifierFilters = { wildcard: { includeCreatedEventBlob: false }, templates: new Map(), interfaces: new Map() };
-  return { eventFormat: { byParty: new Map(parties.map((p) => [p, wildcard])), verbose: true }, shape: "ACS_DELTA" };
+  return { eventFormat: { byParty: new Map(parties.map((p) => [p, wildcardFilters])), verbose: true }, shape: "ACS_DELTA" };
 }
 
 /** Parties a format reads as, for authorization; "any" for a party-wildcard. */

@@ -3,6 +3,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import { StateService } from "../../../gen/com/daml/ledger/api/v2/state_service_pb.js";
 import { isParticipantAdmin, requireReadAny, requireReadAs } from "../../auth/index.js";
 import { errors } from "../../ledger/errors.js";
+import { visibleTo } from "../../ledger/event-format.js";
 import { eventFormatOf, readersOf } from "../convert/format-proto.js";
 import { authenticate } from "./authenticate.js";
 import { guard, guardStream } from "./connect-error.js";
@@ -31,28 +32,15 @@ export function stateService(api: LedgerApi): ServiceImpl<typeof StateService> {
         }
         const contracts = await api.store.activeContracts({ parties: readers === "any" ? undefined : readers });
         for (const c of contracts) {
-          const witnesses: string[] = [];
-          let blob = false;
-          const views = new Set<string>();
-          const ifaces = api.encoder.interfacesOf(c.templateId);
-          for (const p of readers === "any" ? [...c.signatories, ...c.observers] : readers) {
-            if (!c.signatories.includes(p) && !c.observers.includes(p)) continue;
-            const f = format.byParty.get(p) ?? format.anyParty;
-            if (!f) continue;
-            const t = f.templates.get(c.templateId);
-            const matchedIfaces = ifaces.filter((i) => f.interfaces.has(i));
-            if (!f.wildcard && !t && matchedIfaces.length === 0) continue;
-            witnesses.push(p);
-            blob ||= (f.wildcard?.includeCreatedEventBlob ?? false) || (t?.includeCreatedEventBlob ?? false) || matchedIfaces.some((i) => f.interfaces.get(i)!.includeCreatedEventBlob);
-            matchedIfaces.filter((i) => f.interfaces.get(i)!.includeInterfaceView).forEach((i) => views.add(i));
-          }
-          if (witnesses.length === 0) continue;
+          const candidates = readers === "any" ? [...c.signatories, ...c.observers] : readers.filter((p) => c.signatories.includes(p) || c.observers.includes(p));
+          const seen = visibleTo(format, candidates, c.templateId, api.encoder.interfacesOf(c.templateId));
+          if (!seen) continue;
           yield {
             workflowId: "",
             contractEntry: {
               case: "activeContract",
               value: {
-                createdEvent: api.encoder.activeContract(c, witnesses, blob, [...views]),
+                createdEvent: api.encoder.activeContract(c, seen.witnesses, seen.blob, seen.views),
                 synchronizerId: api.identity.synchronizerId,
                 reassignmentCounter: 0n,
               },

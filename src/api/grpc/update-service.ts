@@ -7,7 +7,7 @@ import { errors } from "../../ledger/errors.js";
 import type { TransactionFormat } from "../../ledger/event-format.js";
 import type { TransactionRecord } from "../../ledger/records.js";
 import { tail } from "../../ledger/streams.js";
-import { eventFormatOf, readersOf, transactionFormatOf } from "../convert/format-proto.js";
+import { defaultTransactionFormat, eventFormatOf, readersOf, transactionFormatOf } from "../convert/format-proto.js";
 import { authenticate } from "./authenticate.js";
 import { guard, guardStream } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";
@@ -36,11 +36,7 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
   };
   const legacy = (tx: TransactionRecord | undefined, parties: string[], what: string) => {
     if (parties.length === 0) throw errors.missingField("requesting_parties");
-    const format: TransactionFormat = {
-      shape: "ACS_DELTA",
-      eventFormat: { byParty: new Map(parties.map((p) => [p, { wildcard: { includeCreatedEventBlob: false }, templates: new Map(), interfaces: new Map() }])), verbose: true },
-    };
-    const transaction = tx && api.encoder.transaction(tx, format, false);
+    const transaction = tx && api.encoder.transaction(tx, defaultTransactionFormat(parties), false);
     if (!transaction) throw errors.updateNotFound(what);
     return { transaction };
   };

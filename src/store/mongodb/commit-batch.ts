@@ -5,6 +5,7 @@
  * committed one after the other; if the transaction fails, none of them is applied.
  */
 import type { ClientSession, MongoClient } from "mongodb";
+import { isDuplicate } from "../deduplication.js";
 import type { CommitRequest, CommitResult, Conflict, Deduplication, TransactionCommit } from "../port.js";
 import type { Collections } from "./collections.js";
 import { completionDoc, contractDoc, transactionDoc } from "./documents.js";
@@ -76,8 +77,7 @@ async function duplicateCommand(tx: Tx, dedup: Deduplication | undefined): Promi
   if (!dedup) return undefined;
   const prev = await tx.cols.dedup.findOne({ _id: dedup.changeKey }, { session: tx.session });
   if (!prev) return undefined;
-  const duplicate = dedup.sinceOffset !== undefined ? prev.offset > dedup.sinceOffset : prev.recordTime >= dedup.since;
-  return duplicate ? { kind: "duplicateCommand", existingOffset: prev.offset } : undefined;
+  return isDuplicate(prev, dedup) ? { kind: "duplicateCommand", existingOffset: prev.offset } : undefined;
 }
 
 async function inactiveInputs(tx: Tx, request: TransactionCommit): Promise<Conflict | undefined> {

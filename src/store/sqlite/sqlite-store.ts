@@ -14,6 +14,7 @@ import type {
   UserRecord,
   UserRight,
 } from "../../ledger/records.js";
+import { isDuplicate } from "../deduplication.js";
 import { grant, revoke } from "../rights-change.js";
 import { decodeRecord, encodeRecord } from "../codec.js";
 import type { CommitRequest, CommitResult, Conflict, ContractQuery, Store, TransactionCommit } from "../port.js";
@@ -40,6 +41,8 @@ export class SqliteStore implements Store {
   private queue: Pending[] = [];
   private flushScheduled = false;
   private readonly listeners = new Set<(end: bigint) => void>();
+  /** `apply` in its own savepoint (a nested better-sqlite3 transaction); built once, used per request. */
+  private readonly applyInSavepoint: (request: CommitRequest) => CommitResult;
   private closed = false;
 
   constructor(options: SqliteStoreOptions) {
@@ -96,6 +99,7 @@ export class SqliteStore implements Store {
       putUser: p("UPDATE users SET record = ? WHERE id = ?"),
       deleteUser: p("DELETE FROM users WHERE id = ?"),
     };
+    this.applyInSavepoint = this.db.transaction((request: CommitRequest) => this.apply(request));
     const row = this.stmts.maxOffset.get() as { m: bigint | null };
     this.end = row.m ?? 0n;
   }
@@ -129,14 +133,13 @@ export class SqliteStore implements Store {
     const startEnd = this.end;
     // Each request runs in its own savepoint: one that throws is rolled back and rejected alone,
     // the others still commit with the shared fsync.
-    const applyOne = this.db.transaction((request: CommitRequest) => this.apply(request));
     let outcomes: ({ ok: true; result: CommitResult } | { ok: false; error: unknown })[];
     try {
       outcomes = this.db.transaction(() =>
         batch.map((p) => {
           const before = this.end;
           try {
-            return { ok: true as const, result: applyOne(p.request) };
+            return { ok: true as const, result: this.applyInSavepoint(p.request) };
           } catch (error) {
             this.end = before;
             return { ok: false as const, error };
@@ -190,7 +193,7 @@ export class SqliteStore implements Store {
     const s = this.stmts;
     if (request.dedup) {
       const prev = s.dedup.get(request.dedup.changeKey) as { offset: bigint; record_time: bigint } | undefined;
-      if (prev && isDuplicate(prev.offset, prev.record_time, request.dedup)) {
+      if (prev && isDuplicate({ offset: prev.offset, recordTime: prev.record_time }, request.dedup)) {
         return { kind: "duplicateCommand", existingOffset: prev.offset };
       }
     }
@@ -327,10 +330,6 @@ export class SqliteStore implements Store {
   private all<T>(stmt: Statement, ...args: unknown[]): T[] {
     return (stmt.all(...args) as { record: string }[]).map((r) => decodeRecord<T>(r.record));
   }
-}
-
-function isDuplicate(prevOffset: bigint, prevRecordTime: bigint, dedup: { since: bigint; sinceOffset?: bigint }): boolean {
-  return dedup.sinceOffset !== undefined ? prevOffset > dedup.sinceOffset : prevRecordTime >= dedup.since;
 }
 
 function compareCreation(a: ContractRecord, b: ContractRecord): number {
