@@ -20,6 +20,8 @@ import { Ledger } from "./ledger/engine.js";
 import { openStore } from "./store/index.js";
 import type { Store } from "./store/port.js";
 import { createRegistry } from "./templates/index.js";
+import { startNetwork, type RunningNetwork } from "./dso/index.js";
+import { LedgerClient } from "./ledger/ledger-client.js";
 
 export const LEDGER_API_VERSION = "3.4.12";
 
@@ -29,6 +31,8 @@ export interface RunningServer {
   readonly store: Store;
   readonly api: LedgerApi;
   readonly secret: Uint8Array;
+  /** The simulated network: DSO and validator parties, and the DSO automation. */
+  readonly network: RunningNetwork;
   close(): Promise<void>;
 }
 
@@ -42,6 +46,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
     config.time === "static" ? new StaticClock(BigInt((await store.setting(STATIC_TIME_SETTING)) ?? "0")) : new WallClock();
   const registry = createRegistry();
   const ledger = new Ledger({ store, registry, clock, maxDeduplicationSeconds: config.maxDeduplicationSeconds });
+  // The node's own apps act through the same ledger as any client, as the validator user.
+  const client = new LedgerClient(ledger, config.validatorUser, identity.namespace);
+  const network = await startNetwork({
+    client,
+    clock,
+    network: config.network,
+    synchronizerId: identity.synchronizerId,
+    validator: await client.allocateParty("validator-operator"),
+    onError: (e) => log.warn({ err: e }, "DSO automation step failed"),
+  });
   const api: LedgerApi = {
     ledger,
     store,
@@ -80,8 +94,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     store,
     api,
     secret,
+    network,
     close: () =>
       (closing ??= (async () => {
+        await network.automation.stop();
         gateway.abortStreams();
         await Promise.all([closeServer(httpServer), closeHttp2(grpcServer)]);
         await ledger.drain();

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
+import { NetworkSchema, type NetworkConfig } from "./network.js";
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -40,6 +41,7 @@ const FileSchema = z
       })
       .partial()
       .default({}),
+    network: NetworkSchema,
   })
   .passthrough();
 
@@ -57,6 +59,7 @@ export interface Config {
   readonly httpListMaxElements: number;
   readonly httpMaxBodyBytes: number;
   readonly maxDeduplicationSeconds: bigint;
+  readonly network: NetworkConfig;
 }
 
 export class ConfigError extends Error {}
@@ -68,7 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
-  let file: z.infer<typeof FileSchema> = { ledger: {} };
+  let file: z.infer<typeof FileSchema> = FileSchema.parse({});
   if (e.CCWALLET_CONFIG) {
     let raw: unknown;
     try {
@@ -97,5 +100,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     httpListMaxElements: e.CCWALLET_HTTP_LIST_MAX_ELEMENTS,
     httpMaxBodyBytes: e.CCWALLET_HTTP_MAX_BODY_BYTES,
     maxDeduplicationSeconds: BigInt(file.ledger?.maxDeduplicationSeconds ?? 7 * 24 * 3600),
+    network: file.network,
   };
 }

@@ -21,7 +21,13 @@ export class WallClock implements Clock {
 
 export class StaticClock implements Clock {
   readonly mode = "static";
+  private readonly listeners = new Set<(now: bigint) => void>();
   constructor(private current: bigint) {}
+  /** Called after each successful `set`, so time-driven automation can react at once. */
+  onChange(listener: (now: bigint) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
   now(): bigint {
     return this.current;
   }
@@ -30,6 +36,7 @@ export class StaticClock implements Clock {
     if (expected !== this.current) return "mismatch";
     if (next < this.current) return "backwards";
     this.current = next;
+    for (const l of this.listeners) l(next);
     return "ok";
   }
 }

@@ -57,6 +57,9 @@ export class Numeric {
     if (o.units === 0n) throw new NumericError("division by zero");
     return new Numeric(divRoundHalfEven(this.units * SCALE_FACTOR, o.units));
   }
+  neg(): Numeric {
+    return new Numeric(-this.units);
+  }
   mulInt(n: bigint): Numeric {
     return new Numeric(this.units * n);
   }

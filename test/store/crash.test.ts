@@ -184,6 +184,8 @@ describe("crash: SIGKILL under load, restart on the same data", () => {
       rights: [{ kind: { CanActAs: { value: { party } } } }],
     });
     const token = await tokenFor(userId);
+    // The network's genesis (DSO, rules, rounds) took the first offsets; the party's commands follow.
+    const base = Number((await ok(first.http, admin, "GET", "/v2/state/ledger-end")).offset);
 
     /** Acknowledged (HTTP 200) commands: their transaction as the server returned it. */
     const acked = new Map<string, { updateId: string; offset: number; created: Created[]; archived?: string }>();
@@ -252,9 +254,9 @@ describe("crash: SIGKILL under load, restart on the same data", () => {
     const maxAcked = Math.max(...[...acked.values()].map((a) => a.offset));
     expect(end).toBeGreaterThanOrEqual(maxAcked);
 
-    // Completions: dense 1..end (the party's commands are the only ones on this ledger).
+    // Completions: dense base+1..end (after genesis, the party's commands are the only ones).
     const completions: any[] = [];
-    for (let cursor = 0; cursor < end; ) {
+    for (let cursor = base; cursor < end; ) {
       const page = await ok(second.http, token, "POST", `/v2/commands/completions?limit=${PAGE}&stream_idle_timeout_ms=300`, {
         parties: [party],
         beginExclusive: cursor,
@@ -264,7 +266,7 @@ describe("crash: SIGKILL under load, restart on the same data", () => {
       completions.push(...values);
       cursor = Number(values[values.length - 1].offset);
     }
-    expect(completions.map((c) => Number(c.offset))).toEqual(Array.from({ length: end }, (_, i) => i + 1));
+    expect(completions.map((c) => Number(c.offset))).toEqual(Array.from({ length: end - base }, (_, i) => base + i + 1));
     const completionOf = new Map<string, any>();
     for (const c of completions) {
       expect(completionOf.has(c.commandId), `two completions for ${c.commandId}`).toBe(false);

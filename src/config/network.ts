@@ -1,0 +1,52 @@
+/**
+ * Network parameters of the simulated DSO (`network` in the CCWALLET_CONFIG file). Amounts are
+ * decimal strings (or JSON numbers) and become exact Numerics; defaults follow Splice's DevNet.
+ */
+import { z } from "zod";
+import { Numeric } from "../ledger/numeric.js";
+
+const decimal = z
+  .union([z.string(), z.number()])
+  .transform((v, ctx) => {
+    try {
+      return Numeric.parse(typeof v === "number" ? String(v) : v);
+    } catch {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `not a decimal: ${v}` });
+      return z.NEVER;
+    }
+  });
+const positive = decimal.refine((n) => n.isPositive(), "must be positive");
+const nonNegative = decimal.refine((n) => !n.isNegative(), "must not be negative");
+
+export const NetworkSchema = z
+  .object({
+    /** USD per CC. */
+    amuletPrice: positive.prefault("0.005"),
+    tickDurationSeconds: z.number().int().positive().default(600),
+    holdingFeeUsdPerRound: nonNegative.prefault("0.0000190259"),
+    transferPreapprovalFeeUsdPerYear: nonNegative.prefault("1"),
+    /** USD per MB of extra traffic. */
+    extraTrafficPriceUsdPerMB: nonNegative.prefault("16.67"),
+    minTopupAmountBytes: z.number().int().nonnegative().default(200_000),
+    extraFeaturedAppRewardAmountUsd: nonNegative.prefault("1"),
+    maxNumInputs: z.number().int().positive().default(100),
+    maxNumOutputs: z.number().int().positive().default(100),
+    maxNumLockHolders: z.number().int().positive().default(50),
+    isDevNet: z.boolean().default(true),
+    issuance: z
+      .object({
+        amuletToIssuePerYear: nonNegative.prefault("40000000000"),
+        validatorRewardPercentage: nonNegative.prefault("0.05"),
+        appRewardPercentage: nonNegative.prefault("0.15"),
+        validatorRewardCap: nonNegative.prefault("0.2"),
+        featuredAppRewardCap: nonNegative.prefault("100"),
+        unfeaturedAppRewardCap: nonNegative.prefault("0.6"),
+        validatorFaucetCapUsd: nonNegative.prefault("2.85"),
+      })
+      .prefault({}),
+  })
+  .prefault({});
+
+export type NetworkConfig = z.infer<typeof NetworkSchema>;
+
+export const defaultNetworkConfig = (): NetworkConfig => NetworkSchema.parse(undefined);

@@ -1,0 +1,102 @@
+/**
+ * Typed, in-process access to the ledger for the node's own apps (the simulated DSO, the wallet,
+ * automation). Everything still goes through `Ledger.submit` — the same interpretation,
+ * authorization, deduplication and completions as any gRPC or JSON client — so every action is
+ * visible on `/v2` like any other.
+ */
+import { randomUUID } from "node:crypto";
+import type { Command, DeduplicationPeriod } from "./commands.js";
+import { fromDamlJson } from "./daml-type.js";
+import type { Ledger } from "./engine.js";
+import { partyIdFor, randomHex } from "./ids.js";
+import type { ContractRecord, ExerciseNodeRecord, TransactionRecord } from "./records.js";
+import type { Choice, ContractRef, Template } from "./template.js";
+import { qualifiedId } from "./template.js";
+
+export interface SubmitOptions {
+  readonly readAs?: readonly string[];
+  readonly commandId?: string;
+  readonly workflowId?: string;
+  readonly disclosed?: readonly ContractRecord[];
+  readonly deduplication?: DeduplicationPeriod;
+}
+
+export interface Active<P> extends ContractRef<P> {
+  readonly record: ContractRecord;
+}
+
+export class LedgerClient {
+  constructor(
+    readonly ledger: Ledger,
+    readonly userId: string,
+    private readonly namespace: string,
+  ) {}
+
+  /** Allocates a party (`hint::namespace`); an existing one is returned as is. */
+  async allocateParty(hint: string): Promise<string> {
+    const party = partyIdFor(hint || `party-${randomHex(8)}`, this.namespace);
+    await this.ledger.store.addParty({ party, isLocal: true, localMetadata: { resourceVersion: "0", annotations: {} }, identityProviderId: "" });
+    return party;
+  }
+
+  /** Submits and waits; a rejection is thrown as its `LedgerError`. */
+  async submit(actAs: readonly string[], commands: readonly Command[], options: SubmitOptions = {}): Promise<TransactionRecord> {
+    const commandId = options.commandId ?? randomUUID();
+    const outcome = await this.ledger.submit({
+      userId: this.userId,
+      commandId,
+      submissionId: randomUUID(),
+      workflowId: options.workflowId ?? "",
+      actAs,
+      readAs: options.readAs ?? [],
+      commands,
+      deduplication: options.deduplication ?? { kind: "none" },
+      disclosed: options.disclosed ?? [],
+    });
+    if (outcome.kind === "rejected") throw outcome.error;
+    return outcome.transaction;
+  }
+
+  async create<P>(actAs: readonly string[], template: Template<P>, payload: P, options?: SubmitOptions): Promise<string> {
+    const tx = await this.submit(actAs, [{ kind: "create", template: template as Template<unknown>, payload }], options);
+    const node = tx.nodes.find((n) => n.kind === "create");
+    return node!.kind === "create" ? node!.contractId : "";
+  }
+
+  /** Exercises a choice and returns its typed result (read back from the transaction's root node). */
+  async exercise<P, A, R>(
+    actAs: readonly string[],
+    template: Template<P>,
+    contractId: string,
+    choice: Choice<P, A, R>,
+    argument: A,
+    options?: SubmitOptions,
+  ): Promise<{ result: R; transaction: TransactionRecord }> {
+    const transaction = await this.submit(
+      actAs,
+      [{ kind: "exercise", target: { kind: "template", template: template as Template<unknown> }, contractId, choice: choice.name, argument }],
+      options,
+    );
+    const root = transaction.nodes[0] as ExerciseNodeRecord;
+    return { result: fromDamlJson(choice.result, root.result) as R, transaction };
+  }
+
+  /** Active contracts of a template, optionally only those a set of parties can see. */
+  async active<P>(template: Template<P>, parties?: readonly string[]): Promise<Active<P>[]> {
+    const records = await this.ledger.store.activeContracts({ templateIds: [qualifiedId(template.id)], parties });
+    return records.map((record) => ({ contractId: record.contractId as never, payload: fromDamlJson(template.payload, record.payload) as P, record }));
+  }
+
+  async contract<P>(template: Template<P>, contractId: string): Promise<Active<P> | undefined> {
+    const record = await this.ledger.store.activeContract(contractId);
+    if (!record || record.templateId !== qualifiedId(template.id)) return undefined;
+    return { contractId: record.contractId as never, payload: fromDamlJson(template.payload, record.payload) as P, record };
+  }
+}
+
+/** Looks up a choice by name, typed by the caller (templates declare their choices as data). */
+export function choiceOf<P, A = unknown, R = unknown>(template: Template<P>, name: string): Choice<P, A, R> {
+  const c = template.choices.get(name);
+  if (!c) throw new Error(`${qualifiedId(template.id)} has no choice ${name}`);
+  return c as Choice<P, A, R>;
+}

@@ -1,0 +1,378 @@
+/**
+ * `AmuletRules` (Splice.AmuletRules): the DSO's rulebook contract. Users exercise its
+ * non-consuming choices to transfer, tap (DevNet), buy traffic and pay for preapprovals; the DSO
+ * exercises it to run the round lifecycle and expire unclaimed rewards.
+ */
+import { t, type ValueOf } from "../../ledger/daml-type.js";
+import { Numeric } from "../../ledger/numeric.js";
+import { choice, defineTemplate, type Template, type UpdateContext } from "../../ledger/template.js";
+import { AmuletConfig, ConfigSchedule, DEFAULT_TRANSFER_PREAPPROVAL_FEE_PER_DAY, scaleFees } from "./amulet-config.js";
+import { Amulet, AppRewardCoupon, FeaturedAppRight, UnclaimedReward, ValidatorRewardCoupon } from "./amulet.js";
+import { MemberTraffic } from "./decentralized-synchronizer.js";
+import { executeTransfer } from "./execute-transfer.js";
+import { expiringAmount } from "./fees.js";
+import { issuingParameters, OpenMiningRoundSummary } from "./issuance.js";
+import { txMeta } from "./metadata.js";
+import { spliceName } from "./packages.js";
+import { ClosedMiningRound, IssuingMiningRound, OpenMiningRound, SummarizingMiningRound } from "./round.js";
+import { splitAndBurn } from "./split-and-burn.js";
+import { ExternalPartySetupProposal } from "./external-party-setup-proposal.js";
+import { TransferPreapproval } from "./transfer-preapproval.js";
+import { PaymentTransferContext, Transfer, TransferContext, TransferInput, TransferResult, TransferSummary } from "./transfer-types.js";
+import { MICROS_PER_DAY, Metadata, RelTime, Round } from "./types.js";
+import { ValidatorLivenessActivityRecord } from "./validator-license.js";
+
+const MODULE = "Splice.AmuletRules";
+
+const rulesPayload = t.record({ dso: t.party, configSchedule: ConfigSchedule, isDevNet: t.bool });
+export type AmuletRulesPayload = ValueOf<typeof rulesPayload>;
+
+/** The config in force (this node never schedules future values). */
+export const currentConfig = (rules: AmuletRulesPayload): AmuletConfig => rules.configSchedule.initialValue;
+
+/** Splice `transferControllers`: sender, provider, every receiver and every lock holder. */
+export function transferControllers(tr: Transfer): string[] {
+  const s = new Set([tr.sender, tr.provider]);
+  for (const o of tr.outputs) {
+    s.add(o.receiver);
+    for (const h of o.lock?.holders ?? []) s.add(h);
+  }
+  return [...s];
+}
+
+/** Splice `computeTransferPreapprovalFee`: USD per day of lifetime, converted at the open round's price. */
+export async function preapprovalFee(ctx: UpdateContext, config: AmuletConfig, durationMicros: bigint, context: ValueOf<typeof TransferContext>, dso: string) {
+  ctx.require(durationMicros > 0n, "duration is positive");
+  const days = Numeric.fromUnits((durationMicros * 10_000_000_000n) / MICROS_PER_DAY);
+  const feeUsd = days.mul(config.transferPreapprovalFee ?? DEFAULT_TRANSFER_PREAPPROVAL_FEE_PER_DAY);
+  const round = await ctx.fetch(OpenMiningRound, context.openMiningRound);
+  ctx.require(round.dso === dso, "OpenMiningRound belongs to this DSO");
+  return { amuletPaid: feeUsd.div(round.amuletPrice), feeUsd };
+}
+
+const createSummary = t.record({ amulet: t.contractId, amuletPrice: t.numeric(), round: Round });
+const mintArg = t.record({ receiver: t.party, amount: t.numeric(), openRound: t.contractId });
+const p = (fn: (r: AmuletRulesPayload) => readonly string[]) => fn;
+
+async function mint(ctx: UpdateContext, rules: AmuletRulesPayload, arg: ValueOf<typeof mintArg>) {
+  ctx.require(arg.amount.isPositive(), "amount must be positive");
+  const round = await ctx.fetch(OpenMiningRound, arg.openRound);
+  ctx.require(round.dso === rules.dso, "OpenMiningRound belongs to this DSO");
+  const config = scaleFees(round.amuletPrice, round.transferConfigUsd);
+  const amulet = await ctx.create(Amulet, { dso: rules.dso, owner: arg.receiver, amount: expiringAmount(arg.amount, round.round, config.holdingFee) });
+  return { amulet, amuletPrice: round.amuletPrice, round: round.round };
+}
+
+const rulesChoices = [
+  choice({
+    name: "AmuletRules_Transfer",
+    consuming: false,
+    argument: t.record({ transfer: Transfer, context: TransferContext }),
+    result: TransferResult,
+    controllers: (_r: AmuletRulesPayload, arg) => transferControllers(arg.transfer),
+    body: (ctx, self, arg) => executeTransfer(ctx, { issueAppRewards: true, issueValidatorRewards: true }, arg.context, self.payload.dso, arg.transfer),
+  }),
+  choice({
+    name: "AmuletRules_CreateTransferPreapproval",
+    consuming: false,
+    argument: t.record({ context: PaymentTransferContext, inputs: t.list(TransferInput), receiver: t.party, provider: t.party, expiresAt: t.time }),
+    result: t.record({ transferPreapprovalCid: t.contractId, transferResult: TransferResult, amuletPaid: t.numeric(), meta: t.optional(Metadata) }),
+    controllers: (_r: AmuletRulesPayload, arg) => [arg.provider, arg.receiver],
+    body: async (ctx, self, arg) => {
+      const now = ctx.ledgerTime;
+      ctx.require(arg.expiresAt > now, "expiresAt is not in the past");
+      const dso = self.payload.dso;
+      const { amuletPaid } = await preapprovalFee(ctx, currentConfig(self.payload), arg.expiresAt - now, arg.context.context, dso);
+      const { transferResult, meta } = await splitAndBurn(ctx, arg.provider, amuletPaid, arg.inputs, arg.context.context, dso, "create TransferPreapproval");
+      const transferPreapprovalCid = await ctx.create(TransferPreapproval, {
+        dso,
+        receiver: arg.receiver,
+        provider: arg.provider,
+        validFrom: now,
+        lastRenewedAt: now,
+        expiresAt: arg.expiresAt,
+      });
+      return { transferPreapprovalCid, transferResult, amuletPaid, meta };
+    },
+  }),
+  choice({
+    name: "AmuletRules_CreateExternalPartySetupProposal",
+    consuming: false,
+    argument: t.record({ context: PaymentTransferContext, inputs: t.list(TransferInput), user: t.party, validator: t.party, preapprovalExpiresAt: t.time }),
+    result: t.record({ proposalCid: t.contractId, user: t.party, validator: t.party, transferResult: TransferResult, amuletPaid: t.numeric(), meta: t.optional(Metadata) }),
+    controllers: (_r: AmuletRulesPayload, arg) => [arg.validator],
+    body: async (ctx, self, arg) => {
+      const now = ctx.ledgerTime;
+      ctx.require(arg.preapprovalExpiresAt > now, "preapprovalExpiresAt is not in the past");
+      const dso = self.payload.dso;
+      const { amuletPaid } = await preapprovalFee(ctx, currentConfig(self.payload), arg.preapprovalExpiresAt - now, arg.context.context, dso);
+      const { transferResult, meta } = await splitAndBurn(ctx, arg.validator, amuletPaid, arg.inputs, arg.context.context, dso, "create ExternalPartySetupProposal");
+      const proposalCid = await ctx.create(ExternalPartySetupProposal, {
+        validator: arg.validator,
+        user: arg.user,
+        dso,
+        createdAt: now,
+        preapprovalExpiresAt: arg.preapprovalExpiresAt,
+      });
+      return { proposalCid, user: arg.user, validator: arg.validator, transferResult, amuletPaid, meta };
+    },
+  }),
+  choice({
+    name: "AmuletRules_BuyMemberTraffic",
+    consuming: false,
+    argument: t.record({
+      inputs: t.list(TransferInput),
+      context: TransferContext,
+      provider: t.party,
+      memberId: t.text,
+      synchronizerId: t.text,
+      migrationId: t.int64,
+      trafficAmount: t.int64,
+    }),
+    result: t.record({
+      round: Round,
+      summary: TransferSummary,
+      amuletPaid: t.numeric(),
+      purchasedTraffic: t.contractId,
+      senderChangeAmulet: t.optional(t.contractId),
+      meta: t.optional(Metadata),
+    }),
+    controllers: (_r: AmuletRulesPayload, arg) => [arg.provider],
+    body: async (ctx, self, arg) => {
+      const dso = self.payload.dso;
+      const sync = currentConfig(self.payload).decentralizedSynchronizer;
+      ctx.require(sync.requiredSynchronizers.includes(arg.synchronizerId), `InvalidTransfer: ITR_UnknownSynchronizer {synchronizerId = "${arg.synchronizerId}"}`);
+      ctx.require(
+        arg.trafficAmount >= sync.fees.minTopupAmount,
+        `InvalidTransfer: ITR_InsufficientTopupAmount {requestedTopupAmount = ${arg.trafficAmount}, minTopupAmount = ${sync.fees.minTopupAmount}}`,
+      );
+      const round = await ctx.fetch(OpenMiningRound, arg.context.openMiningRound);
+      const usdSpent = Numeric.parse(arg.trafficAmount.toString()).div(Numeric.parse("1000000")).mul(sync.fees.extraTrafficPrice);
+      const amuletPaid = usdSpent.div(round.amuletPrice);
+      const { transferResult, meta } = await splitAndBurn(ctx, arg.provider, amuletPaid, arg.inputs, arg.context, dso, "traffic purchase");
+      const purchasedTraffic = await ctx.create(MemberTraffic, {
+        dso,
+        memberId: arg.memberId,
+        synchronizerId: arg.synchronizerId,
+        migrationId: arg.migrationId,
+        totalPurchased: arg.trafficAmount,
+        numPurchases: 1n,
+        amuletSpent: amuletPaid,
+        usdSpent,
+      });
+      return { round: transferResult.round, summary: transferResult.summary, amuletPaid, purchasedTraffic, senderChangeAmulet: transferResult.senderChangeAmulet, meta };
+    },
+  }),
+  choice({
+    name: "AmuletRules_Mint",
+    consuming: false,
+    argument: mintArg,
+    result: t.record({ amuletSum: createSummary }),
+    controllers: (r: AmuletRulesPayload, arg) => [r.dso, arg.receiver],
+    body: async (ctx, self, arg) => ({ amuletSum: await mint(ctx, self.payload, arg) }),
+  }),
+  choice({
+    name: "AmuletRules_DevNet_Tap",
+    consuming: false,
+    argument: mintArg,
+    result: t.record({ amuletSum: createSummary, meta: t.optional(Metadata) }),
+    controllers: (_r: AmuletRulesPayload, arg) => [arg.receiver],
+    body: async (ctx, self, arg) => {
+      ctx.require(self.payload.isDevNet, "isDevNet flag is true");
+      const result = await ctx.exercise(AmuletRules, self.contractId, AmuletRules.choices.get("AmuletRules_Mint")!, arg);
+      return { amuletSum: (result as { amuletSum: ValueOf<typeof createSummary> }).amuletSum, meta: txMeta("mint", { reason: "tapped faucet" }) };
+    },
+  }),
+  choice({
+    name: "AmuletRules_DevNet_FeatureApp",
+    consuming: false,
+    argument: t.record({ provider: t.party }),
+    result: t.record({ featuredAppRightCid: t.contractId }),
+    controllers: (_r: AmuletRulesPayload, arg) => [arg.provider],
+    body: async (ctx, self, arg) => {
+      ctx.require(self.payload.isDevNet, "isDevNet flag is true");
+      return { featuredAppRightCid: await ctx.create(FeaturedAppRight, { dso: self.payload.dso, provider: arg.provider }) };
+    },
+  }),
+  ...roundLifecycleChoices(),
+  choice({
+    name: "AmuletRules_Fetch",
+    consuming: false,
+    argument: t.record({ p: t.party }),
+    result: rulesPayload,
+    controllers: (_r: AmuletRulesPayload, arg) => [arg.p],
+    body: (_ctx, self) => self.payload,
+  }),
+];
+
+function roundLifecycleChoices() {
+  const addRel = (at: bigint, rel: ValueOf<typeof RelTime>) => at + rel.microseconds;
+  return [
+    choice({
+      name: "AmuletRules_Bootstrap_Rounds",
+      consuming: false,
+      argument: t.record({ amuletPrice: t.numeric(), round0Duration: RelTime }),
+      result: t.record({ openMiningRoundCid: t.contractId }),
+      controllers: p((r) => [r.dso]),
+      body: async (ctx, self, arg) => {
+        const config = currentConfig(self.payload);
+        const tick = config.tickDuration;
+        ctx.require(tick.microseconds <= arg.round0Duration.microseconds, "Round0 duration is larger or equal to tick duration");
+        const now = ctx.ledgerTime;
+        const closes0 = now + arg.round0Duration.microseconds;
+        const rounds = [
+          { n: 0n, opensAt: now, targetClosesAt: closes0 },
+          { n: 1n, opensAt: now, targetClosesAt: closes0 + tick.microseconds },
+          { n: 2n, opensAt: closes0, targetClosesAt: closes0 + 2n * tick.microseconds },
+        ];
+        let last = "";
+        for (const r of rounds) {
+          last = await ctx.create(OpenMiningRound, {
+            dso: self.payload.dso,
+            round: { number: r.n },
+            amuletPrice: arg.amuletPrice,
+            opensAt: r.opensAt,
+            targetClosesAt: r.targetClosesAt,
+            issuingFor: { microseconds: r.n * tick.microseconds },
+            transferConfigUsd: config.transferConfig,
+            tickDuration: tick,
+            issuanceConfig: config.issuanceCurve.initialValue,
+          });
+        }
+        return { openMiningRoundCid: last };
+      },
+    }),
+    choice({
+      name: "AmuletRules_AdvanceOpenMiningRounds",
+      consuming: false,
+      argument: t.record({ amuletPrice: t.numeric(), roundToArchiveCid: t.contractId, middleRoundCid: t.contractId, latestRoundCid: t.contractId }),
+      result: t.record({ summarizingRoundCid: t.contractId, openRoundCid: t.contractId }),
+      controllers: p((r) => [r.dso]),
+      body: async (ctx, self, arg) => {
+        const dso = self.payload.dso;
+        const toArchive = await ctx.fetch(OpenMiningRound, arg.roundToArchiveCid);
+        await ctx.archive(OpenMiningRound, arg.roundToArchiveCid);
+        const middle = await ctx.fetch(OpenMiningRound, arg.middleRoundCid);
+        const latest = await ctx.fetch(OpenMiningRound, arg.latestRoundCid);
+        const now = ctx.ledgerTime;
+        ctx.require(middle.round.number === toArchive.round.number + 1n, "middleRound is one after roundToArchive");
+        ctx.require(latest.round.number === middle.round.number + 1n, "latestRound is one after middleRound");
+        ctx.require(toArchive.targetClosesAt <= now, "roundToArchive is past targetCloseAt");
+        ctx.require(latest.opensAt <= now, "latestRound is open");
+        ctx.require(addRel(middle.opensAt, middle.tickDuration) <= now, "middle round has been open for >= 1 tick");
+        const summarizingRoundCid = await ctx.create(SummarizingMiningRound, {
+          dso,
+          round: toArchive.round,
+          amuletPrice: toArchive.amuletPrice,
+          issuanceConfig: toArchive.issuanceConfig,
+          tickDuration: toArchive.tickDuration,
+        });
+        const config = currentConfig(self.payload);
+        const tick = config.tickDuration;
+        const opensAt = (now > latest.opensAt ? now : latest.opensAt) + tick.microseconds;
+        const openRoundCid = await ctx.create(OpenMiningRound, {
+          dso,
+          round: { number: latest.round.number + 1n },
+          amuletPrice: arg.amuletPrice,
+          opensAt,
+          targetClosesAt: opensAt + 2n * tick.microseconds,
+          issuingFor: { microseconds: latest.issuingFor.microseconds + latest.tickDuration.microseconds },
+          transferConfigUsd: config.transferConfig,
+          tickDuration: tick,
+          issuanceConfig: config.issuanceCurve.initialValue,
+        });
+        return { summarizingRoundCid, openRoundCid };
+      },
+    }),
+    choice({
+      name: "AmuletRules_MiningRound_StartIssuing",
+      consuming: false,
+      argument: t.record({ miningRoundCid: t.contractId, summary: OpenMiningRoundSummary }),
+      result: t.record({ issuingRoundCid: t.contractId }),
+      controllers: p((r) => [r.dso]),
+      body: async (ctx, self, arg) => {
+        const round = await ctx.fetch(SummarizingMiningRound, arg.miningRoundCid);
+        await ctx.archive(SummarizingMiningRound, arg.miningRoundCid);
+        const params = issuingParameters(round.tickDuration.microseconds, round.amuletPrice, round.issuanceConfig, arg.summary);
+        const opensAt = ctx.ledgerTime + round.tickDuration.microseconds;
+        const issuingRoundCid = await ctx.create(IssuingMiningRound, {
+          dso: self.payload.dso,
+          round: round.round,
+          opensAt,
+          targetClosesAt: opensAt + 2n * round.tickDuration.microseconds,
+          issuancePerValidatorRewardCoupon: params.issuancePerValidatorRewardCoupon,
+          issuancePerFeaturedAppRewardCoupon: params.issuancePerFeaturedAppRewardCoupon,
+          issuancePerUnfeaturedAppRewardCoupon: params.issuancePerUnfeaturedAppRewardCoupon,
+          issuancePerSvRewardCoupon: params.issuancePerSvRewardCoupon,
+          optIssuancePerValidatorFaucetCoupon: params.optIssuancePerValidatorFaucetCoupon,
+        });
+        return { issuingRoundCid };
+      },
+    }),
+    choice({
+      name: "AmuletRules_MiningRound_Close",
+      consuming: false,
+      argument: t.record({ issuingRoundCid: t.contractId }),
+      result: t.record({ closedRoundCid: t.contractId }),
+      controllers: p((r) => [r.dso]),
+      body: async (ctx, _self, arg) => {
+        const r = await ctx.fetch(IssuingMiningRound, arg.issuingRoundCid);
+        await ctx.archive(IssuingMiningRound, arg.issuingRoundCid);
+        ctx.require(r.targetClosesAt <= ctx.ledgerTime, "Mining round is past targetClosesAt");
+        const { opensAt: _o, targetClosesAt: _t, ...rest } = r;
+        return { closedRoundCid: await ctx.create(ClosedMiningRound, rest) };
+      },
+    }),
+    choice({
+      name: "AmuletRules_MiningRound_Archive",
+      consuming: false,
+      argument: t.record({ closedRoundCid: t.contractId }),
+      result: t.record({}),
+      controllers: p((r) => [r.dso]),
+      body: async (ctx, _self, arg) => {
+        await ctx.fetch(ClosedMiningRound, arg.closedRoundCid);
+        await ctx.archive(ClosedMiningRound, arg.closedRoundCid);
+        return {};
+      },
+    }),
+    choice({
+      name: "AmuletRules_ClaimExpiredRewards",
+      consuming: false,
+      argument: t.record({
+        closedRoundCid: t.contractId,
+        validatorRewardCouponCids: t.list(t.contractId),
+        appCouponCids: t.list(t.contractId),
+        optValidatorLivenessActivityRecordCids: t.optional(t.list(t.contractId)),
+      }),
+      result: t.record({ unclaimedRewardCid: t.optional(t.contractId) }),
+      controllers: p((r) => [r.dso]),
+      body: async (ctx, self, arg) => {
+        const closed = await ctx.fetch(ClosedMiningRound, arg.closedRoundCid);
+        const expire = <R>(tpl: Template<never>, cid: string, name: string) =>
+          ctx.exercise(tpl, cid, tpl.choices.get(name)! as never, { closedRoundCid: arg.closedRoundCid } as never) as Promise<R>;
+        let amount = Numeric.zero;
+        for (const cid of arg.validatorRewardCouponCids) {
+          const r = await expire<{ amount: Numeric }>(ValidatorRewardCoupon as never, cid, "ValidatorRewardCoupon_DsoExpire");
+          amount = amount.add(r.amount.mul(closed.issuancePerValidatorRewardCoupon));
+        }
+        for (const cid of arg.optValidatorLivenessActivityRecordCids ?? []) {
+          await expire(ValidatorLivenessActivityRecord as never, cid, "ValidatorLivenessActivityRecord_DsoExpire");
+          amount = amount.add(closed.optIssuancePerValidatorFaucetCoupon ?? Numeric.zero);
+        }
+        for (const cid of arg.appCouponCids) {
+          const r = await expire<{ featured: boolean; amount: Numeric }>(AppRewardCoupon as never, cid, "AppRewardCoupon_DsoExpire");
+          amount = amount.add(r.amount.mul(r.featured ? closed.issuancePerFeaturedAppRewardCoupon : closed.issuancePerUnfeaturedAppRewardCoupon));
+        }
+        const unclaimedRewardCid = amount.isPositive() ? await ctx.create(UnclaimedReward, { dso: self.payload.dso, amount }) : null;
+        return { unclaimedRewardCid };
+      },
+    }),
+  ];
+}
+
+export const AmuletRules: Template<AmuletRulesPayload> = defineTemplate<AmuletRulesPayload>({
+  id: spliceName("amulet", MODULE, "AmuletRules"),
+  payload: rulesPayload,
+  signatories: (r) => [r.dso],
+  choices: rulesChoices as never,
+});
