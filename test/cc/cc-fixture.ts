@@ -6,7 +6,7 @@ import { choiceOf, LedgerClient } from "../../src/ledger/ledger-client.js";
 import { Numeric } from "../../src/ledger/numeric.js";
 import { StaticClock } from "../../src/ledger/clock.js";
 import { latestOpenRound, readNetwork, type NetworkState } from "../../src/dso/index.js";
-import { Amulet, AmuletRules, type AmuletPayload } from "../../src/templates/splice/index.js";
+import { Amulet, AmuletRules, type AmuletPayload, type AmuletRulesPayload } from "../../src/templates/splice/index.js";
 import type { ContractRecord } from "../../src/ledger/records.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -73,7 +73,7 @@ export async function startCc(env: Record<string, string> = {}): Promise<CcFixtu
         [party],
         AmuletRules,
         s.rules.contractId,
-        choiceOf<unknown, unknown, { amuletSum: { amulet: string } }>(AmuletRules, "AmuletRules_DevNet_Tap"),
+        choiceOf<AmuletRulesPayload, unknown, { amuletSum: { amulet: string } }>(AmuletRules, "AmuletRules_DevNet_Tap"),
         { receiver: party, amount: Numeric.parse(amount), openRound: round.contractId },
         { disclosed: await fx.disclosed() },
       );
