@@ -1,0 +1,74 @@
+/**
+ * `POST /v0/wallet/transfer-preapproval/send`: a one-step transfer to a receiver that has a
+ * preapproval. The deduplication id becomes the command id with a 24-hour deduplication period,
+ * so a retried request never pays twice.
+ */
+import { choiceOf } from "../ledger/ledger-client.js";
+import { Numeric } from "../ledger/numeric.js";
+import { TransferPreapproval, type TransferPreapprovalPayload } from "../templates/splice/transfer-preapproval.js";
+import { FeaturedAppRight } from "../templates/splice/amulet.js";
+import { selectInputs } from "./select-inputs.js";
+import { contextFor, spendableOf, type SpendableCandidate } from "./transfer-inputs.js";
+import type { WalletDeps } from "./wallet-deps.js";
+import { walletErrors } from "./wallet-error.js";
+
+export interface PreapprovalSend {
+  readonly sender: string;
+  readonly receiver: string;
+  readonly amount: Numeric;
+  readonly deduplicationId: string;
+  readonly description?: string;
+}
+
+const DAY_SECONDS = 24n * 3600n;
+
+/** The receiver's usable preapproval, if any (active and not expired). */
+export async function findPreapproval(deps: WalletDeps, receiver: string) {
+  const now = deps.clock.now();
+  const all = await deps.client.active(TransferPreapproval, [receiver]);
+  return all.find((p) => p.payload.receiver === receiver && p.payload.dso === deps.dso && p.payload.expiresAt > now);
+}
+
+export async function sendViaPreapproval(deps: WalletDeps, req: PreapprovalSend): Promise<void> {
+  if (!req.amount.isPositive()) throw walletErrors.badRequest("amount must be positive");
+  if (req.receiver === req.sender) throw walletErrors.badRequest("sender and receiver must differ");
+  const preapproval = await findPreapproval(deps, req.receiver);
+  if (!preapproval) throw walletErrors.notFound(`no active transfer preapproval for receiver ${req.receiver}`);
+  const spendable = await spendableOf(deps, req.sender);
+  const inputs = pickInputs(spendable.candidates, req.amount);
+  const [featured] = (await deps.client.active(FeaturedAppRight, [preapproval.payload.provider])).filter((f) => f.payload.provider === preapproval.payload.provider);
+  const { context, disclosed } = contextFor(spendable, inputs, featured?.contractId ?? null);
+  await deps.client.exercise(
+    [req.sender],
+    TransferPreapproval,
+    preapproval.contractId,
+    choiceOf<TransferPreapprovalPayload>(TransferPreapproval, "TransferPreapproval_Send"),
+    {
+      context: { amuletRules: spendable.state.rules.contractId, context },
+      inputs: inputs.map((i) => i.input),
+      amount: req.amount,
+      sender: req.sender,
+      description: req.description ?? null,
+    },
+    {
+      commandId: `transfer-preapproval-send-${req.deduplicationId}`,
+      deduplication: { kind: "duration", seconds: DAY_SECONDS, nanos: 0 },
+      disclosed: [...disclosed, preapproval.record, ...(featured ? [featured.record] : [])],
+    },
+  );
+}
+
+/** Inputs covering `amount`, or the wallet's refusal saying why not. */
+export function pickInputs(candidates: readonly SpendableCandidate[], amount: Numeric): SpendableCandidate[] {
+  const selection = selectInputs(candidates, amount);
+  switch (selection.kind) {
+    case "ok":
+      return selection.inputs as SpendableCandidate[];
+    case "insufficient":
+      throw walletErrors.badRequest(`insufficient funds: ${amount} CC requested, ${selection.available} CC available`);
+    case "too-many-inputs":
+      throw walletErrors.badRequest(
+        `the amount cannot be covered with at most 100 input contracts (the largest 100 holdings cover ${selection.coverableWithMax} CC); merge holdings first`,
+      );
+  }
+}
