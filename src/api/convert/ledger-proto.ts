@@ -6,6 +6,7 @@ import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { anyPack, type Timestamp, TimestampSchema } from "@bufbuild/protobuf/wkt";
 import { type Completion, CompletionSchema } from "../../../gen/com/daml/ledger/api/v2/completion_pb.js";
 import { type CreatedEvent, CreatedEventSchema, type Event, EventSchema } from "../../../gen/com/daml/ledger/api/v2/event_pb.js";
+import { type OffsetCheckpoint, OffsetCheckpointSchema } from "../../../gen/com/daml/ledger/api/v2/offset_checkpoint_pb.js";
 import { type Transaction, TransactionSchema } from "../../../gen/com/daml/ledger/api/v2/transaction_pb.js";
 import { type Identifier, IdentifierSchema } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
 import { ErrorInfoSchema, RequestInfoSchema, ResourceInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
@@ -92,6 +93,14 @@ export function completionToProto(c: CompletionRecord, identity: LedgerIdentity)
     offset: c.offset,
     synchronizerTime: { synchronizerId: identity.synchronizerId, recordTime: timestampOf(c.recordTime) },
     paidTrafficCost: 0n,
+  });
+}
+
+/** An offset checkpoint: the offset and, when known, the synchronizer's record time there. */
+export function offsetCheckpointToProto(at: { offset: bigint; recordTime: bigint | undefined }, identity: LedgerIdentity): OffsetCheckpoint {
+  return create(OffsetCheckpointSchema, {
+    offset: at.offset,
+    synchronizerTimes: at.recordTime === undefined ? [] : [{ synchronizerId: identity.synchronizerId, recordTime: timestampOf(at.recordTime) }],
   });
 }
 
