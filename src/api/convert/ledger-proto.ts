@@ -15,7 +15,7 @@ import type { DamlType } from "../../ledger/daml-type.js";
 import { fromDamlJson } from "../../ledger/daml-type.js";
 import { errors } from "../../ledger/errors.js";
 import type { ProjectedEvent, TransactionFormat } from "../../ledger/event-format.js";
-import { projectTransaction } from "../../ledger/event-format.js";
+import { projectTransaction, showsCommandId } from "../../ledger/event-format.js";
 import type { CompletionRecord, ContractRecord, CreateNodeRecord, ExerciseNodeRecord, StatusRecord, TransactionRecord } from "../../ledger/records.js";
 import type { TemplateRegistry } from "../../ledger/registry.js";
 import { parseIdString } from "../../ledger/registry.js";
@@ -252,11 +252,9 @@ export class LedgerProtoEncoder {
   transaction(tx: TransactionRecord, format: TransactionFormat, keepEmpty: boolean): Transaction | undefined {
     const events = projectTransaction(tx, format, this.interfacesOf);
     if (events.length === 0 && !keepEmpty) return undefined;
-    const readers = new Set(events.flatMap((e) => e.witnesses));
-    const showCommandId = tx.submitters.some((p) => readers.has(p) || format.eventFormat.anyParty !== undefined);
     return create(TransactionSchema, {
       updateId: tx.updateId,
-      commandId: showCommandId ? tx.commandId : "",
+      commandId: showsCommandId(tx.submitters, format.eventFormat) ? tx.commandId : "",
       workflowId: tx.workflowId,
       effectiveAt: timestampOf(tx.effectiveAt),
       events: events.map((e) => this.event(e, tx)),
