@@ -11,6 +11,7 @@ import pino from "pino";
 import { createRoutes, ledgerServices, STATIC_TIME_SETTING } from "./api/grpc/index.js";
 import type { LedgerApi } from "./api/grpc/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
+import { specGrpcMessageHandler } from "./api/grpc/grpc-message-encoding.js";
 import { createGateway } from "./api/http/gateway.js";
 import { createTokenVerifier, describeSecret, loadOrCreateSecret } from "./auth/index.js";
 import { bootstrap } from "./bootstrap.js";
@@ -76,7 +77,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     apiVersion: LEDGER_API_VERSION,
   };
 
-  const grpcServer = http2.createServer(connectNodeAdapter({ routes: createRoutes(api) }));
+  // connect-node percent-encodes all of grpc-message; re-encode it as the gRPC spec says.
+  const grpcServer = http2.createServer(specGrpcMessageHandler(connectNodeAdapter({ routes: createRoutes(api) })));
   trackSessions(grpcServer);
   const gateway = createGateway({
     services: ledgerServices(api),
