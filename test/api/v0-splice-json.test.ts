@@ -1,6 +1,6 @@
 /** Unit tests of the Splice JSON codec: keys, required/optional, int64, enums, unions, WKTs, strictness. */
-import { create, fromJson } from "@bufbuild/protobuf";
-import { StructSchema, timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import { OnboardUserRequestSchema } from "../../gen/ccwallet/validator/v0/validator_admin_service_pb.js";
 import { DisclosedContractSchema, GetChoiceContextRequestSchema, TransferFactoryWithChoiceContextSchema, TransferKind } from "../../gen/ccwallet/validator/v0/token_standard_registry_service_pb.js";
@@ -67,7 +67,7 @@ describe("Splice JSON: plain messages", () => {
       contract: {
         templateId: "p:M:T",
         contractId: "00ab",
-        payload: fromJson(StructSchema, { owner: "alice::1220", amount: { initialAmount: "1.0" } }),
+        payload: { owner: "alice::1220", amount: { initialAmount: "1.0" } },
         createdEventBlob: new Uint8Array([1, 2, 3]),
         createdAt: timestampFromMs(Date.UTC(2025, 0, 2, 3, 4, 5, 678)),
       },
@@ -91,7 +91,11 @@ describe("Splice JSON: plain messages", () => {
 
   it("checks well-known types: Struct must be an object, Timestamp an RFC 3339 string, bytes base64", () => {
     const contract = { template_id: "p:M:T", contract_id: "00", payload: {}, created_event_blob: "AQID", created_at: "2025-01-02T03:04:05Z" };
-    expect(fromSpliceJson(ContractWithStateSchema, { contract }).contract?.createdEventBlob).toEqual(new Uint8Array([1, 2, 3]));
+    const decoded = fromSpliceJson(ContractWithStateSchema, { contract: { ...contract, payload: { a: ["1", null, { b: true }] } } });
+    expect(decoded.contract?.createdEventBlob).toEqual(new Uint8Array([1, 2, 3]));
+    // Struct fields are plain JSON objects in protobuf-es messages and survive the binary wire format.
+    expect(decoded.contract?.payload).toEqual({ a: ["1", null, { b: true }] });
+    expect(fromBinary(ContractWithStateSchema, toBinary(ContractWithStateSchema, decoded)).contract?.payload).toEqual({ a: ["1", null, { b: true }] });
     expect(decodeError(() => fromSpliceJson(ContractWithStateSchema, { contract: { ...contract, payload: [] } })).message).toBe(
       "contract.payload: expected a JSON object, got array",
     );
@@ -174,7 +178,7 @@ describe("Splice JSON: enums and unions", () => {
       factoryId: "00f",
       transferKind: TransferKind.DIRECT,
       choiceContext: {
-        choiceContextData: fromJson(StructSchema, { values: {} }),
+        choiceContextData: { values: {} },
         disclosedContracts: [create(DisclosedContractSchema, { templateId: "p:M:T", contractId: "00a", createdEventBlob: new Uint8Array([0]), synchronizerId: "s" })],
       },
     });

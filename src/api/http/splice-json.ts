@@ -42,7 +42,7 @@ export function toSpliceJson(schema: DescMessage, message: Message): JsonObject 
 
 /** Splice JSON -> proto. Throws `SpliceJsonError` on a shape error. */
 export function fromSpliceJson<T extends Message>(schema: GenMessage<T>, json: unknown): T {
-  return decodeMessage(schema as unknown as DescMessage, json, "") as T;
+  return decodeObject(layoutOf(schema as unknown as DescMessage), expectObject(json, ""), "") as T;
 }
 
 /** The JSON key of a field. */
@@ -135,7 +135,7 @@ function encodeMessage(desc: DescMessage, msg: Message): JsonObject {
     if (f.fieldKind === "list") out[key] = (v as unknown[]).map((e, i) => encodeElem(f, e, `${key}[${i}]`));
     else if (f.fieldKind === "map") out[key] = Object.fromEntries(Object.entries(v as JsonObject).map(([k, e]) => [k, encodeElem(f, e, key)]));
     else if (v !== undefined) out[key] = encodeElem(f, v, key);
-    else if (!isOptional(f) && f.fieldKind === "message") out[key] = encodeElem(f, create(f.message), key);
+    else if (!isOptional(f) && f.fieldKind === "message") out[key] = f.message.typeName === "google.protobuf.Struct" ? {} : encodeElem(f, create(f.message), key);
   }
   return out;
 }
@@ -144,7 +144,7 @@ function encodeElem(f: DescField, v: unknown, path: string): unknown {
   const t = elemOf(f);
   switch (t.kind) {
     case "message":
-      return isWellKnown(t.message) ? encodeWellKnown(t.message, v as Message) : encodeMessage(t.message, v as Message);
+      return isWellKnown(t.message) ? encodeWellKnown(t.message, v) : encodeMessage(t.message, v as Message);
     case "enum": {
       const value = t.enum.values.find((x) => x.number === v);
       if (!value) throw new TypeError(`toSpliceJson: ${path}: ${String(v)} is not a ${t.enum.typeName}`);
@@ -224,7 +224,7 @@ function expectObject(v: unknown, path: string): JsonObject {
   return v as JsonObject;
 }
 
-function decodeMessage(desc: DescMessage, json: unknown, path: string): Message {
+function decodeMessage(desc: DescMessage, json: unknown, path: string): unknown {
   if (isWellKnown(desc)) return decodeWellKnown(desc, json, path, fail);
   return decodeObject(layoutOf(desc), expectObject(json, path), path);
 }
