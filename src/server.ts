@@ -13,13 +13,15 @@ import type { LedgerApi } from "./api/grpc/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
 import { createGateway } from "./api/http/gateway.js";
 import { createTokenVerifier, describeSecret, loadOrCreateSecret } from "./auth/index.js";
-import { bootstrap } from "./bootstrap.js";
+import { walletServices } from "./api/grpc/wallet/index.js";
+import { bootstrap, bootstrapValidatorOperator } from "./bootstrap.js";
 import type { Config } from "./config/index.js";
 import { StaticClock, WallClock } from "./ledger/clock.js";
 import { Ledger } from "./ledger/engine.js";
 import { openStore } from "./store/index.js";
 import type { Store } from "./store/port.js";
 import { createRegistry } from "./templates/index.js";
+import { createWalletContext, type FeaturedAppRights, type WalletContext, type WalletInstaller } from "./wallet/index.js";
 
 export const LEDGER_API_VERSION = "3.4.12";
 
@@ -29,10 +31,17 @@ export interface RunningServer {
   readonly store: Store;
   readonly api: LedgerApi;
   readonly secret: Uint8Array;
+  readonly wallet: WalletContext;
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config): Promise<RunningServer> {
+/** Collaborators of the wallet apps that the Canton Coin model (or a test) provides. */
+export interface ServerParts {
+  readonly walletInstaller?: (api: LedgerApi) => WalletInstaller;
+  readonly featuredAppRights?: (api: LedgerApi) => FeaturedAppRights;
+}
+
+export async function startServer(config: Config, parts: ServerParts = {}): Promise<RunningServer> {
   const log = pino({ level: config.logLevel, base: undefined });
   const store = await openStore(config);
   const { secret, generated } = loadOrCreateSecret(config.dataDir, config.auth.secret);
@@ -54,10 +63,20 @@ export async function startServer(config: Config): Promise<RunningServer> {
     apiVersion: LEDGER_API_VERSION,
   };
 
-  const grpcServer = http2.createServer(connectNodeAdapter({ routes: createRoutes(api) }));
+  const wallet = createWalletContext({
+    store,
+    namespace: identity.namespace,
+    validatorUser: config.validatorUser,
+    installer: parts.walletInstaller?.(api),
+    featured: parts.featuredAppRights?.(api),
+  });
+  await bootstrapValidatorOperator(wallet);
+  const v0 = walletServices({ ledger: api, wallet, log });
+
+  const grpcServer = http2.createServer(connectNodeAdapter({ routes: createRoutes(api, v0) }));
   trackSessions(grpcServer);
   const gateway = createGateway({
-    services: ledgerServices(api),
+    services: [...ledgerServices(api), ...v0.map((s) => ({ ...s, dialect: "splice" as const }))],
     registry,
     listMaxElements: config.httpListMaxElements,
     maxBodyBytes: config.httpMaxBodyBytes,
@@ -80,6 +99,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     store,
     api,
     secret,
+    wallet,
     close: () =>
       (closing ??= (async () => {
         gateway.abortStreams();

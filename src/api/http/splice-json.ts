@@ -41,8 +41,10 @@ export function toSpliceJson(schema: DescMessage, message: Message): JsonObject 
 }
 
 /** Splice JSON -> proto. Throws `SpliceJsonError` on a shape error. */
-export function fromSpliceJson<T extends Message>(schema: GenMessage<T>, json: unknown): T {
-  return decodeObject(layoutOf(schema as unknown as DescMessage), expectObject(json, ""), "") as T;
+export function fromSpliceJson<T extends Message>(schema: GenMessage<T>, json: unknown): T;
+export function fromSpliceJson(schema: DescMessage, json: unknown): Message;
+export function fromSpliceJson(schema: DescMessage, json: unknown): Message {
+  return decodeObject(layoutOf(schema), expectObject(json, ""), "");
 }
 
 /** The JSON key of a field. */
