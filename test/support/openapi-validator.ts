@@ -194,3 +194,24 @@ function validateOneOf(doc: Doc, s: Schema, v: unknown, path: string): string[] 
   if (passing === 1) return [];
   return [`${path}: matches ${passing} of the ${branches.length} oneOf branches (exactly one expected)${passing === 0 ? `: ${results.map((r) => r[0]).join("; ")}` : ""}`];
 }
+
+/** Collects the responses a suite saw, to check them all against the OpenAPI in one test. */
+export class ResponseLog {
+  private readonly seen: { method: string; path: string; status: number; body: unknown }[] = [];
+
+  add(method: string, path: string, status: number, body: unknown): void {
+    this.seen.push({ method, path, status, body });
+  }
+
+  /** Problems of every logged response whose status the operation documents with a JSON schema, and the operations checked. */
+  check(v: OpenApiValidator, statuses: (status: number) => boolean = (s) => s === 200): { problems: string[]; operations: Set<string> } {
+    const problems: string[] = [];
+    const operations = new Set<string>();
+    for (const r of this.seen.filter((x) => statuses(x.status))) {
+      const c = v.checkResponse(r.method, r.path, r.status, r.body);
+      if (c.operation) operations.add(c.operation);
+      problems.push(...c.problems.map((p) => `${r.method} ${r.path} ${r.status}: ${p}`));
+    }
+    return { problems, operations };
+  }
+}
