@@ -88,7 +88,7 @@ function createValidator(dir: string): OpenApiValidator {
 
 /** The path as the OpenAPI files spell it. */
 function specPath(path: string): string {
-  const p = path.startsWith("/api/validator/") ? path.slice("/api/validator".length) : path;
+  const p = path.startsWith("/api/validator/v0/") ? path.slice("/api/validator".length) : path;
   return p.startsWith("/v0/scan-proxy/registry/") ? p.slice("/v0/scan-proxy".length) : p;
 }
 
