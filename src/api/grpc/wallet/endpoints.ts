@@ -17,7 +17,10 @@ export type Handler<S extends DescService, K extends keyof S["method"], C> = (
   api: WalletApi,
 ) => Promise<MessageInitShape<S["method"][K]["output"]>>;
 
-type Unary = (req: never, ctx: HandlerContext) => Promise<MessageInitShape<DescMessage>>;
+export type Unary = (req: never, ctx: HandlerContext) => Promise<MessageInitShape<DescMessage>>;
+
+/** Every method of service `S`, wired: a method added to the proto without a handler fails to compile. */
+export type Wired<S extends DescService> = { readonly [K in keyof S["method"]]: Unary };
 
 export type Policy<C> = (api: WalletApi, ctx: HandlerContext) => Promise<C>;
 

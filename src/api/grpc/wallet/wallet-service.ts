@@ -14,6 +14,7 @@ const userStatus: Handler<Wallet, "userStatus", string> = async (_req, userId, a
 };
 
 export function walletService(api: WalletApi): ServiceImpl<Wallet> {
+  // coinWalletHandlers' type lists every other method, so none can be left unwired.
   return {
     ...endpoints(api, asWalletUser, coinWalletHandlers),
     // Before onboarding too: it is how a client learns that it must onboard.
