@@ -1,8 +1,9 @@
 /**
  * First-start state every node needs, made idempotently on each start: the participant's
- * namespace (and so its id and party suffix) and the participant admin user.
+ * namespace (and so its id and party suffix), the participant admin user and the validator operator.
  */
 import { hash1220, randomHex } from "./ledger/ids.js";
+import { onboardUser, type WalletContext } from "./wallet/index.js";
 import type { Store } from "./store/port.js";
 
 export interface NodeIdentity {
@@ -28,4 +29,14 @@ export async function bootstrap(store: Store, adminUser: string): Promise<NodeId
     participantId: `PAR::ccwallet::${namespace}`,
     synchronizerId: `global-domain::${namespace}`,
   };
+}
+
+/**
+ * The validator operator: on every start (idempotently) its party exists, belongs to
+ * `CCWALLET_VALIDATOR_USER` and has its wallet installed. Runs once the ledger is up, because
+ * installing a wallet submits ledger commands.
+ */
+export async function bootstrapValidatorOperator(wallet: WalletContext): Promise<string> {
+  const { party } = await onboardUser(wallet, { name: wallet.validatorUser });
+  return party;
 }

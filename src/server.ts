@@ -14,7 +14,8 @@ import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
 import { specGrpcMessageHandler } from "./api/grpc/grpc-message-encoding.js";
 import { createGateway } from "./api/http/gateway.js";
 import { createTokenVerifier, describeSecret, loadOrCreateSecret } from "./auth/index.js";
-import { bootstrap } from "./bootstrap.js";
+import { walletServices } from "./api/grpc/wallet/index.js";
+import { bootstrap, bootstrapValidatorOperator } from "./bootstrap.js";
 import type { Config } from "./config/index.js";
 import { StaticClock, WallClock } from "./ledger/clock.js";
 import { Ledger } from "./ledger/engine.js";
@@ -25,6 +26,8 @@ import { DSO_PARTY_HINT, startNetwork, type RunningNetwork } from "./dso/index.j
 import { walletAutomationSteps } from "./automation/index.js";
 import type { WalletDeps } from "./wallet/wallet-deps.js";
 import { LedgerClient } from "./ledger/ledger-client.js";
+import { ccFeaturedAppRights } from "./wallet/cc-featured-app-rights.js";
+import { createWalletContext, type FeaturedAppRights, type WalletContext, type WalletInstaller } from "./wallet/index.js";
 
 export const LEDGER_API_VERSION = "3.4.12";
 
@@ -36,10 +39,17 @@ export interface RunningServer {
   readonly secret: Uint8Array;
   /** The simulated network: DSO and validator parties, and the DSO automation. */
   readonly network: RunningNetwork;
+  readonly wallet: WalletContext;
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config): Promise<RunningServer> {
+/** Collaborators of the wallet apps that the Canton Coin model (or a test) provides. */
+export interface ServerParts {
+  readonly walletInstaller?: (api: LedgerApi) => WalletInstaller;
+  readonly featuredAppRights?: (api: LedgerApi) => FeaturedAppRights;
+}
+
+export async function startServer(config: Config, parts: ServerParts = {}): Promise<RunningServer> {
   const log = pino({ level: config.logLevel, base: undefined });
   const store = await openStore(config);
   const { secret, generated } = loadOrCreateSecret(config.dataDir, config.auth.secret);
@@ -49,10 +59,28 @@ export async function startServer(config: Config): Promise<RunningServer> {
     config.time === "static" ? new StaticClock(BigInt((await store.setting(STATIC_TIME_SETTING)) ?? "0")) : new WallClock();
   const registry = createRegistry();
   const ledger = new Ledger({ store, registry, clock, maxDeduplicationSeconds: config.maxDeduplicationSeconds });
+  const api: LedgerApi = {
+    ledger,
+    store,
+    registry,
+    encoder: new LedgerProtoEncoder(registry, identity),
+    identity,
+    verifier: createTokenVerifier({ secret, jwksUrl: config.auth.jwksUrl, audience: config.auth.audience }),
+    clock,
+    namespace: identity.namespace,
+    apiVersion: LEDGER_API_VERSION,
+  };
   // The node's own apps act through the same ledger as any client, as the validator user.
   const client = new LedgerClient(ledger, config.validatorUser, identity.namespace);
-  const validator = await client.allocateParty("validator-operator");
   const dso = await client.allocateParty(DSO_PARTY_HINT);
+  const wallet = createWalletContext({
+    store,
+    namespace: identity.namespace,
+    validatorUser: config.validatorUser,
+    installer: parts.walletInstaller?.(api),
+    featured: parts.featuredAppRights?.(api) ?? ccFeaturedAppRights(client, dso),
+  });
+  const validator = await bootstrapValidatorOperator(wallet);
   const walletDeps: WalletDeps = { client, clock, dso, validator };
   const walletParties = async () => [validator];
   const network = await startNetwork({
@@ -65,23 +93,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
     pollMs: config.automation.pollMs,
     onError: (e) => log.debug({ err: e }, "automation step failed; retried on the next pass"),
   });
-  const api: LedgerApi = {
-    ledger,
-    store,
-    registry,
-    encoder: new LedgerProtoEncoder(registry, identity),
-    identity,
-    verifier: createTokenVerifier({ secret, jwksUrl: config.auth.jwksUrl, audience: config.auth.audience }),
-    clock,
-    namespace: identity.namespace,
-    apiVersion: LEDGER_API_VERSION,
-  };
+  const v0 = walletServices({ ledger: api, wallet, log });
 
   // connect-node percent-encodes all of grpc-message; re-encode it as the gRPC spec says.
-  const grpcServer = http2.createServer(specGrpcMessageHandler(connectNodeAdapter({ routes: createRoutes(api) })));
+  const grpcServer = http2.createServer(specGrpcMessageHandler(connectNodeAdapter({ routes: createRoutes(api, v0) })));
   trackSessions(grpcServer);
   const gateway = createGateway({
-    services: ledgerServices(api),
+    services: [...ledgerServices(api), ...v0.map((s) => ({ ...s, dialect: "splice" as const }))],
     registry,
     listMaxElements: config.httpListMaxElements,
     maxBodyBytes: config.httpMaxBodyBytes,
@@ -105,6 +123,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     api,
     secret,
     network,
+    wallet,
     close: () =>
       (closing ??= (async () => {
         await network.automation.stop();

@@ -1,4 +1,5 @@
-/** Registers every Ledger API service on a Connect router. */
+/** Registers every Ledger API service (and the wallet services) on a Connect router. */
+import type { DescService } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { CommandCompletionService } from "../../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
 import { CommandService } from "../../../gen/com/daml/ledger/api/v2/command_service_pb.js";
@@ -34,8 +35,9 @@ export function ledgerServices(api: LedgerApi) {
   ] as const;
 }
 
-export function createRoutes(api: LedgerApi): (router: ConnectRouter) => void {
-  const services = ledgerServices(api);
+/** Every Ledger API service, plus `extra` ones (the `/v0` services of `./wallet`). */
+export function createRoutes(api: LedgerApi, extra: readonly { readonly service: DescService; readonly impl: object }[] = []): (router: ConnectRouter) => void {
+  const services = [...ledgerServices(api), ...extra];
   return (router) => {
     for (const { service, impl } of services) router.service(service as never, impl as never);
   };

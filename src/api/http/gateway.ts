@@ -1,7 +1,8 @@
 /**
- * The JSON Ledger API gateway: one HTTP/1.1 handler that routes by `google.api.http`
- * annotations, decodes Canton JSON into the request message, calls the same service
- * implementation the gRPC port serves, and encodes the answer back. Server streams become
+ * The JSON gateway: one HTTP/1.1 handler that routes by `google.api.http` annotations, decodes
+ * the request's JSON into the request message, calls the same service implementation the gRPC
+ * port serves, and encodes the answer back. Two dialects: Canton's JSON Ledger API for `/v2`
+ * (here) and Splice's for `/v0` and the registry (splice-gateway.ts). Server streams become
  * bounded JSON arrays (`limit`, `stream_idle_timeout_ms`, 413 past the list limit).
  */
 import { create, type DescMessage, type DescService } from "@bufbuild/protobuf";
@@ -15,13 +16,17 @@ import type { TemplateRegistry } from "../../ledger/registry.js";
 import { CantonJsonError, fromCantonJson, toCantonJson } from "./canton-json.js";
 import { damlJsonCodec } from "./daml-json-codec.js";
 import { jsCantonError, ledgerErrorOf } from "./js-canton-error.js";
+import { BodyTooLarge, headersOf, readBody, send, sendText } from "./http-io.js";
 import { requestJsonOf } from "./request-json.js";
-import { matchRoute, routesOf, type Route } from "./route-table.js";
+import { matchRoute, routesOf, sortRoutes, type Dialect, type Route } from "./route-table.js";
+import { createSpliceHandler } from "./splice-gateway.js";
+import { isSplicePath, spliceAliases } from "./splice-routes.js";
 
 type AnyImpl = Record<string, (req: unknown, ctx: unknown) => unknown>;
 
 export interface GatewayOptions {
-  readonly services: readonly { readonly service: DescService; readonly impl: object }[];
+  /** Services with `google.api.http` annotations; `dialect` "splice" for the `/v0` and registry ones. */
+  readonly services: readonly { readonly service: DescService; readonly impl: object; readonly dialect?: Dialect }[];
   readonly registry: TemplateRegistry;
   readonly listMaxElements: number;
   readonly maxBodyBytes: number;
@@ -36,41 +41,6 @@ export interface Gateway {
   abortStreams(): void;
 }
 
-class BodyTooLarge extends Error {}
-
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers["content-length"] ?? "0");
-    if (declared > limit) {
-      reject(new BodyTooLarge());
-      req.resume();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        reject(new BodyTooLarge());
-        req.destroy();
-      } else chunks.push(c);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
-}
-
-function sendText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text) });
-  res.end(text);
-}
-
 function nonNegativeInt(v: string | null, name: string): number | undefined {
   if (v === null) return undefined;
   if (!/^\d+$/.test(v)) throw errors.invalidField(name, `must be a non-negative integer, got ${JSON.stringify(v)}`);
@@ -78,8 +48,10 @@ function nonNegativeInt(v: string | null, name: string): number | undefined {
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
-  const routes = routesOf(options.services.map((s) => s.service));
+  const servicesOf = (d: Dialect) => options.services.filter((s) => (s.dialect ?? "canton") === d).map((s) => s.service);
+  const routes = sortRoutes([...routesOf(servicesOf("canton")), ...routesOf(servicesOf("splice"), { dialect: "splice", aliases: spliceAliases })]);
   const impls = new Map<DescService, AnyImpl>(options.services.map((s) => [s.service, s.impl as AnyImpl]));
+  const splice = createSpliceHandler({ impls, maxBodyBytes: options.maxBodyBytes, log: options.log });
   const daml = damlJsonCodec(options.registry);
   const live = new Set<AbortController>();
   const idleDefault = options.defaultStreamIdleMs ?? 1000;
@@ -161,9 +133,12 @@ export function createGateway(options: GatewayOptions): Gateway {
   return {
     handle(req, res) {
       const url = new URL(req.url ?? "/", "http://localhost");
-      const match = matchRoute(routes, req.method ?? "GET", url.pathname);
-      if (match === undefined) return sendText(res, 404, "The requested resource could not be found.");
-      if (match === "method-not-allowed") return sendText(res, 405, "HTTP method not allowed.");
+      const method = req.method ?? "GET";
+      const match = matchRoute(routes, method, url.pathname);
+      const spliceError = isSplicePath(url.pathname);
+      if (match === undefined) return spliceError ? splice.notFound(res, method, url.pathname) : sendText(res, 404, "The requested resource could not be found.");
+      if (match === "method-not-allowed") return spliceError ? splice.methodNotAllowed(res, method, url.pathname) : sendText(res, 405, "HTTP method not allowed.");
+      if (match.route.dialect === "splice") return splice.handle(match.route, match.params, url, req, res);
       invoke(match.route, match.params, url, req, res).catch((e: unknown) => {
         if (res.headersSent) return res.destroy();
         if (e instanceof BodyTooLarge) return sendText(res, 413, `Request entity too large: the body exceeds ${options.maxBodyBytes} bytes`);
@@ -185,13 +160,4 @@ export function createGateway(options: GatewayOptions): Gateway {
 /** The submission id a command error carries (Canton reports it as the correlation id). */
 function correlationIdOf(e: unknown): string | undefined {
   return e instanceof ConnectError ? e.findDetails(RequestInfoSchema)[0]?.requestId || undefined : undefined;
-}
-
-function headersOf(req: IncomingMessage): Headers {
-  const h = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (typeof v === "string") h.set(k, v);
-    else if (Array.isArray(v)) for (const x of v) h.append(k, x);
-  }
-  return h;
 }

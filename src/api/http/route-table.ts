@@ -6,7 +6,11 @@ import { getOption, hasOption, type DescMethod, type DescService } from "@bufbui
 import { http } from "../../../gen/google/api/annotations_pb.js";
 import type { HttpRule } from "../../../gen/google/api/http_pb.js";
 
+/** The JSON dialect of a route: Canton's JSON Ledger API (`/v2`) or Splice's (`/v0`, registry). */
+export type Dialect = "canton" | "splice";
+
 export interface Route {
+  readonly dialect: Dialect;
   readonly httpMethod: string;
   readonly pattern: RegExp;
   /** Path variables in order: the proto field name each binds to. */
@@ -38,18 +42,31 @@ function bindings(rule: HttpRule): { httpMethod: string; path: string; body: str
   return [...own, ...rule.additionalBindings.flatMap(bindings)];
 }
 
-export function routesOf(services: readonly DescService[]): Route[] {
+export interface RouteOptions {
+  readonly dialect?: Dialect;
+  /** More paths to serve each annotated path under (e.g. the `/api/validator` prefix). */
+  readonly aliases?: (path: string) => readonly string[];
+}
+
+export function routesOf(services: readonly DescService[], options: RouteOptions = {}): Route[] {
   const routes: Route[] = [];
+  const dialect = options.dialect ?? "canton";
   for (const service of services) {
     for (const method of service.methods) {
       if (!hasOption(method, http)) continue;
       for (const b of bindings(getOption(method, http))) {
-        const { pattern, variables } = compile(b.path);
-        routes.push({ httpMethod: b.httpMethod, pattern, variables, body: b.body, service, method, template: b.path });
+        for (const path of [b.path, ...(options.aliases?.(b.path) ?? [])]) {
+          const { pattern, variables } = compile(path);
+          routes.push({ dialect, httpMethod: b.httpMethod, pattern, variables, body: b.body, service, method, template: path });
+        }
       }
     }
   }
-  // Literal segments beat variables: `/v2/parties/participant-id` before `/v2/parties/{parties}`.
+  return sortRoutes(routes);
+}
+
+/** Literal segments beat variables: `/v2/parties/participant-id` before `/v2/parties/{parties}`. */
+export function sortRoutes(routes: Route[]): Route[] {
   return routes.sort((a, b) => a.variables.length - b.variables.length);
 }
 

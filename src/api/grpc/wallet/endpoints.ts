@@ -1,0 +1,49 @@
+/**
+ * Builds Connect method implementations for the `/v0` services from handlers that receive the
+ * authenticated caller: the auth policy is chosen where a method is wired, so a handler cannot
+ * forget it. Errors leave as ConnectErrors with the WalletError as cause.
+ */
+import type { DescMessage, DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
+import type { WalletUser } from "../../../wallet/index.js";
+import { tokenUser, validatorAdmin, walletUser } from "./wallet-auth.js";
+import type { WalletApi } from "./wallet-api.js";
+import { toWalletConnectError } from "./wallet-connect-error.js";
+
+/** A handler of method `K` of service `S`, given the caller `C` the policy authenticated. */
+export type Handler<S extends DescService, K extends keyof S["method"], C> = (
+  req: MessageShape<S["method"][K]["input"]>,
+  caller: C,
+  api: WalletApi,
+) => Promise<MessageInitShape<S["method"][K]["output"]>>;
+
+export type Unary = (req: never, ctx: HandlerContext) => Promise<MessageInitShape<DescMessage>>;
+
+/** Every method of service `S`, wired: a method added to the proto without a handler fails to compile. */
+export type Wired<S extends DescService> = { readonly [K in keyof S["method"]]: Unary };
+
+export type Policy<C> = (api: WalletApi, ctx: HandlerContext) => Promise<C>;
+
+/** Wallet endpoints: the token's user must be onboarded; the handler gets its party. */
+export const asWalletUser: Policy<WalletUser> = walletUser;
+/** Admin endpoints: the validator operator's user or a participant admin. */
+export const asValidatorAdmin: Policy<string> = validatorAdmin;
+/** Any valid token; the handler gets its user id. */
+export const asTokenUser: Policy<string> = tokenUser;
+/** No token needed. */
+export const asAnyone: Policy<undefined> = async () => undefined;
+
+export function endpoint<C>(api: WalletApi, policy: Policy<C>, handler: (req: never, caller: C, api: WalletApi) => Promise<unknown>): Unary {
+  return async (req, ctx) => {
+    try {
+      return (await handler(req, await policy(api, ctx), api)) as MessageInitShape<DescMessage>;
+    } catch (e) {
+      throw toWalletConnectError(e, api.log);
+    }
+  };
+}
+
+/** Wires a set of handlers under one policy. */
+export function endpoints<C>(api: WalletApi, policy: Policy<C>, handlers: { readonly [name: string]: (req: never, caller: C, api: WalletApi) => Promise<unknown> }): { [name: string]: Unary } {
+  return Object.fromEntries(Object.entries(handlers).map(([name, h]) => [name, endpoint(api, policy, h)]));
+}

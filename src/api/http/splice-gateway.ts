@@ -1,0 +1,80 @@
+/**
+ * The Splice half of the JSON gateway: a routed `/v0` or registry request is decoded from Splice
+ * JSON into the request message, handed to the same service implementation the gRPC port serves,
+ * and its answer (or error) encoded back in Splice's dialect.
+ */
+import { create, type DescMessage, type DescService } from "@bufbuild/protobuf";
+import { createHandlerContext } from "@connectrpc/connect";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import { headersOf, readBody, send } from "./http-io.js";
+import type { Route } from "./route-table.js";
+import { spliceError, spliceErrorOf } from "./splice-error.js";
+import { fromSpliceJson, toSpliceJson } from "./splice-json.js";
+import { spliceRequestJsonOf } from "./splice-request-json.js";
+
+type AnyImpl = Record<string, (req: unknown, ctx: unknown) => unknown>;
+
+export interface SpliceHandlerOptions {
+  readonly impls: ReadonlyMap<DescService, object>;
+  readonly maxBodyBytes: number;
+  readonly log: Logger;
+}
+
+export interface SpliceHandler {
+  handle(route: Route, params: string[], url: URL, req: IncomingMessage, res: ServerResponse): void;
+  notFound(res: ServerResponse, method: string, path: string): void;
+  methodNotAllowed(res: ServerResponse, method: string, path: string): void;
+}
+
+export function createSpliceHandler(options: SpliceHandlerOptions): SpliceHandler {
+  async function invoke(route: Route, params: string[], url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let body: unknown;
+    if (route.body !== "") {
+      const text = await readBody(req, options.maxBodyBytes);
+      if (text.trim() !== "") {
+        try {
+          body = JSON.parse(text);
+        } catch (e) {
+          send(res, 400, { error: `Invalid request: the body is not JSON (${(e as Error).message})` });
+          return;
+        }
+      }
+    }
+    const input = fromSpliceJson(route.method.input, spliceRequestJsonOf(route, params, url.searchParams, body));
+    const abort = new AbortController();
+    res.on("close", () => abort.abort());
+    const ctx = createHandlerContext({
+      service: route.service,
+      method: route.method,
+      protocolName: "splice-json",
+      requestMethod: req.method ?? "GET",
+      url: url.toString(),
+      requestSignal: abort.signal,
+      requestHeader: headersOf(req),
+    });
+    const impl = (options.impls.get(route.service) as AnyImpl)[route.method.localName];
+    const output = route.method.output as DescMessage;
+    const result = await (impl(input, ctx) as Promise<unknown>);
+    send(res, 200, toSpliceJson(output, create(output, result as never)));
+  }
+
+  return {
+    handle(route, params, url, req, res) {
+      invoke(route, params, url, req, res).catch((e: unknown) => {
+        if (res.headersSent) return res.destroy();
+        const r = spliceErrorOf(e, route.method.output);
+        if (r.unexpected !== undefined) options.log.error({ err: r.unexpected }, "unhandled error in the Splice JSON gateway");
+        send(res, r.status, r.body);
+      });
+    },
+    notFound(res, method, path) {
+      const r = spliceError(404, `The requested resource could not be found: ${method} ${path}`);
+      send(res, r.status, r.body);
+    },
+    methodNotAllowed(res, method, path) {
+      const r = spliceError(405, `HTTP method ${method} is not allowed on ${path}`);
+      send(res, r.status, r.body);
+    },
+  };
+}

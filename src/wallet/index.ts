@@ -1,0 +1,15 @@
+export { createWalletContext, type WalletContext, type WalletContextOptions } from "./wallet-context.js";
+export { WalletError, walletErrors, walletErrorOf, kindOfCategory, type WalletErrorKind } from "./wallet-error.js";
+export { noopWalletInstaller, type WalletInstaller } from "./wallet-installer.js";
+export { noFeaturedAppRights, type FeaturedAppRights } from "./featured-app-rights.js";
+export { findWalletUser, isValidatorAdmin, type WalletUser } from "./find-wallet-user.js";
+export { onboardUser, partyHintOf, type OnboardUserInput } from "./onboard-user.js";
+export { offboardUser } from "./offboard-user.js";
+export { listUsers } from "./list-users.js";
+export { registerUser } from "./register-user.js";
+export { getValidatorUser, type ValidatorUserInfo } from "./get-validator-user.js";
+export { getUserStatus, type UserStatus } from "./get-user-status.js";
+export { getFeatureSupport, type FeatureSupport } from "./get-feature-support.js";
+export { parseAmount, parsePartyId, parseUserId } from "./wallet-input.js";
+export { KeyedMutex } from "./keyed-mutex.js";
+export { WalletUsers, type WalletUserRecord } from "./wallet-users.js";
