@@ -55,7 +55,7 @@ describe("validator operator", () => {
       ]),
     );
     const status = await call("GET", "/v0/wallet/user-status", operator);
-    expect(status.body).toEqual({ party_id: `administrator::${namespace}`, user_onboarded: true, user_wallet_installed: true, has_featured_app_right: false });
+    expect(status.body).toEqual({ party_id: `administrator::${namespace}`, user_onboarded: true, user_wallet_installed: true, has_featured_app_right: true });
   });
 
   it("keeps the same party across restarts", async () => {
