@@ -9,6 +9,8 @@ import {
   TransferPreapprovalProposal,
   WalletAppInstall,
   type BuyTrafficRequestPayload,
+  type TransferPreapprovalProposalPayload,
+  type WalletAppInstallPayload,
 } from "../../src/templates/splice/wallet/index.js";
 import { startCc, type CcFixture } from "./cc-fixture.js";
 import { act, amounts, amuletInputs, DAY, expectRefused, paymentContext, recordOf, SECOND } from "./wallet-templates-helpers.js";
@@ -26,7 +28,7 @@ describe("TransferPreapprovalProposal", () => {
     return fx.client.create([receiver], TransferPreapprovalProposal, { receiver, provider: fx.validator, expectedDso });
   }
   async function acceptProposal(cid: string, inputs: string[], expiresAt: bigint, provider = fx.validator) {
-    const result = await act<unknown, { transferPreapprovalCid: string; amuletPaid: Numeric }>(fx, [provider], TransferPreapprovalProposal, cid, "TransferPreapprovalProposal_Accept", {
+    const result = await act<TransferPreapprovalProposalPayload, { transferPreapprovalCid: string; amuletPaid: Numeric }>(fx, [provider], TransferPreapprovalProposal, cid, "TransferPreapprovalProposal_Accept", {
       context: await paymentContext(fx),
       inputs: amuletInputs(inputs),
       expiresAt,
@@ -110,7 +112,7 @@ describe("BuyTrafficRequest", () => {
     return fx.client.create([user], BuyTrafficRequest, payload);
   }
   const complete = async (user: string, cid: string, inputs: string[]) =>
-    act<unknown, { purchasedTraffic: string; trackingInfo: { endUserParty: string }; senderChangeAmulet: string | null }>(
+    act<BuyTrafficRequestPayload, { purchasedTraffic: string; trackingInfo: { endUserParty: string }; senderChangeAmulet: string | null }>(
       fx,
       [user, fx.validator],
       BuyTrafficRequest,
@@ -167,7 +169,7 @@ describe("WalletAppInstall", () => {
     await expectRefused(fx, [user], "DAML_AUTHORIZATION_ERROR", "requires authorizers", () => fx.client.create([user], WalletAppInstall, payload));
     await expectRefused(fx, [user], "DAML_AUTHORIZATION_ERROR", "requires authorizers", () => fx.client.create([fx.validator], WalletAppInstall, payload));
     const cid = await install(user, "u");
-    expect((await fx.client.contract(WalletAppInstall, cid))?.record.signatories.sort()).toEqual([user, fx.validator].sort());
+    expect([...((await fx.client.contract(WalletAppInstall, cid))?.record.signatories ?? [])].sort()).toEqual([user, fx.validator].sort());
   });
 
   it("lets the validator run the user's transfer-offer and traffic workflows", async () => {
@@ -175,7 +177,7 @@ describe("WalletAppInstall", () => {
     const bob = await fx.party("bob");
     const aliceInstall = await install(alice, "alice");
     const bobInstall = await install(bob, "bob");
-    const { transferOffer } = await act<unknown, { transferOffer: string }>(fx, [fx.validator], WalletAppInstall, aliceInstall, "WalletAppInstall_CreateTransferOffer", {
+    const { transferOffer } = await act<WalletAppInstallPayload, { transferOffer: string }>(fx, [fx.validator], WalletAppInstall, aliceInstall, "WalletAppInstall_CreateTransferOffer", {
       receiver: bob,
       amount: { amount: Numeric.parse("2"), unit: "AmuletUnit" },
       description: "via install",
@@ -183,7 +185,7 @@ describe("WalletAppInstall", () => {
       trackingId: "install-offer-1",
     });
     expect((await fx.client.contract(TransferOffer, transferOffer))?.payload).toMatchObject({ sender: alice, receiver: bob, dso: fx.dso });
-    const { acceptedTransferOffer } = await act<unknown, { acceptedTransferOffer: string }>(fx, [fx.validator], WalletAppInstall, bobInstall, "WalletAppInstall_TransferOffer_Accept", {
+    const { acceptedTransferOffer } = await act<WalletAppInstallPayload, { acceptedTransferOffer: string }>(fx, [fx.validator], WalletAppInstall, bobInstall, "WalletAppInstall_TransferOffer_Accept", {
       cid: transferOffer,
     });
     const withdrawn = await act(fx, [fx.validator], WalletAppInstall, bobInstall, "WalletAppInstall_AcceptedTransferOffer_Withdraw", { cid: acceptedTransferOffer, reason: "r" });
@@ -191,7 +193,7 @@ describe("WalletAppInstall", () => {
     expect(await fx.client.contract(AcceptedTransferOffer, acceptedTransferOffer)).toBeUndefined();
 
     const s = await fx.network();
-    const { buyTrafficRequest } = await act<unknown, { buyTrafficRequest: string }>(fx, [fx.validator], WalletAppInstall, aliceInstall, "WalletAppInstall_CreateBuyTrafficRequest", {
+    const { buyTrafficRequest } = await act<WalletAppInstallPayload, { buyTrafficRequest: string }>(fx, [fx.validator], WalletAppInstall, aliceInstall, "WalletAppInstall_CreateBuyTrafficRequest", {
       memberId: "PAR::x",
       synchronizerId: s.rules.payload.configSchedule.initialValue.decentralizedSynchronizer.activeSynchronizer,
       migrationId: 0n,
@@ -202,7 +204,7 @@ describe("WalletAppInstall", () => {
     const cancelled = await act(fx, [fx.validator], WalletAppInstall, aliceInstall, "WalletAppInstall_BuyTrafficRequest_Cancel", { requestCid: buyTrafficRequest, reason: "r" });
     expect(cancelled).toEqual({ trackingInfo: { trackingId: "install-traffic-1", endUserParty: alice } });
 
-    const { featuredAppRight } = await act<unknown, { featuredAppRight: string }>(fx, [fx.validator], WalletAppInstall, aliceInstall, "WalletAppInstall_FeaturedAppRights_SelfGrant", {
+    const { featuredAppRight } = await act<WalletAppInstallPayload, { featuredAppRight: string }>(fx, [fx.validator], WalletAppInstall, aliceInstall, "WalletAppInstall_FeaturedAppRights_SelfGrant", {
       amuletRulesCid: s.rules.contractId,
     });
     expect((await fx.client.contract(FeaturedAppRight, featuredAppRight))?.payload.provider).toBe(alice);

@@ -41,7 +41,7 @@ describe("TransferOffer", () => {
     const { acceptedTransferOffer } = await accept(bob, cid);
     expect(await fx.client.contract(TransferOffer, cid)).toBeUndefined();
     const accepted = await fx.client.contract(AcceptedTransferOffer, acceptedTransferOffer);
-    expect(accepted?.record.signatories.sort()).toEqual([alice, bob].sort());
+    expect([...(accepted?.record.signatories ?? [])].sort()).toEqual([alice, bob].sort());
     const result = (await complete(alice, acceptedTransferOffer, [tapped])) as {
       trackingInfo: { trackingId: string; sender: string; receiver: string };
       senderChangeAmulet: string | null;
