@@ -1,5 +1,5 @@
 /**
- * Helpers the wallet templates share (Splice `exercisePaymentTransfer` and
+ * Helpers the wallet templates share (Splice's `exercisePaymentTransfer` and
  * `fetchPublicReferenceData`): a payment runs `AmuletRules_Transfer` on the rules the caller
  * passed in, and the rules must belong to the DSO the workflow names, so a delegate cannot make
  * a wallet pay through another network's rules. Splice checks that inside the transfer
@@ -7,13 +7,10 @@
  * a fetch choice here, or follows from the open round (whose DSO the transfer checks against
  * the rules) where a workflow fetches the round anyway.
  */
-import type { ValueOf } from "../../../ledger/daml-type.js";
 import type { UpdateContext } from "../../../ledger/template.js";
 import { AmuletRules, type AmuletRulesPayload } from "../amulet-rules.js";
 import { OpenMiningRound, type OpenMiningRoundPayload } from "../round.js";
-import type { PaymentTransferContext, Transfer, TransferContext, TransferResult } from "../transfer-types.js";
-
-type Ctx = ValueOf<typeof PaymentTransferContext>;
+import type { Transfer, TransferContext, TransferResult } from "../transfer-types.js";
 
 /** Reads the rules as `actor` (they are not visible to users, hence a fetch choice) and checks the DSO. */
 export async function fetchRules(ctx: UpdateContext, dso: string, rulesCid: string, actor: string): Promise<AmuletRulesPayload> {
@@ -28,11 +25,7 @@ export async function fetchOpenRound(ctx: UpdateContext, dso: string, roundCid: 
   return round;
 }
 
-export async function exercisePaymentTransfer(ctx: UpdateContext, dso: string, context: Ctx, transfer: Transfer): Promise<TransferResult> {
-  await fetchRules(ctx, dso, context.amuletRules, transfer.sender);
-  return exerciseTransfer(ctx, context.amuletRules, context.context, transfer);
-}
-
+/** `AmuletRules_Transfer` from inside a workflow choice, with the workflow's authority. */
 export async function exerciseTransfer(ctx: UpdateContext, rulesCid: string, context: TransferContext, transfer: Transfer): Promise<TransferResult> {
   const choice = AmuletRules.choices.get("AmuletRules_Transfer")!;
   return (await ctx.exercise(AmuletRules, rulesCid, choice, { transfer, context })) as TransferResult;
