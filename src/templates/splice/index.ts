@@ -24,6 +24,7 @@ import { ExternalPartySetupProposal } from "./external-party-setup-proposal.js";
 import { roundTemplates } from "./round.js";
 import { TransferPreapproval } from "./transfer-preapproval.js";
 import { validatorLicenseTemplates } from "./validator-license.js";
+import { walletTemplates } from "./wallet/index.js";
 
 /** Every Splice template this node serves. */
 export const spliceTemplates: readonly Template<never>[] = [
@@ -34,4 +35,5 @@ export const spliceTemplates: readonly Template<never>[] = [
   AmuletRules,
   TransferPreapproval,
   ExternalPartySetupProposal,
+  ...walletTemplates,
 ] as unknown as Template<never>[];

@@ -1,0 +1,98 @@
+/**
+ * One token-standard `TransferFactory_Transfer` call made on a user's behalf (what a
+ * `MergeDelegation` runs). The data types are the token standard's (splice-api-token-transfer-
+ * instruction-v1) with its field names.
+ *
+ * TEMPORARY: the TransferFactory interface is being written in ../token-standard/. Until it lands,
+ * `runTransferCall` performs the transfer directly with `AmuletRules_Transfer` (inputs are the
+ * holdings, one output of `amount` to the receiver, change to the sender), which is what the CC
+ * factory does for a merge. Switching = replacing the body of `runTransferCall` with an
+ * `exerciseInterface(TransferFactory, call.factoryCid, "TransferFactory_Transfer", call.choiceArg)`
+ * and these types with the token-standard module's.
+ */
+import { t, type ValueOf } from "../../../ledger/daml-type.js";
+import { Numeric } from "../../../ledger/numeric.js";
+import type { UpdateContext } from "../../../ledger/template.js";
+import { spliceType } from "../packages.js";
+import { AppRewardBeneficiary, simpleTransferContext, type TransferResult } from "../transfer-types.js";
+import { ExtraArgs, InstrumentId, Metadata, type AnyValueV, type ChoiceContext } from "../types.js";
+import { exerciseTransfer, fetchRules } from "./payment-transfer.js";
+
+const TI = "Splice.Api.Token.TransferInstructionV1";
+const ti = (entity: string) => spliceType("transferInstructionV1", TI, entity);
+
+export const TokenTransfer = t.record(
+  {
+    sender: t.party,
+    receiver: t.party,
+    amount: t.numeric(),
+    instrumentId: InstrumentId,
+    requestedAt: t.time,
+    executeBefore: t.time,
+    inputHoldingCids: t.list(t.contractId),
+    meta: Metadata,
+  },
+  ti("Transfer"),
+);
+export type TokenTransfer = ValueOf<typeof TokenTransfer>;
+
+export const TransferFactoryTransferArg = t.record({ expectedAdmin: t.party, transfer: TokenTransfer, extraArgs: ExtraArgs }, ti("TransferFactory_Transfer"));
+export type TransferFactoryTransferArg = ValueOf<typeof TransferFactoryTransferArg>;
+
+export const TransferInstructionResultOutput = t.variant(
+  {
+    TransferInstructionResult_Pending: t.record({ transferInstructionCid: t.contractId }),
+    TransferInstructionResult_Completed: t.record({ receiverHoldingCids: t.list(t.contractId) }),
+    TransferInstructionResult_Failed: t.record({}),
+  },
+  ti("TransferInstructionResult_Output"),
+);
+
+export const TransferInstructionResult = t.record(
+  { output: TransferInstructionResultOutput, senderChangeCids: t.list(t.contractId), meta: Metadata },
+  ti("TransferInstructionResult"),
+);
+export type TransferInstructionResult = ValueOf<typeof TransferInstructionResult>;
+
+/** A featured app's right to earn the app rewards of the transfer, split among beneficiaries. */
+export interface FeaturedProvider {
+  readonly provider: string;
+  readonly appRightCid: string;
+  readonly beneficiaries: ValueOf<typeof AppRewardBeneficiary>[];
+}
+
+function contextCid(context: ChoiceContext, key: string): string | undefined {
+  const v: AnyValueV | undefined = context.values.get(key);
+  return v?.tag === "AV_ContractId" ? v.value : undefined;
+}
+
+/** Runs `TransferFactory_Transfer` as `call.choiceArg.transfer.sender` (see the file comment). */
+export async function runTransferCall(
+  ctx: UpdateContext,
+  call: { factoryCid: string; choiceArg: TransferFactoryTransferArg },
+  featured: FeaturedProvider | null,
+): Promise<TransferInstructionResult> {
+  const { expectedAdmin, transfer, extraArgs } = call.choiceArg;
+  const now = ctx.ledgerTime;
+  ctx.require(transfer.instrumentId.admin === expectedAdmin && transfer.instrumentId.id === "Amulet", `instrument ${transfer.instrumentId.id} of ${transfer.instrumentId.admin} is Amulet of ${expectedAdmin}`);
+  ctx.require(transfer.requestedAt <= now, "requestedAt is not in the future");
+  ctx.require(now < transfer.executeBefore, "executeBefore is in the future");
+  ctx.require(transfer.amount.isPositive(), "Transfer amount must be positive");
+  const rulesCid = contextCid(extraArgs.context, "amulet-rules") ?? call.factoryCid;
+  const openRound = contextCid(extraArgs.context, "open-round");
+  if (!openRound) ctx.require(false, `Missing context entry for: open-round`);
+  await fetchRules(ctx, expectedAdmin, rulesCid, transfer.sender);
+  const result: TransferResult = await exerciseTransfer(ctx, rulesCid, simpleTransferContext(openRound!, featured?.appRightCid ?? null), {
+    sender: transfer.sender,
+    provider: featured?.provider ?? transfer.sender,
+    inputs: transfer.inputHoldingCids.map((cid) => ({ tag: "InputAmulet" as const, value: cid })),
+    outputs: [{ receiver: transfer.receiver, amount: transfer.amount, lock: null, receiverFeeRatio: Numeric.zero }],
+    beneficiaries: featured ? featured.beneficiaries : null,
+  });
+  const receiverHoldingCids = result.createdAmulets.map((c) => c.value);
+  return {
+    output: { tag: "TransferInstructionResult_Completed", value: { receiverHoldingCids } },
+    senderChangeCids: result.senderChangeAmulet ? [result.senderChangeAmulet] : [],
+    meta: result.meta ?? { values: new Map() },
+  };
+}
