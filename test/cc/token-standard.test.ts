@@ -9,7 +9,7 @@ import { expireTransferInstructions } from "../../src/dso/token-standard.js";
 import { choiceOf } from "../../src/ledger/ledger-client.js";
 import { Numeric } from "../../src/ledger/numeric.js";
 import { AmuletRules, AmuletTransferInstruction, AppRewardCoupon, LockedAmulet, type AmuletRulesPayload } from "../../src/templates/splice/index.js";
-import { startCc, TICK, type CcFixture } from "./cc-fixture.js";
+import { startCc, type CcFixture } from "./cc-fixture.js";
 import { actOnInstruction, ensureFactory, HOUR, instructTransfer, standardTransfer } from "./token-standard-client.js";
 
 let fx: CcFixture;
@@ -94,7 +94,7 @@ describe("token standard transfers", () => {
     expect(await amounts(alice)).toEqual([Numeric.parse("90").sub(RESERVE_1H).toString()]);
     // Two rounds later: the locked CC has paid two rounds of holding fees out of the reserve.
     const r0 = (await fx.openRound()).number;
-    await fx.advance(2n * TICK);
+    await fx.toRound(r0 + 2n);
     const elapsed = (await fx.openRound()).number - r0;
     expect(elapsed).toBe(2n);
     const accepted = await actOnInstruction(fx, bob, cid, "accept");
