@@ -3,7 +3,8 @@
  * factory) and the expiry of transfer instructions past their `executeBefore`, as Splice's SVs do
  * with `ExpiredAmuletTransferInstructionTrigger`: `TransferInstruction_Update` by the DSO unlocks
  * the CC back to the sender (or just archives the instruction when the sender already expired
- * the lock), so an unanswered offer never keeps the sender's CC locked.
+ * the lock), so an unanswered offer never keeps the sender's CC locked. The DSO also runs the
+ * legacy `TransferCommand`s it is the delegate of (`transfer-commands.ts`).
  */
 import type { Command } from "../ledger/commands.js";
 import type { LedgerClient } from "../ledger/ledger-client.js";
@@ -17,6 +18,7 @@ import type { AnyValueV } from "../templates/splice/types.js";
 import type { GenesisContract } from "./bootstrap-network.js";
 import type { AutomationStep } from "./dso-automation.js";
 import { latestOpenRound, type NetworkState } from "./network-state.js";
+import { TransferCommandRunner } from "./transfer-commands.js";
 
 export const tokenStandardGenesis: readonly GenesisContract[] = [
   { template: ExternalPartyAmuletRules as Template<unknown>, payload: (dso: string) => ({ dso }) },
@@ -47,7 +49,11 @@ export async function expireTransferInstructions(client: LedgerClient, state: Ne
   return true;
 }
 
-/** The DSO automation steps of the token standard, for `startNetwork({ extraSteps })`. */
+/**
+ * The DSO automation steps of the token standard, for `startNetwork({ extraSteps })`: expiring
+ * transfer instructions, and acting as delegate of `TransferCommand`s.
+ */
 export function tokenStandardSteps(client: LedgerClient): AutomationStep[] {
-  return [(state, now) => expireTransferInstructions(client, state, now)];
+  const commands = new TransferCommandRunner(client);
+  return [(state, now) => expireTransferInstructions(client, state, now), (state, now) => commands.step(state, now)];
 }
