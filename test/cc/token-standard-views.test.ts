@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AmuletTransferInstruction, ExternalPartyAmuletRules } from "../../src/templates/splice/index.js";
-import { getTransferFactory } from "../../src/registry/index.js";
+import { getTransferFactory, getTransferInstructionChoiceContext, type DisclosedContract } from "../../src/registry/index.js";
 import { startCc, type CcFixture } from "./cc-fixture.js";
 import { ensureFactory, instructTransfer, registryDeps, standardTransfer } from "./token-standard-client.js";
 
@@ -97,6 +97,60 @@ describe("token standard views over the JSON API", () => {
     const excluded = await getTransferFactory(registryDeps(fx), { choiceArguments: { transfer: toJson(standardTransfer(fx, alice, alice, "1", [])) }, excludeDebugFields: true });
     expect(excluded.choiceContext.disclosedContracts.every((d) => d.debugPayload === undefined && d.debugCreatedAt === undefined)).toBe(true);
     expect(Object.keys(excluded.choiceContext.choiceContextData.values).sort()).toEqual(["amulet-rules", "open-round"]);
+  });
+});
+
+describe("token standard over the JSON Ledger API", () => {
+  it("offers and accepts with only /v2 commands, the registry's context and its disclosed blobs", async () => {
+    const alice = await fx.t.partyUser("alice");
+    const bob = await fx.t.partyUser("bob");
+    await fx.tap(alice.party, "50");
+    const transfer = toJson(standardTransfer(fx, alice.party, bob.party, "20", (await fx.holdings(alice.party)).map((h) => h.contractId)));
+    const factory = await getTransferFactory(registryDeps(fx), { choiceArguments: { expectedAdmin: fx.dso, transfer, extraArgs: { context: {}, meta: {} } } });
+    expect(factory.transferKind).toBe("offer");
+    // Debug fields are for humans; the Ledger API takes the four real ones (as wallet SDKs send them).
+    const asLedgerApi = (ds: readonly DisclosedContract[]) =>
+      ds.map(({ templateId, contractId, createdEventBlob, synchronizerId }) => ({ templateId, contractId, createdEventBlob, synchronizerId }));
+    const submit = (party: { party: string; token: string }, commandId: string, exercise: object, disclosed: readonly DisclosedContract[]) =>
+      fx.t.json(
+        "POST",
+        "/v2/commands/submit-and-wait-for-transaction",
+        {
+          commands: { commands: [{ ExerciseCommand: exercise }], commandId, actAs: [party.party], disclosedContracts: asLedgerApi(disclosed) },
+          transactionFormat: {
+            eventFormat: { filtersByParty: { [party.party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] } }, verbose: false },
+            transactionShape: "TRANSACTION_SHAPE_LEDGER_EFFECTS",
+          },
+        },
+        party.token,
+      );
+    const instructed = await submit(
+      alice,
+      "ts-offer",
+      {
+        templateId: FACTORY,
+        contractId: factory.factoryId,
+        choice: "TransferFactory_Transfer",
+        choiceArgument: { expectedAdmin: fx.dso, transfer, extraArgs: { context: factory.choiceContext.choiceContextData, meta: { values: {} } } },
+      },
+      factory.choiceContext.disclosedContracts,
+    );
+    expect(instructed.status).toBe(200);
+    const result = instructed.body.transaction.events[0].ExercisedEvent.exerciseResult;
+    expect(result.output.tag).toBe("TransferInstructionResult_Pending");
+    const cid = result.output.value.transferInstructionCid;
+    const ctx = await getTransferInstructionChoiceContext(registryDeps(fx), cid, "accept", { excludeDebugFields: true });
+    const accepted = await submit(
+      bob,
+      "ts-accept",
+      { templateId: INSTRUCTION, contractId: cid, choice: "TransferInstruction_Accept", choiceArgument: { extraArgs: { context: ctx.choiceContextData, meta: { values: {} } } } },
+      ctx.disclosedContracts,
+    );
+    expect(accepted.status).toBe(200);
+    const done = accepted.body.transaction.events[0].ExercisedEvent;
+    expect(done.interfaceId).toMatch(/:Splice\.Api\.Token\.TransferInstructionV1:TransferInstruction$/);
+    expect(done.exerciseResult.output).toEqual({ tag: "TransferInstructionResult_Completed", value: { receiverHoldingCids: (await fx.holdings(bob.party)).map((h) => h.contractId) } });
+    expect((await fx.holdings(bob.party)).map((h) => h.payload.amount.initialAmount.toString())).toEqual(["20.0000000000"]);
   });
 });
 
