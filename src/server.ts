@@ -11,6 +11,7 @@ import pino from "pino";
 import { createRoutes, ledgerServices, STATIC_TIME_SETTING } from "./api/grpc/index.js";
 import type { LedgerApi } from "./api/grpc/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
+import { specGrpcMessageHandler } from "./api/grpc/grpc-message-encoding.js";
 import { createGateway } from "./api/http/gateway.js";
 import { createTokenVerifier, describeSecret, loadOrCreateSecret } from "./auth/index.js";
 import { bootstrap } from "./bootstrap.js";
@@ -20,7 +21,9 @@ import { Ledger } from "./ledger/engine.js";
 import { openStore } from "./store/index.js";
 import type { Store } from "./store/port.js";
 import { createRegistry } from "./templates/index.js";
-import { startNetwork, type RunningNetwork } from "./dso/index.js";
+import { DSO_PARTY_HINT, startNetwork, type RunningNetwork } from "./dso/index.js";
+import { walletAutomationSteps } from "./automation/index.js";
+import type { WalletDeps } from "./wallet/wallet-deps.js";
 import { LedgerClient } from "./ledger/ledger-client.js";
 
 export const LEDGER_API_VERSION = "3.4.12";
@@ -48,13 +51,19 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const ledger = new Ledger({ store, registry, clock, maxDeduplicationSeconds: config.maxDeduplicationSeconds });
   // The node's own apps act through the same ledger as any client, as the validator user.
   const client = new LedgerClient(ledger, config.validatorUser, identity.namespace);
+  const validator = await client.allocateParty("validator-operator");
+  const dso = await client.allocateParty(DSO_PARTY_HINT);
+  const walletDeps: WalletDeps = { client, clock, dso, validator };
+  const walletParties = async () => [validator];
   const network = await startNetwork({
     client,
     clock,
     network: config.network,
     synchronizerId: identity.synchronizerId,
-    validator: await client.allocateParty("validator-operator"),
-    onError: (e) => log.warn({ err: e }, "DSO automation step failed"),
+    validator,
+    extraSteps: walletAutomationSteps(walletDeps, walletParties, config.automation),
+    pollMs: config.automation.pollMs,
+    onError: (e) => log.debug({ err: e }, "automation step failed; retried on the next pass"),
   });
   const api: LedgerApi = {
     ledger,
@@ -68,7 +77,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     apiVersion: LEDGER_API_VERSION,
   };
 
-  const grpcServer = http2.createServer(connectNodeAdapter({ routes: createRoutes(api) }));
+  // connect-node percent-encodes all of grpc-message; re-encode it as the gRPC spec says.
+  const grpcServer = http2.createServer(specGrpcMessageHandler(connectNodeAdapter({ routes: createRoutes(api) })));
   trackSessions(grpcServer);
   const gateway = createGateway({
     services: ledgerServices(api),

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
+import { AutomationSchema, type AutomationConfig } from "./automation.js";
 import { NetworkSchema, type NetworkConfig } from "./network.js";
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -42,6 +43,7 @@ const FileSchema = z
       .partial()
       .default({}),
     network: NetworkSchema,
+    automation: AutomationSchema,
   })
   .passthrough();
 
@@ -60,6 +62,7 @@ export interface Config {
   readonly httpMaxBodyBytes: number;
   readonly maxDeduplicationSeconds: bigint;
   readonly network: NetworkConfig;
+  readonly automation: AutomationConfig;
 }
 
 export class ConfigError extends Error {}
@@ -101,5 +104,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     httpMaxBodyBytes: e.CCWALLET_HTTP_MAX_BODY_BYTES,
     maxDeduplicationSeconds: BigInt(file.ledger?.maxDeduplicationSeconds ?? 7 * 24 * 3600),
     network: file.network,
+    automation: file.automation,
   };
 }

@@ -28,6 +28,7 @@ export interface DsoAutomationOptions {
 }
 
 const MAX_STEPS_PER_PASS = 1000;
+const LEDGER_TRIGGER_MS = 50;
 
 export class DsoAutomation {
   private running: Promise<void> = Promise.resolve();
@@ -40,14 +41,26 @@ export class DsoAutomation {
 
   start(): void {
     const { clock } = this.options;
-    if (clock instanceof StaticClock) this.unsubscribe = clock.onChange(() => this.trigger());
+    const unsubs: (() => void)[] = [];
+    if (clock instanceof StaticClock) unsubs.push(clock.onChange(() => this.trigger()));
     else this.timer = setInterval(() => this.trigger(), this.options.pollMs ?? 1000);
+    // New transactions may need a reaction (e.g. an accepted offer to complete): react soon,
+    // but at most once per interval so a busy ledger does not keep the loop spinning.
+    unsubs.push(this.options.client.ledger.store.onLedgerEnd(() => this.triggerSoon()));
+    this.unsubscribe = () => unsubs.forEach((u) => u());
     this.trigger();
   }
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.soon) clearTimeout(this.soon);
     this.unsubscribe?.();
+    await this.settled();
+  }
+
+  /** Runs a pass now (after any in flight) and waits for it: tests and callers that just acted. */
+  async runNow(): Promise<void> {
+    this.trigger();
     await this.settled();
   }
 
@@ -58,6 +71,14 @@ export class DsoAutomation {
       current = this.running;
       await current;
     } while (current !== this.running);
+  }
+
+  private soon?: NodeJS.Timeout;
+  private triggerSoon(): void {
+    this.soon ??= setTimeout(() => {
+      this.soon = undefined;
+      this.trigger();
+    }, LEDGER_TRIGGER_MS);
   }
 
   trigger(): void {

@@ -13,6 +13,7 @@ export interface NetworkOptions {
   readonly validator: string;
   readonly genesis?: readonly GenesisContract[];
   readonly extraSteps?: readonly AutomationStep[];
+  readonly pollMs?: number;
   readonly onError?: (error: unknown) => void;
 }
 
@@ -30,6 +31,7 @@ export async function startNetwork(options: NetworkOptions): Promise<RunningNetw
     dso: parties.dso,
     validator: parties.validator,
     extraSteps: options.extraSteps,
+    pollMs: options.pollMs,
     onError: options.onError,
   });
   automation.start();

@@ -189,9 +189,10 @@ export const errors = {
     ),
   updateNotFound: (what: string) =>
     make("UPDATE_NOT_FOUND", Category.InvalidGivenCurrentSystemStateResourceMissing)(`Update not found: ${what}`),
-  offsetAfterLedgerEnd: (offset: bigint, end: bigint) =>
+  /** `what`: Canton's offset type in the message, "Begin" for streams, "active_at_offset" for the ACS. */
+  offsetAfterLedgerEnd: (offset: bigint, end: bigint, what = "Begin") =>
     make("OFFSET_AFTER_LEDGER_END", Category.InvalidGivenCurrentSystemStateSeekAfterEnd)(
-      `Begin offset (${offset}) is after ledger end (${end})`,
+      `${what} offset (${offset}) is after ledger end (${end})`,
     ),
   userNotFound: (id: string) =>
     make("USER_NOT_FOUND", Category.InvalidGivenCurrentSystemStateResourceMissing)(

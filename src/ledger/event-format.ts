@@ -96,6 +96,16 @@ export function visibleTo(
   return witnesses.length > 0 ? { witnesses, blob, views: [...views] } : undefined;
 }
 
+/**
+ * Whether a reader sees the command id of a transaction (Canton): when the parties it asks for
+ * include one of the submitters (act_as), whichever events it sees; a party-wildcard reader
+ * always does.
+ */
+export function showsCommandId(submitters: readonly string[], format: EventFormat): boolean {
+  if (format.anyParty) return submitters.length > 0;
+  return submitters.some((p) => format.byParty.has(p));
+}
+
 /** Interfaces a template implements, by template id; supplied by the registry. */
 export type InterfacesOf = (templateId: string) => readonly string[];
 

@@ -61,6 +61,12 @@ export interface ContractQuery {
   readonly parties?: readonly string[];
   /** Only contracts of these templates (package-id form); undefined means any template. */
   readonly templateIds?: readonly string[];
+  /**
+   * The snapshot at this offset: contracts created at or before it and not archived at or before
+   * it (so 0 gives none). Undefined means the contracts active now. An offset past the ledger end
+   * reads as the ledger end; callers refuse it first (OFFSET_AFTER_LEDGER_END).
+   */
+  readonly activeAtOffset?: bigint;
 }
 
 export interface LedgerStore {
@@ -73,7 +79,7 @@ export interface LedgerStore {
   /** An active contract, or undefined if unknown or archived. */
   activeContract(contractId: string): Promise<ContractRecord | undefined>;
   activeContractByKey(keyHash: string): Promise<ContractRecord | undefined>;
-  /** Active contracts in creation order. */
+  /** Active contracts (now, or at `query.activeAtOffset`) in creation order. */
   activeContracts(query: ContractQuery): Promise<ContractRecord[]>;
 
   /** Updates with beginExclusive < offset <= endInclusive, ascending, at most `limit`. */

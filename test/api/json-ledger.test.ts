@@ -22,7 +22,7 @@ const wildcard = (party: string, shape = "TRANSACTION_SHAPE_ACS_DELTA") => ({
 });
 
 async function acs(party: string, token: string) {
-  const r = await s.json("POST", "/v2/state/active-contracts", { eventFormat: { filtersByParty: { [party]: { cumulative: [] } } }, activeAtOffset: 0 }, token);
+  const r = await s.json("POST", "/v2/state/active-contracts", { eventFormat: { filtersByParty: { [party]: { cumulative: [] } } }, activeAtOffset: await ledgerEnd() }, token);
   expect(r.status).toBe(200);
   return (r.body as any[]).map((e) => e.contractEntry.JsActiveContract.createdEvent);
 }
@@ -164,7 +164,7 @@ describe("JSON Ledger API happy path", () => {
             [carol.party]: { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: ASSET, includeInterfaceView: true, includeCreatedEventBlob: true } } } }] },
           },
         },
-        activeAtOffset: 0,
+        activeAtOffset: await ledgerEnd(),
       },
       carol.token,
     );
@@ -233,7 +233,7 @@ describe("JSON Ledger API happy path", () => {
     const blobs = await s.json(
       "POST",
       "/v2/state/active-contracts",
-      { eventFormat: { filtersByParty: { [frank.party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: true } } } }] } } }, activeAtOffset: 0 },
+      { eventFormat: { filtersByParty: { [frank.party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: true } } } }] } } }, activeAtOffset: await ledgerEnd() },
       frank.token,
     );
     const blob = blobs.body[0].contractEntry.JsActiveContract.createdEvent.createdEventBlob;

@@ -777,5 +777,5 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
   });
 }
 
-/** Request builders, for adapter-specific tests. */
-export { contract, rejection, txCommit };
+/** Request builders and fixtures, for adapter-specific tests and the other conformance parts. */
+export { contract, rejection, txCommit, stored, ids, ALICE, BOB, CAROL, IOU, KEYED };

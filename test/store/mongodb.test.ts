@@ -9,6 +9,7 @@ import { afterAll, describe } from "vitest";
 import { MongoStore } from "../../src/store/mongodb/mongo-store.js";
 import type { Store } from "../../src/store/port.js";
 import { describeStoreConformance } from "./conformance.js";
+import { describeActiveAtConformance } from "./conformance-active-at.js";
 
 const uri = process.env.CCWALLET_TEST_MONGODB_URI;
 
@@ -28,13 +29,17 @@ describe.skipIf(!uri)("MongoStore", () => {
     return store;
   };
 
+  const openFresh = async (): Promise<Store> => {
+    const dbName = `ccwallet_test_${Date.now()}_${randomBytes(4).toString("hex")}`;
+    databases.push(dbName);
+    return connect(dbName);
+  };
+
+  describeActiveAtConformance("MongoStore", openFresh);
+
   describeStoreConformance(
     "MongoStore",
-    async () => {
-      const dbName = `ccwallet_test_${Date.now()}_${randomBytes(4).toString("hex")}`;
-      databases.push(dbName);
-      return connect(dbName);
-    },
+    openFresh,
     async (closed) => {
       const dbName = dbNames.get(closed);
       if (!dbName) throw new Error("reopen of a store this test did not open");

@@ -2,10 +2,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Store } from "../../src/store/port.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { contract, describeStoreConformance, rejection, txCommit } from "./conformance.js";
+import { describeActiveAtConformance } from "./conformance-active-at.js";
 
 const dirs: string[] = [];
 const files = new WeakMap<Store, string>();
@@ -16,13 +18,17 @@ function openFile(file: string): Store {
   return store;
 }
 
+async function openFresh(): Promise<Store> {
+  const dir = mkdtempSync(join(tmpdir(), "ccwallet-store-"));
+  dirs.push(dir);
+  return openFile(join(dir, "ledger.sqlite"));
+}
+
+describeActiveAtConformance("SqliteStore", openFresh);
+
 describeStoreConformance(
   "SqliteStore",
-  async () => {
-    const dir = mkdtempSync(join(tmpdir(), "ccwallet-store-"));
-    dirs.push(dir);
-    return openFile(join(dir, "ledger.sqlite"));
-  },
+  openFresh,
   async (closed) => {
     const file = files.get(closed);
     if (!file) throw new Error("reopen of a store this test did not open");
@@ -50,5 +56,32 @@ describe("SqliteStore group commit", () => {
     expect((await store.completions(0n, 10n, 10)).map((r) => r.offset)).toEqual([1n, 2n]);
     expect(await store.activeContract(c.contractId)).toBeUndefined();
     await store.close();
+  });
+});
+
+describe("SqliteStore schema migration", () => {
+  it("opens a version-1 data dir (no contracts_archived index) in place and answers the ACS at an offset", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccwallet-store-"));
+    dirs.push(dir);
+    const file = join(dir, "ledger.sqlite");
+    const first = openFile(file);
+    const a = contract();
+    const b = contract();
+    await first.commit(txCommit({ creates: [a, b].map((c, i) => ({ ...c, nodeId: i })) }));
+    await first.commit(txCommit({ archives: [a.contractId] }));
+    await first.close();
+    // Version 1 had everything but this index.
+    const raw = new Database(file);
+    raw.exec("DROP INDEX contracts_archived");
+    raw.close();
+
+    const second = openFile(file);
+    expect((await second.activeContracts({ activeAtOffset: 1n })).map((c) => c.contractId)).toEqual([a.contractId, b.contractId]);
+    expect((await second.activeContracts({ activeAtOffset: 2n })).map((c) => c.contractId)).toEqual([b.contractId]);
+    await second.close();
+    const check = new Database(file, { readonly: true });
+    const index = check.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'contracts_archived'").get();
+    check.close();
+    expect(index).toEqual({ name: "contracts_archived" });
   });
 });

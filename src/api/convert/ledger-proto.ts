@@ -6,6 +6,7 @@ import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { anyPack, type Timestamp, TimestampSchema } from "@bufbuild/protobuf/wkt";
 import { type Completion, CompletionSchema } from "../../../gen/com/daml/ledger/api/v2/completion_pb.js";
 import { type CreatedEvent, CreatedEventSchema, type Event, EventSchema } from "../../../gen/com/daml/ledger/api/v2/event_pb.js";
+import { type OffsetCheckpoint, OffsetCheckpointSchema } from "../../../gen/com/daml/ledger/api/v2/offset_checkpoint_pb.js";
 import { type Transaction, TransactionSchema } from "../../../gen/com/daml/ledger/api/v2/transaction_pb.js";
 import { type Identifier, IdentifierSchema } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
 import { ErrorInfoSchema, RequestInfoSchema, ResourceInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
@@ -14,7 +15,7 @@ import type { DamlType } from "../../ledger/daml-type.js";
 import { fromDamlJson } from "../../ledger/daml-type.js";
 import { errors } from "../../ledger/errors.js";
 import type { ProjectedEvent, TransactionFormat } from "../../ledger/event-format.js";
-import { projectTransaction } from "../../ledger/event-format.js";
+import { projectTransaction, showsCommandId } from "../../ledger/event-format.js";
 import type { CompletionRecord, ContractRecord, CreateNodeRecord, ExerciseNodeRecord, StatusRecord, TransactionRecord } from "../../ledger/records.js";
 import type { TemplateRegistry } from "../../ledger/registry.js";
 import { parseIdString } from "../../ledger/registry.js";
@@ -92,6 +93,14 @@ export function completionToProto(c: CompletionRecord, identity: LedgerIdentity)
     offset: c.offset,
     synchronizerTime: { synchronizerId: identity.synchronizerId, recordTime: timestampOf(c.recordTime) },
     paidTrafficCost: 0n,
+  });
+}
+
+/** An offset checkpoint: the offset and, when known, the synchronizer's record time there. */
+export function offsetCheckpointToProto(at: { offset: bigint; recordTime: bigint | undefined }, identity: LedgerIdentity): OffsetCheckpoint {
+  return create(OffsetCheckpointSchema, {
+    offset: at.offset,
+    synchronizerTimes: at.recordTime === undefined ? [] : [{ synchronizerId: identity.synchronizerId, recordTime: timestampOf(at.recordTime) }],
   });
 }
 
@@ -243,11 +252,9 @@ export class LedgerProtoEncoder {
   transaction(tx: TransactionRecord, format: TransactionFormat, keepEmpty: boolean): Transaction | undefined {
     const events = projectTransaction(tx, format, this.interfacesOf);
     if (events.length === 0 && !keepEmpty) return undefined;
-    const readers = new Set(events.flatMap((e) => e.witnesses));
-    const showCommandId = tx.submitters.some((p) => readers.has(p) || format.eventFormat.anyParty !== undefined);
     return create(TransactionSchema, {
       updateId: tx.updateId,
-      commandId: showCommandId ? tx.commandId : "",
+      commandId: showsCommandId(tx.submitters, format.eventFormat) ? tx.commandId : "",
       workflowId: tx.workflowId,
       effectiveAt: timestampOf(tx.effectiveAt),
       events: events.map((e) => this.event(e, tx)),

@@ -1,14 +1,21 @@
-/** CommandCompletionService: completions of the given user's commands for the given parties, in offset order. */
+/**
+ * CommandCompletionService: completions of the given user's commands for the given parties, in
+ * offset order, with offset checkpoints when the ledger moved on without any (checkpointed-tail.ts).
+ */
 import type { ServiceImpl } from "@connectrpc/connect";
-import { CommandCompletionService } from "../../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { CommandCompletionService, type CompletionStreamResponseSchema } from "../../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
 import { isParticipantAdmin, requireReadAs } from "../../auth/index.js";
 import { errors } from "../../ledger/errors.js";
 import { isPartyId } from "../../ledger/ids.js";
-import { tail } from "../../ledger/streams.js";
-import { completionToProto } from "../convert/ledger-proto.js";
+import type { CompletionRecord } from "../../ledger/records.js";
+import { completionToProto, offsetCheckpointToProto } from "../convert/ledger-proto.js";
 import { authenticate } from "./authenticate.js";
 import { guardStream } from "./connect-error.js";
+import { checkpointedTail } from "./checkpointed-tail.js";
 import type { LedgerApi } from "./ledger-api.js";
+
+type Response = MessageInitShape<typeof CompletionStreamResponseSchema>;
 
 export function completionService(api: LedgerApi): ServiceImpl<typeof CommandCompletionService> {
   return {
@@ -24,11 +31,15 @@ export function completionService(api: LedgerApi): ServiceImpl<typeof CommandCom
         const end = await api.store.ledgerEnd();
         if (req.beginExclusive > end) throw errors.offsetAfterLedgerEnd(req.beginExclusive, end);
         const parties = new Set(req.parties);
-        const rows = tail(api.store, (b, e, l) => api.store.completions(b, e, l), { beginExclusive: req.beginExclusive, signal: ctx.signal });
-        for await (const c of rows) {
-          if (c.userId !== userId || !c.actAs.some((p) => parties.has(p))) continue;
-          yield { completionResponse: { case: "completion", value: completionToProto(c, api.identity) } };
-        }
+        yield* checkpointedTail<CompletionRecord, Response>(api.store, (b, e, l) => api.store.completions(b, e, l), {
+          beginExclusive: req.beginExclusive,
+          signal: ctx.signal,
+          project: (c) =>
+            c.userId === userId && c.actAs.some((p) => parties.has(p))
+              ? { completionResponse: { case: "completion", value: completionToProto(c, api.identity) } }
+              : undefined,
+          checkpoint: (at) => ({ completionResponse: { case: "offsetCheckpoint", value: offsetCheckpointToProto(at, api.identity) } }),
+        });
       }),
   };
 }

@@ -25,12 +25,15 @@ export function stateService(api: LedgerApi): ServiceImpl<typeof StateService> {
           if (readers === "any") requireReadAny(user);
           else requireReadAs(user, readers);
         }
+        if (req.activeAtOffset < 0n) throw errors.invalidField("active_at_offset", "offset must not be negative");
         const end = await api.store.ledgerEnd();
-        if (req.activeAtOffset > end) throw errors.offsetAfterLedgerEnd(req.activeAtOffset, end);
-        if (req.activeAtOffset !== 0n && req.activeAtOffset !== end) {
-          throw errors.unimplemented("active_at_offset other than the ledger end; read the ACS at the ledger end and follow GetUpdates");
-        }
-        const contracts = await api.store.activeContracts({ parties: readers === "any" ? undefined : readers });
+        if (req.activeAtOffset > end) throw errors.offsetAfterLedgerEnd(req.activeAtOffset, end, "active_at_offset");
+        // Canton: the snapshot at the ledger begin (offset 0) is the empty set.
+        if (req.activeAtOffset === 0n) return;
+        const contracts = await api.store.activeContracts({
+          parties: readers === "any" ? undefined : readers,
+          activeAtOffset: req.activeAtOffset,
+        });
         for (const c of contracts) {
           const candidates = readers === "any" ? [...c.signatories, ...c.observers] : readers.filter((p) => c.signatories.includes(p) || c.observers.includes(p));
           const seen = visibleTo(format, candidates, c.templateId, api.encoder.interfacesOf(c.templateId));

@@ -1,16 +1,24 @@
-/** UpdateService: the transaction stream and single-update lookups, projected for the reader. */
+/**
+ * UpdateService: the transaction stream and single-update lookups, projected for the reader. An
+ * open-ended stream carries offset checkpoints (checkpointed-tail.ts); lookups never do.
+ */
+import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { UpdateFormat } from "../../../gen/com/daml/ledger/api/v2/transaction_filter_pb.js";
-import { UpdateService } from "../../../gen/com/daml/ledger/api/v2/update_service_pb.js";
+import { type GetUpdatesResponseSchema, UpdateService } from "../../../gen/com/daml/ledger/api/v2/update_service_pb.js";
 import { isParticipantAdmin, requireReadAny, requireReadAs } from "../../auth/index.js";
 import { errors } from "../../ledger/errors.js";
 import type { TransactionFormat } from "../../ledger/event-format.js";
 import type { TransactionRecord } from "../../ledger/records.js";
 import { tail } from "../../ledger/streams.js";
 import { defaultTransactionFormat, eventFormatOf, readersOf, transactionFormatOf } from "../convert/format-proto.js";
+import { offsetCheckpointToProto } from "../convert/ledger-proto.js";
 import { authenticate } from "./authenticate.js";
 import { guard, guardStream } from "./connect-error.js";
+import { checkpointedTail } from "./checkpointed-tail.js";
 import type { LedgerApi } from "./ledger-api.js";
+
+type UpdatesResponse = MessageInitShape<typeof GetUpdatesResponseSchema>;
 
 async function authorizedFormat(api: LedgerApi, ctx: HandlerContext, format: TransactionFormat): Promise<TransactionFormat> {
   const user = await authenticate(api, ctx);
@@ -56,15 +64,25 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
         if (req.endInclusive !== undefined && req.endInclusive < req.beginExclusive) {
           throw errors.invalidArgument(`end_inclusive (${req.endInclusive}) is before begin_exclusive (${req.beginExclusive})`);
         }
-        const rows = tail(api.store, (b, e, l) => api.store.transactions(b, e, l), {
-          beginExclusive: req.beginExclusive,
-          endInclusive: req.endInclusive,
-          signal: ctx.signal,
-        });
-        for await (const tx of rows) {
+        const page = (b: bigint, e: bigint, l: number) => api.store.transactions(b, e, l);
+        const project = (tx: TransactionRecord): UpdatesResponse | undefined => {
           const transaction = api.encoder.transaction(tx, format, false);
-          if (transaction) yield { update: { case: "transaction", value: transaction } };
+          return transaction && { update: { case: "transaction", value: transaction } };
+        };
+        if (req.endInclusive !== undefined) {
+          // Canton checkpoints only open-ended (tailing) streams.
+          for await (const tx of tail(api.store, page, { beginExclusive: req.beginExclusive, endInclusive: req.endInclusive, signal: ctx.signal })) {
+            const response = project(tx);
+            if (response) yield response;
+          }
+          return;
         }
+        yield* checkpointedTail<TransactionRecord, UpdatesResponse>(api.store, page, {
+          beginExclusive: req.beginExclusive,
+          signal: ctx.signal,
+          project,
+          checkpoint: (at) => ({ update: { case: "offsetCheckpoint", value: offsetCheckpointToProto(at, api.identity) } }),
+        });
       }),
     getUpdateById: (req, ctx) =>
       guard(async () => {

@@ -38,6 +38,9 @@ const CONTRACT_INDEXES: IndexDescription[] = [
   { name: "active_by_party", key: { stakeholders: 1, createdOffset: 1, nodeId: 1 }, partialFilterExpression: ACTIVE },
   { name: "active_by_template", key: { templateId: 1, createdOffset: 1, nodeId: 1 }, partialFilterExpression: ACTIVE },
   { name: "active_in_order", key: { createdOffset: 1, nodeId: 1 }, partialFilterExpression: ACTIVE },
+  // The ACS at a past offset N adds the contracts archived after N. Archived ones only: a partial
+  // index is used for a query whose predicate is a subset of its filter, as `$gt: N` (N >= 1) is.
+  { name: "archived", key: { archivedOffset: 1 }, partialFilterExpression: { archivedOffset: { $gt: 0 } } },
 ];
 
 const TRANSACTION_INDEXES: IndexDescription[] = [{ name: "update_id", key: { updateId: 1 }, unique: true }];

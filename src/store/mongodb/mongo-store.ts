@@ -95,10 +95,21 @@ export class MongoStore implements Store {
   }
 
   async activeContracts(query: ContractQuery): Promise<ContractRecord[]> {
-    const filter: Filter<ContractDoc> = { archivedOffset: null };
-    if (query.parties) filter.stakeholders = { $in: query.parties };
-    if (query.templateIds) filter.templateId = { $in: query.templateIds };
-    return decodeAll(this.cols.contracts.find(filter).sort({ createdOffset: 1, nodeId: 1 }));
+    const scope: Filter<ContractDoc> = {};
+    if (query.parties) scope.stakeholders = { $in: query.parties };
+    if (query.templateIds) scope.templateId = { $in: query.templateIds };
+    const at = query.activeAtOffset;
+    const inOrder = { createdOffset: 1, nodeId: 1 } as const;
+    if (at === undefined) return decodeAll(this.cols.contracts.find({ ...scope, archivedOffset: null }).sort(inOrder));
+    if (at <= 0n) return [];
+    // Two reads, each on its own index: active now, then archived after `at` (both created at or
+    // before it). In this order a contract archived between the reads is in both, never in
+    // neither; the duplicate is dropped by id.
+    const active = await this.cols.contracts.find({ ...scope, archivedOffset: null, createdOffset: { $lte: at } }).toArray();
+    const archivedLater = await this.cols.contracts.find({ ...scope, archivedOffset: { $gt: at }, createdOffset: { $lte: at } }).toArray();
+    const byId = new Map<string, ContractDoc>();
+    for (const doc of [...active, ...archivedLater]) byId.set(doc._id, doc);
+    return [...byId.values()].sort(compareCreation).map((doc) => decodeRecord<ContractRecord>(doc.record));
   }
 
   async transactions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<TransactionRecord[]> {
@@ -225,6 +236,11 @@ function notify(listener: (end: bigint) => void, end: bigint): void {
       throw error;
     });
   }
+}
+
+function compareCreation(a: ContractDoc, b: ContractDoc): number {
+  if (a.createdOffset !== b.createdOffset) return a.createdOffset < b.createdOffset ? -1 : 1;
+  return a.nodeId - b.nodeId;
 }
 
 function decodeOne<T>(doc: { record: string } | null): T | undefined {

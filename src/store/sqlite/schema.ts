@@ -1,5 +1,9 @@
-/** SQLite schema of the embedded store. Records are JSON (see ../codec.ts); columns exist only to index. */
-export const SCHEMA_VERSION = "1";
+/**
+ * SQLite schema of the embedded store. Records are JSON (see ../codec.ts); columns exist only to
+ * index. Every statement is idempotent, so opening a data dir of an older version migrates it in
+ * place. Version 2 added `contracts_archived` (snapshots of the ACS at a past offset).
+ */
+export const SCHEMA_VERSION = "2";
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -16,6 +20,10 @@ CREATE UNIQUE INDEX IF NOT EXISTS contracts_active_key ON contracts(key_hash)
   WHERE key_hash IS NOT NULL AND archived_offset IS NULL;
 CREATE INDEX IF NOT EXISTS contracts_active_template ON contracts(template_id, created_offset, node_id)
   WHERE archived_offset IS NULL;
+-- The ACS at a past offset N is the contracts active now plus those archived after N (both created
+-- at or before N); this index finds the second part without scanning the archived history.
+CREATE INDEX IF NOT EXISTS contracts_archived ON contracts(archived_offset)
+  WHERE archived_offset IS NOT NULL;
 CREATE TABLE IF NOT EXISTS contract_stakeholders (
   party TEXT NOT NULL,
   contract_id TEXT NOT NULL,

@@ -66,6 +66,28 @@ export class SqliteStore implements Store {
       activeByTemplate: p(
         "SELECT record FROM contracts WHERE template_id = ? AND archived_offset IS NULL ORDER BY created_offset, node_id",
       ),
+      // The ACS at offset @at: created at or before it, and active now or archived after it.
+      activeAllAt: p(
+        `SELECT record FROM (
+           SELECT record, created_offset, node_id FROM contracts WHERE archived_offset IS NULL AND created_offset <= @at
+           UNION ALL
+           SELECT record, created_offset, node_id FROM contracts WHERE archived_offset > @at AND created_offset <= @at
+         ) ORDER BY created_offset, node_id`,
+      ),
+      activeByPartyAt: p(
+        `SELECT c.record FROM contract_stakeholders s JOIN contracts c ON c.contract_id = s.contract_id
+         WHERE s.party = @party AND c.created_offset <= @at AND (c.archived_offset IS NULL OR c.archived_offset > @at)
+         ORDER BY c.created_offset, c.node_id`,
+      ),
+      activeByTemplateAt: p(
+        `SELECT record FROM (
+           SELECT record, created_offset, node_id FROM contracts
+           WHERE template_id = @template AND archived_offset IS NULL AND created_offset <= @at
+           UNION ALL
+           SELECT record, created_offset, node_id FROM contracts
+           WHERE template_id = @template AND archived_offset > @at AND created_offset <= @at
+         ) ORDER BY created_offset, node_id`,
+      ),
       insertContract: p(
         "INSERT INTO contracts (contract_id, template_id, key_hash, created_offset, node_id, record) VALUES (?, ?, ?, ?, ?, ?)",
       ),
@@ -224,19 +246,23 @@ export class SqliteStore implements Store {
   }
 
   async activeContracts(query: ContractQuery): Promise<ContractRecord[]> {
+    const s = this.stmts;
+    const at = query.activeAtOffset;
     const templates = query.templateIds ? new Set(query.templateIds) : undefined;
     let rows: ContractRecord[];
     if (query.parties) {
       const seen = new Map<string, ContractRecord>();
       for (const party of query.parties) {
-        for (const r of this.all<ContractRecord>(this.stmts.activeByParty, party)) seen.set(r.contractId, r);
+        const partyRows = at === undefined ? this.all<ContractRecord>(s.activeByParty, party) : this.all<ContractRecord>(s.activeByPartyAt, { party, at });
+        for (const r of partyRows) seen.set(r.contractId, r);
       }
       rows = [...seen.values()];
       if (query.parties.length > 1) rows.sort((a, b) => compareCreation(a, b));
     } else if (templates && templates.size === 1) {
-      rows = this.all<ContractRecord>(this.stmts.activeByTemplate, [...templates][0]);
+      const template = [...templates][0];
+      rows = at === undefined ? this.all<ContractRecord>(s.activeByTemplate, template) : this.all<ContractRecord>(s.activeByTemplateAt, { template, at });
     } else {
-      rows = this.all<ContractRecord>(this.stmts.activeAll);
+      rows = at === undefined ? this.all<ContractRecord>(s.activeAll) : this.all<ContractRecord>(s.activeAllAt, { at });
     }
     return templates ? rows.filter((r) => templates.has(r.templateId)) : rows;
   }

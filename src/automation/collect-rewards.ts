@@ -1,0 +1,55 @@
+/**
+ * Reward collection: a wallet party's coupons of issuing rounds are minted into a holding by a
+ * self-transfer that uses them as inputs (Splice's wallet does the same), before they expire.
+ */
+import { choiceOf } from "../ledger/ledger-client.js";
+import { Numeric } from "../ledger/numeric.js";
+import type { NetworkState } from "../dso/network-state.js";
+import { AmuletRules, type AmuletRulesPayload } from "../templates/splice/amulet-rules.js";
+import { MAX_INPUTS } from "../wallet/select-inputs.js";
+import { contextFor, spendableOf } from "../wallet/transfer-inputs.js";
+import type { WalletDeps } from "../wallet/wallet-deps.js";
+import type { WalletParties } from "./wallet-parties.js";
+
+export async function collectRewards(deps: WalletDeps, parties: WalletParties, state: NetworkState): Promise<boolean> {
+  let acted = false;
+  for (const party of await parties()) {
+    const spendable = await spendableOf(deps, party);
+    const coupons = spendable.candidates.filter((c) => c.kind === "coupon" && c.value.isPositive()).slice(0, MAX_INPUTS);
+    if (coupons.length === 0) continue;
+    const { context, disclosed } = contextFor(spendable, coupons);
+    await deps.client.exercise(
+      [party],
+      AmuletRules,
+      state.rules.contractId,
+      choiceOf<AmuletRulesPayload>(AmuletRules, "AmuletRules_Transfer"),
+      { transfer: { sender: party, provider: party, inputs: coupons.map((c) => c.input), outputs: [], beneficiaries: null }, context },
+      { disclosed },
+    );
+    acted = true;
+  }
+  return acted;
+}
+
+/** Merges: a party with more than 10 holdings gets its smallest (up to 100) merged into one. */
+export async function mergeHoldings(deps: WalletDeps, parties: WalletParties, state: NetworkState, threshold = 10): Promise<boolean> {
+  let acted = false;
+  for (const party of await parties()) {
+    const spendable = await spendableOf(deps, party);
+    const holdings = spendable.candidates.filter((c) => c.kind === "holding");
+    if (holdings.length <= threshold) continue;
+    const inputs = [...holdings].sort((a, b) => a.value.cmp(b.value)).slice(0, MAX_INPUTS);
+    if (!inputs.reduce((a, c) => a.add(c.value), Numeric.zero).isPositive()) continue;
+    const { context, disclosed } = contextFor(spendable, inputs);
+    await deps.client.exercise(
+      [party],
+      AmuletRules,
+      state.rules.contractId,
+      choiceOf<AmuletRulesPayload>(AmuletRules, "AmuletRules_Transfer"),
+      { transfer: { sender: party, provider: party, inputs: inputs.map((c) => c.input), outputs: [], beneficiaries: null }, context },
+      { disclosed },
+    );
+    acted = true;
+  }
+  return acted;
+}

@@ -1,0 +1,2 @@
+export { walletAutomationSteps } from "./wallet-automation.js";
+export type { WalletParties } from "./wallet-parties.js";

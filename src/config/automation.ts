@@ -1,0 +1,19 @@
+/**
+ * The validator's wallet automation (`automation` in the CCWALLET_CONFIG file): which triggers
+ * run. Splice runs all of them by default; benchmarks and tests of raw holdings switch some off.
+ */
+import { z } from "zod";
+
+export const AutomationSchema = z
+  .object({
+    collectRewards: z.boolean().default(true),
+    renewPreapprovals: z.boolean().default(true),
+    mergeHoldings: z.boolean().default(true),
+    /** Holdings above this count get merged (spec §8: more than 10). */
+    mergeThreshold: z.number().int().positive().default(10),
+    /** Wall-clock polling period of the automation loop. */
+    pollMs: z.number().int().positive().default(1000),
+  })
+  .prefault({});
+
+export type AutomationConfig = z.infer<typeof AutomationSchema>;
