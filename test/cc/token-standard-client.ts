@@ -29,10 +29,14 @@ import type { CcFixture } from "./cc-fixture.js";
 
 export const HOUR = 3_600_000_000n;
 
-/** Genesis creates the factory once the server wires `tokenStandardGenesis`; until then, here. */
-export async function ensureFactory(fx: CcFixture): Promise<void> {
-  if ((await fx.client.active(ExternalPartyAmuletRules, [fx.dso])).length > 0) return;
+/**
+ * Genesis creates the factory once the server wires `tokenStandardGenesis` (and with it the DSO's
+ * token-standard automation steps); until then, it is created here. Returns whether it was wired.
+ */
+export async function ensureFactory(fx: CcFixture): Promise<boolean> {
+  if ((await fx.client.active(ExternalPartyAmuletRules, [fx.dso])).length > 0) return true;
   for (const g of tokenStandardGenesis) await fx.client.create([fx.dso], g.template, g.payload(fx.dso));
+  return false;
 }
 
 export const registryDeps = (fx: CcFixture): RegistryDeps => ({ client: fx.client, dso: fx.dso, now: () => fx.clock.now() });

@@ -22,23 +22,26 @@ import { ensureFactory, HOUR, snapshot } from "./token-standard-client.js";
 
 let fx: CcFixture;
 let steps: AutomationStep[];
+let wired: boolean;
 let alice: string;
 let carol: string;
+let courier: string;
 beforeAll(async () => {
   fx = await startCc();
-  await ensureFactory(fx);
+  wired = await ensureFactory(fx);
   steps = tokenStandardSteps(fx.client);
   alice = await fx.party("alice");
   carol = await fx.party("carol");
+  courier = await fx.party("courier");
   await fx.tap(fx.validator, "1000");
   await fx.tap(alice, "100");
   await preapprove(carol);
 });
 afterAll(() => fx.stop());
 
-/** Runs the DSO's token-standard steps until none acts (what the wired automation does). */
+/** Lets the DSO's token-standard steps run until none acts: the node's loop once wired, else here. */
 async function settleDso(): Promise<void> {
-  await fx.t.server.network.automation.settled();
+  if (wired) return fx.t.server.network.automation.runNow();
   for (let i = 0; i < 50; i++) {
     const state = await fx.network();
     let acted = false;
@@ -67,7 +70,7 @@ async function preapprove(receiver: string): Promise<void> {
   );
 }
 
-async function createCommand(nonce: bigint, amount: string, opts: { expectedDso?: string; expiresAt?: bigint } = {}) {
+async function createCommand(nonce: bigint, amount: string, opts: { expectedDso?: string; expiresAt?: bigint; delegate?: string } = {}) {
   const [rules] = await fx.client.active(ExternalPartyAmuletRules, [fx.dso]);
   const { result } = await fx.client.exercise(
     [alice],
@@ -77,7 +80,7 @@ async function createCommand(nonce: bigint, amount: string, opts: { expectedDso?
     {
       sender: alice,
       receiver: carol,
-      delegate: fx.dso,
+      delegate: opts.delegate ?? fx.dso,
       amount: Numeric.parse(amount),
       expiresAt: opts.expiresAt ?? fx.clock.now() + HOUR,
       nonce,
@@ -103,9 +106,12 @@ describe("TransferCommand", () => {
   });
 
   it("archives a stale nonce as a failure without moving CC", async () => {
-    const cid = await createCommand(0n, "10");
+    // Another delegate than the DSO, so the DSO's automation leaves this command to the test.
+    const cid = await createCommand(0n, "10", { delegate: courier });
     const [counter] = await fx.client.active(TransferCommandCounter, [alice]);
-    const { result } = await fx.client.exercise([fx.dso], TransferCommand, cid, choiceOf(TransferCommand, "TransferCommand_Send"), sendArg(counter.contractId));
+    const { result } = await fx.client.exercise([courier], TransferCommand, cid, choiceOf(TransferCommand, "TransferCommand_Send"), sendArg(counter.contractId), {
+      disclosed: [counter.record],
+    });
     expect(result).toMatchObject({
       result: { tag: "TransferCommandResultFailure", value: { reason: { tag: "ITR_Other", value: { description: "Expected nonce 0 is smaller than current counter 1" } } } },
       nonce: 0n,
