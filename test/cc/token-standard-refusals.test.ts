@@ -102,7 +102,9 @@ describe("token standard refusals", () => {
     const cid = await offer("10", HOUR);
     const instr = (await fx.client.contract(AmuletTransferInstruction, cid))!;
     await fx.advance(HOUR);
-    if (!(await fx.client.contract(AmuletTransferInstruction, cid))) return; // expired by DSO automation already
+    // Once the DSO loop runs the expiry step it wins this race at the deadline; the path below is
+    // then covered only where the DSO lags (and by this test on a node without the step).
+    if (!(await fx.client.contract(AmuletTransferInstruction, cid))) return;
     const lockedCid = instr.payload.lockedAmulet;
     const round = await fx.openRound();
     await fx.client.exercise([alice], LockedAmulet, lockedCid, LockedAmulet.choices.get("LockedAmulet_OwnerExpireLock")!, { openRoundCid: round.contractId }, {
