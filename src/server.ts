@@ -23,6 +23,7 @@ import { openStore } from "./store/index.js";
 import type { Store } from "./store/port.js";
 import { createRegistry } from "./templates/index.js";
 import { DSO_PARTY_HINT, startNetwork, type RunningNetwork } from "./dso/index.js";
+import { tokenStandardGenesis, tokenStandardSteps } from "./dso/token-standard.js";
 import { walletAutomationSteps } from "./automation/index.js";
 import type { WalletDeps } from "./wallet/wallet-deps.js";
 import { LedgerClient } from "./ledger/ledger-client.js";
@@ -89,7 +90,8 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
     network: config.network,
     synchronizerId: identity.synchronizerId,
     validator,
-    extraSteps: walletAutomationSteps(walletDeps, walletParties, config.automation),
+    genesis: tokenStandardGenesis,
+    extraSteps: [...tokenStandardSteps(client), ...walletAutomationSteps(walletDeps, walletParties, config.automation)],
     pollMs: config.automation.pollMs,
     onError: (e) => log.debug({ err: e }, "automation step failed; retried on the next pass"),
   });

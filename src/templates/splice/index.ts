@@ -15,6 +15,8 @@ export * from "./split-and-burn.js";
 export * from "./amulet-rules.js";
 export * from "./transfer-preapproval.js";
 export * from "./external-party-setup-proposal.js";
+export * from "./external-party-amulet-rules.js";
+export * from "./amulet-transfer-instruction.js";
 
 import type { Template } from "../../ledger/template.js";
 import { AmuletRules } from "./amulet-rules.js";
@@ -22,6 +24,7 @@ import { amuletTemplates } from "./amulet.js";
 import { MemberTraffic } from "./decentralized-synchronizer.js";
 import { ExternalPartySetupProposal } from "./external-party-setup-proposal.js";
 import { roundTemplates } from "./round.js";
+import { tokenStandardTemplates } from "./token-standard/index.js";
 import { TransferPreapproval } from "./transfer-preapproval.js";
 import { validatorLicenseTemplates } from "./validator-license.js";
 import { walletTemplates } from "./wallet/index.js";
@@ -36,4 +39,5 @@ export const spliceTemplates: readonly Template<never>[] = [
   TransferPreapproval,
   ExternalPartySetupProposal,
   ...walletTemplates,
+  ...tokenStandardTemplates,
 ] as unknown as Template<never>[];
