@@ -95,7 +95,7 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
     pollMs: config.automation.pollMs,
     onError: (e) => log.debug({ err: e }, "automation step failed; retried on the next pass"),
   });
-  const v0 = walletServices({ ledger: api, wallet, log });
+  const v0 = walletServices({ ledger: api, wallet, log, cc: walletDeps });
 
   // connect-node percent-encodes all of grpc-message; re-encode it as the gRPC spec says.
   const grpcServer = http2.createServer(specGrpcMessageHandler(connectNodeAdapter({ routes: createRoutes(api, v0) })));

@@ -2,9 +2,12 @@
 import type { Logger } from "pino";
 import type { WalletContext } from "../../../wallet/index.js";
 import type { LedgerApi } from "../ledger-api.js";
+import type { WalletDeps } from "../../../wallet/wallet-deps.js";
 
 export interface WalletApi {
   readonly ledger: LedgerApi;
   readonly wallet: WalletContext;
   readonly log: Logger;
+  /** Canton Coin: ledger access as the validator's apps, time, the DSO and operator parties. */
+  readonly cc: WalletDeps;
 }
