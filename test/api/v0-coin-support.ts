@@ -90,3 +90,28 @@ export function grpcClients(s: TestServer): GrpcClients {
 }
 
 export const bearer = (w: Wallet | string) => ({ headers: { authorization: `Bearer ${typeof w === "string" ? w : w.token}` } });
+
+/**
+ * Holds every ledger submission until `release()`, so a test can have a request in flight while
+ * it sends another one (deterministic 429s); `entered` resolves when the first one is held.
+ */
+export function holdSubmissions(s: TestServer): { entered: Promise<void>; release(): void } {
+  const ledger = s.server.api.ledger;
+  const submit = ledger.submit;
+  let enter!: () => void;
+  let open!: () => void;
+  const entered = new Promise<void>((r) => (enter = r));
+  const gate = new Promise<void>((r) => (open = r));
+  ledger.submit = async (submission) => {
+    enter();
+    await gate;
+    return submit.call(ledger, submission);
+  };
+  return {
+    entered,
+    release() {
+      ledger.submit = submit;
+      open();
+    },
+  };
+}

@@ -12,7 +12,7 @@ import { TransferPreapprovalProposal } from "../../src/templates/splice/wallet/t
 import { PREAPPROVAL_LIFETIME_MICROS } from "../../src/wallet/index.js";
 import { loadOpenApi, OPENAPI_DIR, ResponseLog } from "../support/openapi-validator.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
-import { acs, amuletTotal, bearer, caller, ccDeps, fund, grpcClients, ofTemplate, onboard, operatorWallet, type GrpcClients, type Wallet } from "./v0-coin-support.js";
+import { acs, amuletTotal, bearer, caller, ccDeps, fund, grpcClients, holdSubmissions, ofTemplate, onboard, operatorWallet, type GrpcClients, type Wallet } from "./v0-coin-support.js";
 
 const PREAPPROVAL = "Splice.AmuletRules:TransferPreapproval";
 const PROPOSAL = "Splice.Wallet.TransferPreapproval:TransferPreapprovalProposal";
@@ -77,14 +77,16 @@ describe("POST /v0/wallet/transfer-preapproval", () => {
   });
 
   it("answers 429 to a request for the same party while one is in flight; exactly one preapproval results", async () => {
-    const results = await Promise.all([1, 2, 3, 4].map(() => call("POST", "/v0/wallet/transfer-preapproval", bob)));
-    const statuses = results.map((r) => r.status).sort();
-    expect(statuses.filter((x) => x === 200)).toHaveLength(1);
-    expect(statuses).toContain(429);
-    expect(statuses.every((x) => [200, 409, 429].includes(x))).toBe(true);
-    for (const r of results.filter((x) => x.status === 429)) expect(r.body.error).toMatch(/is being created; retry later/);
-    const created = results.find((r) => r.status === 200)!.body.transfer_preapproval_contract_id;
-    expect((await preapprovalsOf(bob)).map((p) => p.contractId)).toEqual([created]);
+    const hold = holdSubmissions(s);
+    const first = call("POST", "/v0/wallet/transfer-preapproval", bob);
+    await hold.entered;
+    const second = await call("POST", "/v0/wallet/transfer-preapproval", bob);
+    hold.release();
+    expect(second).toMatchObject({ status: 429, body: { error: `a transfer preapproval for ${bob.party} is being created; retry later` } });
+    const created = await first;
+    expect(created.status).toBe(200);
+    expect((await preapprovalsOf(bob)).map((p) => p.contractId)).toEqual([created.body.transfer_preapproval_contract_id]);
+    expect((await call("POST", "/v0/wallet/transfer-preapproval", bob)).status).toBe(409);
   });
 
   it("finishes a proposal an interrupted request left behind instead of signing a second one", async () => {
