@@ -27,7 +27,6 @@ export interface HoldingsSummary {
 }
 
 export async function getExternalPartyBalance(deps: WalletDeps, partyRaw: string): Promise<HoldingsSummary> {
-  if (partyRaw.length === 0) throw walletErrors.badRequest("party_id is required");
   const party = parsePartyId("party_id", partyRaw);
   if (!(await deps.client.ledger.store.party(party))) throw walletErrors.notFound(`No wallet for external party ${party}`);
   const earliest = (await readNetwork(deps.client, deps.dso)).openRounds[0];
