@@ -10,7 +10,6 @@
  * anything is submitted, so a validator that cannot pay changes nothing.
  */
 import { choiceOf, type Active } from "../ledger/ledger-client.js";
-import type { ContractRecord } from "../ledger/records.js";
 import { TransferPreapprovalProposal, type TransferPreapprovalProposalPayload } from "../templates/splice/wallet/transfer-preapproval-proposal.js";
 import { MICROS_PER_DAY } from "../templates/splice/types.js";
 import { exclusively } from "./in-flight.js";
@@ -27,22 +26,19 @@ export interface PreapprovalOutcome {
   /** False when the party already had a usable preapproval (nothing was done). */
   readonly created: boolean;
   readonly contractId: string;
-  readonly record: ContractRecord;
 }
 
 export async function createTransferPreapproval(deps: WalletDeps, party: string): Promise<PreapprovalOutcome> {
   const existing = await findPreapproval(deps, party);
-  if (existing) return { created: false, contractId: existing.contractId, record: existing.record };
+  if (existing) return { created: false, contractId: existing.contractId };
   return exclusively(deps, `transfer-preapproval:${party}`, `a transfer preapproval for ${party} is being created; retry later`, async () => {
     const raced = await findPreapproval(deps, party);
-    if (raced) return { created: false, contractId: raced.contractId, record: raced.record };
+    if (raced) return { created: false, contractId: raced.contractId };
     const expiresAt = deps.clock.now() + PREAPPROVAL_LIFETIME_MICROS;
     const payment = await operatorPayment(deps, expiresAt);
     const { proposal, fresh } = await proposalOf(deps, party);
     try {
-      const contractId = await accept(deps, proposal.contractId, payment, expiresAt);
-      const record = await deps.client.ledger.store.activeContract(contractId);
-      return { created: true, contractId, record: record! };
+      return { created: true, contractId: await accept(deps, proposal.contractId, payment, expiresAt) };
     } catch (e) {
       // A proposal this request created must not outlive its failure.
       if (fresh) await withdraw(deps, party, proposal.contractId).catch(() => undefined);
