@@ -5,6 +5,7 @@
  * body against the Splice OpenAPI.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
+import { status, type ServiceError } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StaticClock } from "../../src/ledger/clock.js";
 import { Numeric } from "../../src/ledger/numeric.js";
@@ -12,7 +13,7 @@ import { createTransferPreapproval } from "../../src/wallet/index.js";
 import { TICK } from "../cc/cc-fixture.js";
 import { loadOpenApi, OPENAPI_DIR, ResponseLog } from "../support/openapi-validator.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
-import { acs, amuletTotal, bearer, caller, ccDeps, DAY, fund, grpcClients, ofTemplate, onboard, operatorWallet, type GrpcClients, type Wallet } from "./v0-coin-support.js";
+import { acs, amuletTotal, bearer, caller, ccDeps, DAY, fund, grpcClients, grpcJs, ofTemplate, onboard, operatorWallet, type GrpcClients, type Wallet } from "./v0-coin-support.js";
 
 const PREAPPROVAL = "Splice.AmuletRules:TransferPreapproval";
 
@@ -162,6 +163,22 @@ describe("GET /v0/admin/external-party/balance", () => {
     const b = await grpc.admin.getExternalPartyBalance({ partyId: alice.party }, bearer(operator));
     expect(b.totalCoinHoldings).toBe("100.0000000000");
     expect(typeof b.computedAsOfRound).toBe("bigint");
+  });
+});
+
+describe("@grpc/grpc-js with the protos in proto/ccwallet", () => {
+  it("lists preapprovals and reads a balance with snake_case fields; non-admins are PERMISSION_DENIED", async () => {
+    const js = grpcJs(s);
+    try {
+      const listed = await js.admin("ListTransferPreapprovals", {}, operator);
+      expect(listed.contracts.map((c: any) => c.contract.payload.fields.receiver.stringValue)).toEqual([alice.party]);
+      const b = await js.admin("GetExternalPartyBalance", { party_id: alice.party }, operator);
+      expect(b).toMatchObject({ party_id: alice.party, total_coin_holdings: "100.0000000000", computed_as_of_round: expect.any(String) });
+      const denied = await js.admin("GetExternalPartyBalance", { party_id: alice.party }, alice).catch((e: ServiceError) => e);
+      expect((denied as ServiceError).code).toBe(status.PERMISSION_DENIED);
+    } finally {
+      js.close();
+    }
   });
 });
 

@@ -5,6 +5,10 @@
  * endpoint is not part of these suites.
  */
 import { createClient, type Client } from "@connectrpc/connect";
+import * as grpc from "@grpc/grpc-js";
+import * as protoLoader from "@grpc/proto-loader";
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { expect } from "vitest";
 import { ValidatorAdminService } from "../../gen/ccwallet/validator/v0/validator_admin_service_pb.js";
@@ -112,6 +116,34 @@ export function holdSubmissions(s: TestServer): { entered: Promise<void>; releas
     release() {
       ledger.submit = submit;
       open();
+    },
+  };
+}
+
+/** An independent gRPC stack: @grpc/grpc-js with the protos loaded from proto/ccwallet (snake_case fields, int64 as strings). */
+export function grpcJs(s: TestServer) {
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((f) => {
+      const p = join(dir, f);
+      return statSync(p).isDirectory() ? files(p) : p.endsWith(".proto") ? [p.slice("proto/".length)] : [];
+    });
+  const pkg = grpc.loadPackageDefinition(
+    protoLoader.loadSync(files("proto/ccwallet"), { includeDirs: ["proto"], keepCase: true, longs: String, enums: String, defaults: true, oneofs: true }),
+  ) as any;
+  const address = `127.0.0.1:${s.server.grpcPort}`;
+  const wallet = new pkg.ccwallet.wallet.v0.WalletService(address, grpc.credentials.createInsecure());
+  const admin = new pkg.ccwallet.validator.v0.ValidatorAdminService(address, grpc.credentials.createInsecure());
+  const unary = <T>(client: any, method: string, req: unknown, w: Wallet | string) => {
+    const md = new grpc.Metadata();
+    md.set("authorization", `Bearer ${typeof w === "string" ? w : w.token}`);
+    return new Promise<T>((resolve, reject) => client[method](req, md, (err: grpc.ServiceError | null, res: T) => (err ? reject(err) : resolve(res))));
+  };
+  return {
+    wallet: <T = any>(method: string, req: unknown, w: Wallet | string) => unary<T>(wallet, method, req, w),
+    admin: <T = any>(method: string, req: unknown, w: Wallet | string) => unary<T>(admin, method, req, w),
+    close() {
+      wallet.close();
+      admin.close();
     },
   };
 }

@@ -5,6 +5,7 @@
  * nothing — each checked on `/v2`, every 200 body against the Splice OpenAPI.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
+import { status, type ServiceError } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CreateTransferPreapprovalResponseSchema } from "../../gen/ccwallet/wallet/v0/wallet_internal_pb.js";
 import { Numeric } from "../../src/ledger/numeric.js";
@@ -12,7 +13,7 @@ import { TransferPreapprovalProposal } from "../../src/templates/splice/wallet/t
 import { PREAPPROVAL_LIFETIME_MICROS } from "../../src/wallet/index.js";
 import { loadOpenApi, OPENAPI_DIR, ResponseLog } from "../support/openapi-validator.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
-import { acs, amuletTotal, bearer, caller, ccDeps, fund, grpcClients, holdSubmissions, ofTemplate, onboard, operatorWallet, type GrpcClients, type Wallet } from "./v0-coin-support.js";
+import { acs, amuletTotal, bearer, caller, ccDeps, fund, grpcClients, grpcJs, holdSubmissions, ofTemplate, onboard, operatorWallet, type GrpcClients, type Wallet } from "./v0-coin-support.js";
 
 const PREAPPROVAL = "Splice.AmuletRules:TransferPreapproval";
 const PROPOSAL = "Splice.Wallet.TransferPreapproval:TransferPreapprovalProposal";
@@ -176,6 +177,23 @@ describe("POST /v0/wallet/transfer-preapproval/send", () => {
     expect([await amuletTotal(s, alice), await amuletTotal(s, bob)]).toEqual(before);
     // a refused id stays usable
     expect((await send(alice, ok)).status).toBe(200);
+  });
+});
+
+describe("@grpc/grpc-js with the protos in proto/ccwallet", () => {
+  it("creates (ALREADY_EXISTS when it exists) and sends with snake_case fields", async () => {
+    const js = grpcJs(s);
+    try {
+      const exists = await js.wallet("CreateTransferPreapproval", {}, alice).catch((e: ServiceError) => e);
+      expect((exists as ServiceError).code).toBe(status.ALREADY_EXISTS);
+      const before = Numeric.parse(await amuletTotal(s, bob));
+      expect(await js.wallet("TransferPreapprovalSend", { receiver_party_id: bob.party, amount: "0.25", deduplication_id: "js-1" }, alice)).toEqual({});
+      expect(await amuletTotal(s, bob)).toBe(before.add(Numeric.parse("0.25")).toString());
+      const bad = await js.wallet("TransferPreapprovalSend", { receiver_party_id: bob.party, amount: "0.25", deduplication_id: "" }, alice).catch((e: ServiceError) => e);
+      expect((bad as ServiceError).code).toBe(status.INVALID_ARGUMENT);
+    } finally {
+      js.close();
+    }
   });
 });
 

@@ -5,12 +5,13 @@
  * idempotency keys. Every effect is checked on `/v2`, every 200 body against the Splice OpenAPI.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
+import { status, type ServiceError } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StaticClock } from "../../src/ledger/clock.js";
 import { Numeric } from "../../src/ledger/numeric.js";
 import { loadOpenApi, OPENAPI_DIR, ResponseLog } from "../support/openapi-validator.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
-import { acs, amuletTotal, bearer, caller, DAY, fund, grpcClients, holdSubmissions, ofTemplate, onboard, operatorWallet, type GrpcClients, type Wallet } from "./v0-coin-support.js";
+import { acs, amuletTotal, bearer, caller, DAY, fund, grpcClients, grpcJs, holdSubmissions, ofTemplate, onboard, operatorWallet, type GrpcClients, type Wallet } from "./v0-coin-support.js";
 
 const INSTRUCTION = "Splice.AmuletTransferInstruction:AmuletTransferInstruction";
 const LOCKED = "Splice.Amulet:LockedAmulet";
@@ -211,6 +212,28 @@ describe("POST /v0/wallet/token-standard/transfers: direct, idempotency, refusal
     expect(accepted.output?.output.case).toBe("completed");
     const err = await grpc.wallet.acceptTokenStandardTransfer({ contractId: cid }, bearer(bob)).catch((e: unknown) => e);
     expect((err as ConnectError).code).toBe(Code.NotFound);
+  });
+});
+
+describe("@grpc/grpc-js with the protos in proto/ccwallet", () => {
+  it("creates, rejects and withdraws with snake_case fields; refusals as status codes", async () => {
+    const js = grpcJs(s);
+    try {
+      const req = (tracking_id: string) => ({ receiver_party_id: bob.party, amount: "1", description: "js", expires_at: String(expiresIn(DAY)), tracking_id });
+      const a = await js.wallet("CreateTokenStandardTransfer", req("js-1"), alice);
+      expect(a.output.output).toBe("pending");
+      const rejected = await js.wallet("RejectTokenStandardTransfer", { contract_id: a.output.pending.transfer_instruction_cid }, bob);
+      expect(rejected.output.output).toBe("failed");
+      const b = await js.wallet("CreateTokenStandardTransfer", req("js-2"), alice);
+      const denied = await js.wallet("WithdrawTokenStandardTransfer", { contract_id: b.output.pending.transfer_instruction_cid }, bob).catch((e: ServiceError) => e);
+      expect((denied as ServiceError).code).toBe(status.INVALID_ARGUMENT);
+      const withdrawn = await js.wallet("WithdrawTokenStandardTransfer", { contract_id: b.output.pending.transfer_instruction_cid }, alice);
+      expect(withdrawn.sender_change_cids).toHaveLength(1);
+      const dup = await js.wallet("CreateTokenStandardTransfer", req("js-1"), alice).catch((e: ServiceError) => e);
+      expect((dup as ServiceError).code).toBe(status.ALREADY_EXISTS);
+    } finally {
+      js.close();
+    }
   });
 });
 
