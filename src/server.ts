@@ -28,7 +28,7 @@ import { walletAutomationSteps } from "./automation/index.js";
 import type { WalletDeps } from "./wallet/wallet-deps.js";
 import { LedgerClient } from "./ledger/ledger-client.js";
 import { ccFeaturedAppRights } from "./wallet/cc-featured-app-rights.js";
-import { createWalletContext, type FeaturedAppRights, type WalletContext, type WalletInstaller } from "./wallet/index.js";
+import { ccWalletInstaller, createWalletContext, type FeaturedAppRights, type WalletContext, type WalletInstaller } from "./wallet/index.js";
 
 export const LEDGER_API_VERSION = "3.4.12";
 
@@ -78,7 +78,7 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
     store,
     namespace: identity.namespace,
     validatorUser: config.validatorUser,
-    installer: parts.walletInstaller?.(api),
+    installer: parts.walletInstaller?.(api) ?? ccWalletInstaller({ client, dso, validatorUser: config.validatorUser }),
     featured: parts.featuredAppRights?.(api) ?? ccFeaturedAppRights(client, dso),
   });
   const validator = await bootstrapValidatorOperator(wallet);

@@ -13,3 +13,16 @@ export { getFeatureSupport, type FeatureSupport } from "./get-feature-support.js
 export { parseAmount, parsePartyId, parseUserId } from "./wallet-input.js";
 export { KeyedMutex } from "./keyed-mutex.js";
 export { WalletUsers, type WalletUserRecord } from "./wallet-users.js";
+export { ccWalletInstaller, type CcWalletInstallerOptions } from "./cc-wallet-installer.js";
+export { createTransferPreapproval, PREAPPROVAL_LIFETIME_MICROS, type PreapprovalOutcome } from "./create-transfer-preapproval.js";
+export { sendViaPreapproval, type PreapprovalSend } from "./send-via-preapproval.js";
+export { knownParty } from "./known-party.js";
+export { createTokenStandardTransfer, type TokenStandardTransferRequest } from "./create-token-standard-transfer.js";
+export { listTokenStandardTransfers } from "./list-token-standard-transfers.js";
+export { answerTokenStandardTransfer, acceptTokenStandardTransfer, rejectTokenStandardTransfer, withdrawTokenStandardTransfer } from "./answer-token-standard-transfer.js";
+export { listMintingDelegationProposals, listMintingDelegations, DEFAULT_PAGE_LIMIT, type DelegationPage, type DelegationWithStatus, type PageRequest } from "./list-minting-delegations.js";
+export { acceptMintingDelegationProposal } from "./accept-minting-delegation-proposal.js";
+export { rejectMintingDelegationProposal, rejectMintingDelegation } from "./reject-minting-delegation.js";
+export { listOperatorPreapprovals, lookupOperatorPreapproval } from "./operator-preapprovals.js";
+export { cancelOperatorPreapproval } from "./cancel-operator-preapproval.js";
+export { getExternalPartyBalance, type HoldingsSummary } from "./get-external-party-balance.js";

@@ -1,12 +1,13 @@
 /**
  * `POST /v0/wallet/transfer-preapproval/send`: a one-step transfer to a receiver that has a
- * preapproval. The deduplication id becomes the command id with a 24-hour deduplication period,
- * so a retried request never pays twice.
+ * preapproval. The deduplication id becomes the command id (`commandIdFor`) with a 24-hour
+ * deduplication period, so a retried request never pays twice.
  */
 import { choiceOf } from "../ledger/ledger-client.js";
 import { Numeric } from "../ledger/numeric.js";
 import { TransferPreapproval, type TransferPreapprovalPayload } from "../templates/splice/transfer-preapproval.js";
 import { FeaturedAppRight } from "../templates/splice/amulet.js";
+import { commandIdFor, DEDUPLICATION_DAY } from "./command-ids.js";
 import { selectInputs } from "./select-inputs.js";
 import { contextFor, spendableOf, type SpendableCandidate } from "./transfer-inputs.js";
 import type { WalletDeps } from "./wallet-deps.js";
@@ -20,8 +21,6 @@ export interface PreapprovalSend {
   readonly description?: string;
 }
 
-const DAY_SECONDS = 24n * 3600n;
-
 /** The receiver's usable preapproval, if any (active and not expired). */
 export async function findPreapproval(deps: WalletDeps, receiver: string) {
   const now = deps.clock.now();
@@ -33,7 +32,8 @@ export async function sendViaPreapproval(deps: WalletDeps, req: PreapprovalSend)
   if (!req.amount.isPositive()) throw walletErrors.badRequest("amount must be positive");
   if (req.receiver === req.sender) throw walletErrors.badRequest("sender and receiver must differ");
   const preapproval = await findPreapproval(deps, req.receiver);
-  if (!preapproval) throw walletErrors.notFound(`no active transfer preapproval for receiver ${req.receiver}`);
+  // Splice answers INVALID_ARGUMENT (400) here: the receiver exists but cannot be paid this way.
+  if (!preapproval) throw walletErrors.badRequest(`Receiver ${req.receiver} does not have a TransferPreapproval`);
   const spendable = await spendableOf(deps, req.sender);
   const inputs = pickInputs(spendable.candidates, req.amount);
   const [featured] = (await deps.client.active(FeaturedAppRight, [preapproval.payload.provider])).filter((f) => f.payload.provider === preapproval.payload.provider);
@@ -51,8 +51,8 @@ export async function sendViaPreapproval(deps: WalletDeps, req: PreapprovalSend)
       description: req.description ?? null,
     },
     {
-      commandId: `transfer-preapproval-send-${req.deduplicationId}`,
-      deduplication: { kind: "duration", seconds: DAY_SECONDS, nanos: 0 },
+      commandId: commandIdFor("transfer-preapproval-send", req.deduplicationId),
+      deduplication: DEDUPLICATION_DAY,
       disclosed: [...disclosed, preapproval.record, ...(featured ? [featured.record] : [])],
     },
   );

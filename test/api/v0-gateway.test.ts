@@ -12,7 +12,7 @@ import { ValidatorService } from "../../gen/ccwallet/validator/v0/validator_serv
 import { CreateTransferPreapprovalResponseSchema } from "../../gen/ccwallet/wallet/v0/wallet_internal_pb.js";
 import { WalletService } from "../../gen/ccwallet/wallet/v0/wallet_service_pb.js";
 import { coinAdminHandlers, coinWalletHandlers, registryHandlers, scanProxyHandlers } from "../../src/api/grpc/wallet/coin-handlers.js";
-import { isStub } from "../../src/api/grpc/wallet/handlers/not-yet.js";
+import { isNotYet } from "../../src/api/grpc/wallet/handlers/not-yet.js";
 import { conflictWithResult } from "../../src/api/grpc/wallet/index.js";
 import { routesOf, type Route } from "../../src/api/http/route-table.js";
 import { httpStatusOfKind, spliceErrorOf } from "../../src/api/http/splice-error.js";
@@ -30,20 +30,19 @@ const log = new ResponseLog();
 const openapi = loadOpenApi();
 
 const SERVICES: DescService[] = [WalletService, ValidatorService, ValidatorAdminService, ScanProxyService, TokenStandardRegistryService];
-const STUBS = new Set(
-  (
-    [
-      [WalletService, coinWalletHandlers],
-      [ValidatorAdminService, coinAdminHandlers],
-      [ScanProxyService, scanProxyHandlers],
-      [TokenStandardRegistryService, registryHandlers],
-    ] as const
-  ).flatMap(([svc, h]) => Object.entries(h).filter(([, fn]) => isStub(fn)).map(([name]) => `${svc.typeName}.${name}`)),
-);
-/** The gateway found a route: not its own 404 (“could not be found”), not 405. */
-const routed = (r: { status: number; body: any }) => r.status !== 405 && !(r.status === 404 && /could not be found/.test(String(r.body?.error)));
-/** The auth policy let the caller through. */
-const authorized = (r: { status: number }) => r.status !== 401 && r.status !== 403;
+/** Endpoints still answering 501: those whose handler is a `notYet` stub. */
+const stubsOf = (svc: DescService, handlers: object) =>
+  Object.entries(handlers)
+    .filter(([, h]) => isNotYet(h))
+    .map(([name]) => `${svc.typeName}.${name}`);
+const STUBS = new Set([
+  ...stubsOf(WalletService, coinWalletHandlers),
+  ...stubsOf(ValidatorAdminService, coinAdminHandlers),
+  ...stubsOf(ScanProxyService, scanProxyHandlers),
+  ...stubsOf(TokenStandardRegistryService, registryHandlers),
+]);
+/** The gateway's own 404 (no route), as opposed to a handler's "not found" about the request's content. */
+const noRoute = (r: { status: number; body: { error?: string } }) => r.status === 404 && /^The requested resource could not be found/.test(r.body.error ?? "");
 
 async function call(method: string, path: string, token: string | null, body?: unknown) {
   const r = await s.json(method, path, body, token);
@@ -76,7 +75,7 @@ function sampleRequest(route: Route): { path: string; body?: unknown } {
 describe("routes", () => {
   const routes = routesOf(SERVICES, { dialect: "splice", aliases: spliceAliases });
 
-  it("serves every annotated path, bare and aliased: stubs answer 501, the others never 404/405/501", async () => {
+  it("serves every annotated path, bare and aliased: stubs answer 501, the others never 405/501 nor the no-route 404", async () => {
     // 44 `/v0` methods + 4 alias bindings, each bare and under /api/validator; 4 registry methods at 3 places
     expect(SERVICES.reduce((n, svc) => n + svc.methods.length, 0)).toBe(48);
     expect(routes.length).toBe((44 + 4) * 2 + 4 * 3);
@@ -86,19 +85,19 @@ describe("routes", () => {
       const where = `${route.httpMethod} ${path} -> ${r.status} ${r.text}`;
       if (STUBS.has(`${route.method.parent.typeName}.${route.method.localName}`)) expect(r.status, where).toBe(501);
       else {
-        expect(routed(r), where).toBe(true);
-        expect(r.status, where).not.toBe(501);
+        expect([405, 501], where).not.toContain(r.status);
+        expect(noRoute(r), where).toBe(false);
       }
       expect(r.body, where).toEqual(expect.any(Object));
     }
   });
 
   it("serves the mission's aliases: /v0/wallet/coins and body-addressed transfer-offer actions", async () => {
+    // `/coins` is not in the OpenAPI: not logged for the OpenAPI check.
     expect((await s.json("GET", "/v0/wallet/coins", undefined, alice)).status).toBe(200);
     expect((await s.json("GET", "/api/validator/v0/wallet/coins", undefined, alice)).status).toBe(200);
     for (const action of ["accept", "reject", "withdraw"]) {
-      const r = await call("POST", `/v0/wallet/transfer-offers/${action}`, alice, { contract_id: "00ab" });
-      expect(routed(r) && authorized(r), `${action}: ${r.status} ${r.text}`).toBe(true);
+      expect((await call("POST", `/v0/wallet/transfer-offers/${action}`, alice, { contract_id: "00ab" })).status).toBe(501);
       const missing = await call("POST", `/v0/wallet/transfer-offers/${action}`, alice, {});
       expect(missing.status).toBe(400);
       expect(missing.body).toEqual({ error: "Invalid request: contract_id: missing required field" });
@@ -140,8 +139,8 @@ describe("auth policies", () => {
   });
 
   it("admin endpoints: the operator and participant admins only", async () => {
-    expect(authorized(await call("GET", "/v0/admin/transfer-preapprovals", operator))).toBe(true);
-    expect(authorized(await call("GET", "/v0/admin/transfer-preapprovals", await s.adminToken()))).toBe(true);
+    expect((await call("GET", "/v0/admin/transfer-preapprovals", operator)).status).toBe(200);
+    expect((await call("GET", "/v0/admin/transfer-preapprovals", await s.adminToken())).status).toBe(200);
     expect((await call("GET", "/v0/admin/transfer-preapprovals", alice)).status).toBe(403);
     expect((await call("DELETE", "/api/validator/v0/admin/transfer-preapprovals/by-party/bob::1220ab", alice)).status).toBe(403);
     expect((await call("GET", "/v0/admin/external-party/balance?party_id=bob::1220", null)).status).toBe(401);
@@ -154,8 +153,7 @@ describe("auth policies", () => {
       const factory = await call("POST", `${prefix}/registry/transfer-instruction/v1/transfer-factory`, null, { choiceArguments: {} });
       expect(factory.status).toBe(400);
       expect(factory.body.error).toMatch(/choiceArguments/);
-      const unknown = await call("POST", `${prefix}/registry/transfer-instruction/v1/00ab/choice-contexts/withdraw`, null, {});
-      expect(unknown.status).toBe(404);
+      expect((await call("POST", `${prefix}/registry/transfer-instruction/v1/00ab/choice-contexts/withdraw`, null, {})).status).toBe(404);
     }
   });
 });
@@ -186,7 +184,7 @@ describe("strict decoding before any handler runs", () => {
   });
 
   it("types query parameters from the request fields and refuses a value given twice", async () => {
-    expect((await call("GET", "/v0/wallet/minting-delegations?limit=10&after=5", alice)).status).toBe(501);
+    expect(await call("GET", "/v0/wallet/minting-delegations?limit=10&after=5", alice)).toMatchObject({ status: 200, body: { delegations: [] } });
     const bad = await call("GET", "/v0/wallet/minting-delegations?limit=ten", alice);
     expect(bad).toMatchObject({ status: 400, body: { error: 'Invalid request: limit: expected an integer (int32), got the string "ten"' } });
     const twice = await call("POST", "/registry/transfer-instruction/v1/00ab/choice-contexts/accept", null, { transferInstructionId: "00cd" });

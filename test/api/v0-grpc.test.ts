@@ -74,7 +74,7 @@ describe("Connect client", () => {
     expect((await codeOf(admin.onboardUser({ name: "grace", partyId: `other::${namespace}` }, operator))).code).toBe(Code.AlreadyExists);
     const balance = await wallet.getBalance({}, bearer(await s.token("grace")));
     expect(balance.effectiveUnlockedQty).toBe("0.0000000000");
-    // the registry is public; a factory request without a transfer is bad input
+    // the registry is public
     expect((await codeOf(registry.getTransferFactory({ choiceArguments: {} }))).code).toBe(Code.InvalidArgument);
   });
 });

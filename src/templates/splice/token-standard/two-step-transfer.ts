@@ -47,6 +47,11 @@ function expectedTransferFees(round: OpenMiningRoundPayload, amount: Numeric): N
   return config.createFee.fee.add(chargeSteppedRate(config.transferFee, amount));
 }
 
+/** What step one locks on top of the amount, for a lock lasting `durationMicros` (wallets select inputs for it). */
+export function twoStepFeeReserve(round: OpenMiningRoundPayload, amount: Numeric, durationMicros: bigint): Numeric {
+  return expectedTransferFees(round, amount).add(holdingFeesForDuration(durationMicros, round)).mul(FEE_RESERVE_MULTIPLIER);
+}
+
 /** Only the burn is reported on the lock step, as Splice's `copyOnlyBurnMeta`. */
 function onlyBurnMeta(meta: Metadata | null): Metadata {
   const burned = meta?.values.get(META.burned);
@@ -69,9 +74,7 @@ export async function prepareTwoStepTransfer(
 ): Promise<PreparedTwoStep> {
   ctx.require(requestedAt < tst.transferBefore, "requestedAt < transferBefore");
   const round = await ctx.fetch(OpenMiningRound, payment.context.openMiningRound);
-  const reserve = expectedTransferFees(round, tst.amount)
-    .add(holdingFeesForDuration(tst.transferBefore - requestedAt, round))
-    .mul(FEE_RESERVE_MULTIPLIER);
+  const reserve = twoStepFeeReserve(round, tst.amount, tst.transferBefore - requestedAt);
   const inputs = await holdingsToTransferInputs(ctx, tst.dso, tst.sender, payment, inputHoldingCids);
   const result = await exercisePaymentTransfer(ctx, payment, {
     sender: tst.sender,
