@@ -1,0 +1,87 @@
+/**
+ * `POST /v0/wallet/transfer-offers/{tracking_id}/status`, derived from the ledger:
+ * 1. an active `TransferOffer` (sender or receiver = caller) with the tracking id is `created`
+ *    (`failed/expired` once past its expiry, before the sender's wallet archives it);
+ * 2. an active `AcceptedTransferOffer` with it is `accepted`;
+ * 3. otherwise the offer the caller created through this wallet (found by the tracked create's
+ *    command id) is followed forward through the ledger: accepted → the accepted offer, then
+ *    the choice that consumed it decides `completed` (the transfer's transaction and the
+ *    receiver's new Amulet) or `failed` (rejected, withdrawn with the reason, expired).
+ * A tracking id the caller never created here and that is not active answers 404, as the
+ * OpenAPI says for ids "before the beginning of the wallet transaction log".
+ */
+import type { TransactionRecord } from "../ledger/records.js";
+import { AcceptedTransferOffer, TransferOffer } from "../templates/splice/wallet/transfer-offer.js";
+import type { TransferResult } from "../templates/splice/transfer-types.js";
+import { exerciseOf, findConsumption, isOf } from "./ledger-scan.js";
+import { trackedCreate } from "./tracked-submission.js";
+import type { WalletDeps } from "./wallet-deps.js";
+import { walletErrors } from "./wallet-error.js";
+
+export type TransferOfferFailure = "expired" | "rejected" | "withdrawn";
+
+export type TransferOfferStatus =
+  | { readonly status: "created" | "accepted" | "completed"; readonly transactionId: string; readonly contractId: string }
+  | { readonly status: "failed"; readonly failureKind: TransferOfferFailure; readonly withdrawnReason?: string };
+
+export async function getTransferOfferStatus(deps: WalletDeps, party: string, trackingId: string): Promise<TransferOfferStatus> {
+  const active = await activeStatus(deps, party, trackingId);
+  if (active) return active;
+  const created = await trackedCreate(deps, party, "transfer-offer", trackingId);
+  const offer = created?.nodes.find((n) => n.kind === "create" && isOf(n, TransferOffer));
+  if (!created || !offer || offer.kind !== "create") throw walletErrors.notFound(`no transfer offer with tracking id ${JSON.stringify(trackingId)} is known`);
+  return followOffer(deps, created, offer.contractId);
+}
+
+type Sides = { readonly sender: string; readonly receiver: string; readonly trackingId: string; readonly dso: string };
+
+async function activeStatus(deps: WalletDeps, party: string, trackingId: string): Promise<TransferOfferStatus | undefined> {
+  const mine = <P extends Sides>(c: { payload: P }) => c.payload.trackingId === trackingId && c.payload.dso === deps.dso && (c.payload.sender === party || c.payload.receiver === party);
+  // The caller's own offer first: a receiver may hold offers of several senders with one tracking id.
+  const ownFirst = <P extends Sides>(a: { payload: P }, b: { payload: P }) => Number(b.payload.sender === party) - Number(a.payload.sender === party);
+  const [offer] = (await deps.client.active(TransferOffer, [party])).filter(mine).sort(ownFirst);
+  if (offer) {
+    if (offer.payload.expiresAt <= deps.clock.now()) return { status: "failed", failureKind: "expired" };
+    return { status: "created", transactionId: offer.record.createUpdateId, contractId: offer.contractId };
+  }
+  const [accepted] = (await deps.client.active(AcceptedTransferOffer, [party])).filter(mine).sort(ownFirst);
+  if (accepted) return { status: "accepted", transactionId: accepted.record.createUpdateId, contractId: accepted.contractId };
+  return undefined;
+}
+
+/** Follows an offer from its creation to the choice that ended it. */
+async function followOffer(deps: WalletDeps, created: TransactionRecord, offerCid: string): Promise<TransferOfferStatus> {
+  const store = deps.client.ledger.store;
+  let contractId = offerCid;
+  let from = created.offset;
+  for (;;) {
+    const consumed = await findConsumption(store, from, contractId);
+    // Not consumed, yet not active a moment ago: it was consumed in between; the next read sees it.
+    if (!consumed) throw walletErrors.unavailable("the transfer offer changed while its status was read; retry");
+    const { transaction, node } = consumed;
+    switch (node.choice) {
+      case "TransferOffer_Accept":
+        contractId = exerciseOf<unknown, { acceptedTransferOffer: string }>(TransferOffer, node).result.acceptedTransferOffer;
+        from = transaction.offset;
+        continue;
+      case "AcceptedTransferOffer_Complete": {
+        const { result } = exerciseOf<unknown, { transferResult: TransferResult }>(AcceptedTransferOffer, node);
+        const [amulet] = result.transferResult.createdAmulets;
+        return { status: "completed", transactionId: transaction.updateId, contractId: amulet?.value ?? "" };
+      }
+      case "TransferOffer_Reject":
+      case "AcceptedTransferOffer_Withdraw": // the receiver takes the acceptance back
+        return { status: "failed", failureKind: "rejected" };
+      case "TransferOffer_Withdraw":
+      case "AcceptedTransferOffer_Abort": {
+        const { argument } = exerciseOf<{ reason: string }, unknown>(isOf(node, TransferOffer) ? TransferOffer : AcceptedTransferOffer, node);
+        return { status: "failed", failureKind: "withdrawn", withdrawnReason: argument.reason };
+      }
+      case "TransferOffer_Expire":
+      case "AcceptedTransferOffer_Expire":
+        return { status: "failed", failureKind: "expired" };
+      default: // `Archive` by a signatory: the sender gave it up
+        return { status: "failed", failureKind: "withdrawn", withdrawnReason: `archived with ${node.choice}` };
+    }
+  }
+}
