@@ -73,7 +73,7 @@ describe("Connect client", () => {
     expect((await codeOf(admin.offboardUser({ username: "nobody" }, operator))).code).toBe(Code.NotFound);
     expect((await codeOf(admin.onboardUser({ name: "grace", partyId: `other::${namespace}` }, operator))).code).toBe(Code.AlreadyExists);
     const stub = await codeOf(wallet.getBalance({}, bearer(await s.token("grace"))));
-    expect(stub).toEqual({ code: Code.Unimplemented, message: "GET /v0/wallet/balance is not implemented yet (needs the Canton Coin model)" });
+    expect(stub).toEqual({ code: Code.Unimplemented, message: "GET /v0/wallet/balance is not implemented yet" });
     // the registry is public
     expect((await codeOf(registry.getTransferFactory({ choiceArguments: {} }))).code).toBe(Code.Unimplemented);
   });
