@@ -15,7 +15,8 @@ import { pickInputs } from "../wallet/send-via-preapproval.js";
 import { contextFor, spendableOf } from "../wallet/transfer-inputs.js";
 import type { WalletDeps } from "../wallet/wallet-deps.js";
 import { walletErrorOf } from "../wallet/wallet-error.js";
-import { actOnEach, isPermanentRefusal } from "./act-on-each.js";
+import { actionCommandId, type ContractAction } from "../wallet/contract-action.js";
+import { actOnAll, isPermanentRefusal } from "./act-on-each.js";
 import type { WalletParties } from "./wallet-parties.js";
 
 type Request = Active<BuyTrafficRequestPayload>;
@@ -25,18 +26,22 @@ export async function completeBuyTrafficRequests(deps: WalletDeps, parties: Wall
   const requests = (await deps.client.active(BuyTrafficRequest)).filter((r) => r.payload.dso === deps.dso);
   if (requests.length === 0) return false;
   const ours = new Set(await parties());
-  return actOnEach(
-    requests.filter((r) => ours.has(r.payload.endUserParty)),
-    (r) => (r.payload.expiresAt <= now ? expire(deps, r) : complete(deps, state, r)),
-  );
+  const byUser = new Map<string, Request[]>();
+  for (const r of requests) if (ours.has(r.payload.endUserParty)) byUser.set(r.payload.endUserParty, [...(byUser.get(r.payload.endUserParty) ?? []), r]);
+  // Users in parallel; one user's requests one after the other, each on fresh holdings.
+  return actOnAll([...byUser.values()], async (mine) => {
+    for (const r of mine) await (r.payload.expiresAt <= now ? expire(deps, r) : complete(deps, state, r));
+  });
 }
 
+const commandId = (action: ContractAction, r: Request) => ({ commandId: actionCommandId(action, r.contractId) });
+
 async function expire(deps: WalletDeps, r: Request): Promise<void> {
-  await deps.client.exercise([r.payload.endUserParty], BuyTrafficRequest, r.contractId, choice("BuyTrafficRequest_Expire"), {});
+  await deps.client.exercise([r.payload.endUserParty], BuyTrafficRequest, r.contractId, choice("BuyTrafficRequest_Expire"), {}, commandId("buy-traffic-request-expire", r));
 }
 
 async function cancel(deps: WalletDeps, r: Request, reason: string): Promise<void> {
-  await deps.client.exercise([r.payload.endUserParty], BuyTrafficRequest, r.contractId, choice("BuyTrafficRequest_Cancel"), { reason });
+  await deps.client.exercise([r.payload.endUserParty], BuyTrafficRequest, r.contractId, choice("BuyTrafficRequest_Cancel"), { reason }, commandId("buy-traffic-request-cancel", r));
 }
 
 async function complete(deps: WalletDeps, state: NetworkState, r: Request): Promise<void> {
@@ -57,7 +62,7 @@ async function complete(deps: WalletDeps, state: NetworkState, r: Request): Prom
       r.contractId,
       choice("BuyTrafficRequest_Complete"),
       { inputs: inputs.map((i) => i.input), context: { amuletRules: spendable.state.rules.contractId, context }, walletProvider: deps.validator },
-      { disclosed },
+      { disclosed, ...commandId("buy-traffic-request-complete", r) },
     );
   } catch (e) {
     if (isPermanentRefusal(e)) return cancel(deps, r, `the purchase was refused: ${walletErrorOf(e).message}`);

@@ -14,10 +14,11 @@ import type { WalletParties } from "./wallet-parties.js";
 
 export function walletAutomationSteps(deps: WalletDeps, parties: WalletParties, config: AutomationConfig, extra: readonly AutomationStep[] = []): AutomationStep[] {
   // Offers and traffic requests are answered first and always (Splice runs these triggers unconditionally).
+  const expireOffers = expireTransferOffers(deps, parties);
   const steps: AutomationStep[] = [
     (_state, now) => completeAcceptedOffers(deps, parties, now),
     (state, now) => completeBuyTrafficRequests(deps, parties, state, now),
-    (_state, now) => expireTransferOffers(deps, parties, now),
+    (_state, now) => expireOffers(now),
   ];
   if (config.renewPreapprovals) steps.push((state, now) => renewPreapprovals(deps, state, now));
   if (config.collectRewards) steps.push((state) => collectRewards(deps, parties, state));

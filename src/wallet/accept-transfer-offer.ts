@@ -4,6 +4,7 @@
  */
 import { choiceOf } from "../ledger/ledger-client.js";
 import { TransferOffer, type TransferOfferPayload } from "../templates/splice/wallet/transfer-offer.js";
+import { actionCommandId } from "./contract-action.js";
 import { findTransferOffer } from "./find-transfer-offer.js";
 import type { WalletDeps } from "./wallet-deps.js";
 import { walletErrors } from "./wallet-error.js";
@@ -18,6 +19,7 @@ export async function acceptTransferOffer(deps: WalletDeps, party: string, contr
     offer.contractId,
     choiceOf<TransferOfferPayload, unknown, { acceptedTransferOffer: string }>(TransferOffer, "TransferOffer_Accept"),
     {},
+    { commandId: actionCommandId("transfer-offer-accept", offer.contractId) },
   );
   return result.acceptedTransferOffer;
 }

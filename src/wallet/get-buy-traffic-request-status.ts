@@ -2,11 +2,12 @@
  * `POST /v0/wallet/buy-traffic-requests/{tracking_id}/status`, derived from the ledger like the
  * transfer-offer status: an active request is `created` (`failed/expired` once past its expiry);
  * otherwise the request the caller created through this wallet is followed to the choice that
- * consumed it: `BuyTrafficRequest_Complete` is `completed`, `_Cancel` is `failed/rejected` with
+ * consumed it (by the automation's command ids, else a forward scan): `BuyTrafficRequest_Complete` is `completed`, `_Cancel` is `failed/rejected` with
  * the automation's reason, `_Expire` is `failed/expired`. Unknown ids answer 404.
  */
 import { BuyTrafficRequest } from "../templates/splice/wallet/buy-traffic-request.js";
-import { exerciseOf, findConsumption, isOf } from "./ledger-scan.js";
+import { consumptionOf } from "./contract-action.js";
+import { exerciseOf, isOf } from "./ledger-scan.js";
 import { trackedCreate } from "./tracked-submission.js";
 import type { WalletDeps } from "./wallet-deps.js";
 import { walletErrors } from "./wallet-error.js";
@@ -24,7 +25,11 @@ export async function getBuyTrafficRequestStatus(deps: WalletDeps, party: string
   const created = await trackedCreate(deps, party, "buy-traffic-request", trackingId);
   const request = created?.nodes.find((n) => n.kind === "create" && isOf(n, BuyTrafficRequest));
   if (!created || !request) throw walletErrors.notFound(`no buy traffic request with tracking id ${JSON.stringify(trackingId)} is known`);
-  const consumed = await findConsumption(deps.client.ledger.store, created.offset, request.contractId);
+  const consumed = await consumptionOf(deps, request.contractId, created.offset, [
+    { action: "buy-traffic-request-complete", actAs: [party, deps.validator] },
+    { action: "buy-traffic-request-cancel", actAs: [party] },
+    { action: "buy-traffic-request-expire", actAs: [party] },
+  ]);
   if (!consumed) throw walletErrors.unavailable("the buy traffic request changed while its status was read; retry");
   const { transaction, node } = consumed;
   switch (node.choice) {

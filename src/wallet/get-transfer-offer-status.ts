@@ -4,16 +4,20 @@
  *    (`failed/expired` once past its expiry, before the sender's wallet archives it);
  * 2. an active `AcceptedTransferOffer` with it is `accepted`;
  * 3. otherwise the offer the caller created through this wallet (found by the tracked create's
- *    command id) is followed forward through the ledger: accepted → the accepted offer, then
- *    the choice that consumed it decides `completed` (the transfer's transaction and the
- *    receiver's new Amulet) or `failed` (rejected, withdrawn with the reason, expired).
+ *    command id) is followed through the ledger: accepted → the accepted offer, then the choice
+ *    that consumed it decides `completed` (the transfer's transaction and the receiver's new
+ *    Amulet) or `failed` (rejected, withdrawn with the reason, expired). Each step is a lookup by
+ *    the wallet's own command id for that action (contract-action.ts); an action taken outside
+ *    the wallet is found by scanning forward from the previous step.
  * A tracking id the caller never created here and that is not active answers 404, as the
  * OpenAPI says for ids "before the beginning of the wallet transaction log".
  */
-import type { TransactionRecord } from "../ledger/records.js";
-import { AcceptedTransferOffer, TransferOffer } from "../templates/splice/wallet/transfer-offer.js";
+import { fromDamlJson } from "../ledger/daml-type.js";
+import type { CreateNodeRecord, TransactionRecord } from "../ledger/records.js";
+import { AcceptedTransferOffer, TransferOffer, type TransferOfferPayload } from "../templates/splice/wallet/transfer-offer.js";
 import type { TransferResult } from "../templates/splice/transfer-types.js";
-import { exerciseOf, findConsumption, isOf } from "./ledger-scan.js";
+import { consumptionOf, type PossibleAction } from "./contract-action.js";
+import { exerciseOf, isOf } from "./ledger-scan.js";
 import { trackedCreate } from "./tracked-submission.js";
 import type { WalletDeps } from "./wallet-deps.js";
 import { walletErrors } from "./wallet-error.js";
@@ -28,9 +32,9 @@ export async function getTransferOfferStatus(deps: WalletDeps, party: string, tr
   const active = await activeStatus(deps, party, trackingId);
   if (active) return active;
   const created = await trackedCreate(deps, party, "transfer-offer", trackingId);
-  const offer = created?.nodes.find((n) => n.kind === "create" && isOf(n, TransferOffer));
-  if (!created || !offer || offer.kind !== "create") throw walletErrors.notFound(`no transfer offer with tracking id ${JSON.stringify(trackingId)} is known`);
-  return followOffer(deps, created, offer.contractId);
+  const offer = created?.nodes.find((n): n is CreateNodeRecord => n.kind === "create" && isOf(n, TransferOffer));
+  if (!created || !offer) throw walletErrors.notFound(`no transfer offer with tracking id ${JSON.stringify(trackingId)} is known`);
+  return followOffer(deps, created, offer);
 }
 
 type Sides = { readonly sender: string; readonly receiver: string; readonly trackingId: string; readonly dso: string };
@@ -49,13 +53,24 @@ async function activeStatus(deps: WalletDeps, party: string, trackingId: string)
   return undefined;
 }
 
+/** The wallet's own actions that can end an offer, then an accepted offer (see contract-action.ts). */
+const offerActions = (p: Sides, validator: string): PossibleAction[] => [
+  { action: "transfer-offer-accept", actAs: [p.receiver] },
+  { action: "transfer-offer-reject", actAs: [p.receiver] },
+  { action: "transfer-offer-withdraw", actAs: [p.sender] },
+  { action: "transfer-offer-expire", actAs: [p.sender] },
+  { action: "accepted-transfer-offer-complete", actAs: [p.sender, validator] },
+  { action: "accepted-transfer-offer-abort", actAs: [p.sender] },
+  { action: "accepted-transfer-offer-expire", actAs: [p.sender] },
+];
+
 /** Follows an offer from its creation to the choice that ended it. */
-async function followOffer(deps: WalletDeps, created: TransactionRecord, offerCid: string): Promise<TransferOfferStatus> {
-  const store = deps.client.ledger.store;
-  let contractId = offerCid;
+async function followOffer(deps: WalletDeps, created: TransactionRecord, offer: CreateNodeRecord): Promise<TransferOfferStatus> {
+  const possible = offerActions(fromDamlJson(TransferOffer.payload, offer.payload) as TransferOfferPayload, deps.validator);
+  let contractId = offer.contractId;
   let from = created.offset;
   for (;;) {
-    const consumed = await findConsumption(store, from, contractId);
+    const consumed = await consumptionOf(deps, contractId, from, possible);
     // Not consumed, yet not active a moment ago: it was consumed in between; the next read sees it.
     if (!consumed) throw walletErrors.unavailable("the transfer offer changed while its status was read; retry");
     const { transaction, node } = consumed;

@@ -1,6 +1,7 @@
 /** `POST /v0/wallet/transfer-offers/{contract_id}/withdraw`: the sender takes the offer back; it is archived. */
 import { choiceOf } from "../ledger/ledger-client.js";
 import { TransferOffer, type TransferOfferPayload } from "../templates/splice/wallet/transfer-offer.js";
+import { actionCommandId } from "./contract-action.js";
 import { findTransferOffer } from "./find-transfer-offer.js";
 import type { WalletDeps } from "./wallet-deps.js";
 
@@ -11,5 +12,5 @@ export async function withdrawTransferOffer(deps: WalletDeps, party: string, con
   const offer = await findTransferOffer(deps, party, contractId, "sender");
   await deps.client.exercise([party], TransferOffer, offer.contractId, choiceOf<TransferOfferPayload>(TransferOffer, "TransferOffer_Withdraw"), {
     reason: WITHDRAWN_BY_SENDER,
-  });
+  }, { commandId: actionCommandId("transfer-offer-withdraw", offer.contractId) });
 }

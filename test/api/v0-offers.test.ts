@@ -278,6 +278,62 @@ describe("status", () => {
   });
 });
 
+describe("status lookups", () => {
+  it("finds the wallet's own actions by their command ids, visible in the wallet's completions", async () => {
+    const body = offerBody(bob);
+    const end = await o.ledgerEnd();
+    const cid = await createOffer(alice, body);
+    const accepted = (await o.call("POST", `/v0/wallet/transfer-offers/${cid}/accept`, bob.token)).body.accepted_offer_contract_id;
+    await o.settle();
+    const done = (await status(alice, body.tracking_id)).body;
+    expect(done.status).toBe("completed");
+    const mine = (await o.completions(alice.party, end)).filter((c) => c.commandId.endsWith(cid) || c.commandId.endsWith(accepted) || c.commandId.endsWith(body.tracking_id));
+    expect(mine.map((c) => c.commandId)).toEqual([`transfer-offer:${body.tracking_id}`, `accepted-transfer-offer-complete:${accepted}`]);
+    expect(mine[1].updateId).toBe(done.transaction_id);
+    const bobs = (await o.completions(bob.party, end)).filter((c) => c.commandId.endsWith(cid));
+    expect(bobs.map((c) => c.commandId)).toEqual([`transfer-offer-accept:${cid}`]);
+  });
+
+  it("follows an action taken outside the wallet (a reject submitted on /v2) by scanning the ledger", async () => {
+    const body = offerBody(bob);
+    const cid = await createOffer(alice, body);
+    const reject = await o.fx.t.json(
+      "POST",
+      "/v2/commands/submit-and-wait",
+      { commands: [{ ExerciseCommand: { templateId: TRANSFER_OFFER, contractId: cid, choice: "TransferOffer_Reject", choiceArgument: {} } }], commandId: trackingId(), actAs: [bob.party] },
+      bob.token,
+    );
+    expect(reject.status, reject.text).toBe(200);
+    expect((await status(alice, body.tracking_id)).body).toEqual({ status: "failed", failure_kind: "rejected" });
+  });
+
+  it("completes several accepted offers of one sender in one pass with disjoint inputs; aborts only what the wallet cannot cover", async () => {
+    const dave = await o.onboard("dave");
+    for (let i = 0; i < 4; i++) await o.fx.tap(dave.party, "300");
+    await o.settle();
+    const small = [offerBody(bob, { amount: "250" }), offerBody(bob, { amount: "250" }), offerBody(carol, { amount: "250" })];
+    const big = offerBody(carol, { amount: "1000" });
+    const cids: string[] = [];
+    for (const b of [...small, big]) cids.push(await createOffer(dave, b));
+    await o.paused(async () => {
+      for (const [i, cid] of cids.entries()) {
+        const receiver = i === 0 || i === 1 ? bob : carol;
+        expect((await o.call("POST", `/v0/wallet/transfer-offers/${cid}/accept`, receiver.token)).status).toBe(200);
+      }
+    });
+    await o.settle();
+    for (const b of small) expect((await status(dave, b.tracking_id)).body.status).toBe("completed");
+    // Each completion took its own 300 holding (disjoint inputs, one pass); 1200 - 750 = 450 left,
+    // so the 1000 offer cannot be covered by the whole wallet.
+    expect((await status(dave, big.tracking_id)).body).toEqual({
+      status: "failed",
+      failure_kind: "withdrawn",
+      withdrawn_reason: "insufficient funds: 1000.0000000000 CC requested, 450.0000000000 CC available",
+    });
+    expect(await o.balanceOf(dave.party)).toEqual(["300.0000000000", "50.0000000000", "50.0000000000", "50.0000000000"]);
+  });
+});
+
 describe("accept / reject / withdraw refusals: 404, nothing changes", () => {
   it("unknown and malformed ids, third parties, and the wrong side", async () => {
     const body = offerBody(bob);
@@ -321,9 +377,10 @@ describe("accept / reject / withdraw refusals: 404, nothing changes", () => {
 
 describe("USD offers created on /v2 are completed too", () => {
   it("converts at the open round's price", async () => {
+    const erin = await o.onboard("erin");
     const payload = {
       sender: alice.party,
-      receiver: carol.party,
+      receiver: erin.party,
       dso: o.fx.dso,
       amount: { amount: "0.05", unit: "USDUnit" },
       description: "",
@@ -338,10 +395,10 @@ describe("USD offers created on /v2 are completed too", () => {
     );
     expect(create.status, create.text).toBe(200);
     const cid = create.body.transaction.events[0].CreatedEvent.contractId;
-    expect((await o.call("POST", `/v0/wallet/transfer-offers/${cid}/accept`, carol.token)).status).toBe(200);
+    expect((await o.call("POST", `/v0/wallet/transfer-offers/${cid}/accept`, erin.token)).status).toBe(200);
     await o.settle();
     // 0.05 USD / 0.005 USD per CC
-    expect(await o.balanceOf(carol.party)).toEqual(["10.0000000000"]);
+    expect(await o.balanceOf(erin.party)).toEqual(["10.0000000000"]);
   });
 });
 
