@@ -18,12 +18,12 @@ export type BuyTrafficRequestStatus =
   | { readonly status: "failed"; readonly failureReason: "expired" | "rejected"; readonly rejectionReason?: string };
 
 export async function getBuyTrafficRequestStatus(deps: WalletDeps, party: string, trackingId: string): Promise<BuyTrafficRequestStatus> {
-  const [active] = (await deps.client.active(BuyTrafficRequest, [party])).filter(
-    (r) => r.payload.endUserParty === party && r.payload.trackingId === trackingId && r.payload.dso === deps.dso,
-  );
-  if (active) return active.payload.expiresAt <= deps.clock.now() ? { status: "failed", failureReason: "expired" } : { status: "created" };
   const created = await trackedCreate(deps, party, "buy-traffic-request", trackingId);
   const request = created?.nodes.find((n) => n.kind === "create" && isOf(n, BuyTrafficRequest));
+  const active = request
+    ? await deps.client.contract(BuyTrafficRequest, request.contractId)
+    : (await deps.client.active(BuyTrafficRequest, [party])).find((r) => r.payload.endUserParty === party && r.payload.trackingId === trackingId && r.payload.dso === deps.dso);
+  if (active) return active.payload.expiresAt <= deps.clock.now() ? { status: "failed", failureReason: "expired" } : { status: "created" };
   if (!created || !request) throw walletErrors.notFound(`no buy traffic request with tracking id ${JSON.stringify(trackingId)} is known`);
   const consumed = await consumptionOf(deps, request.contractId, created.offset, [
     { action: "buy-traffic-request-complete", actAs: [party, deps.validator] },

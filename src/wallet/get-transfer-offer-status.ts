@@ -1,16 +1,17 @@
 /**
  * `POST /v0/wallet/transfer-offers/{tracking_id}/status`, derived from the ledger:
- * 1. an active `TransferOffer` (sender or receiver = caller) with the tracking id is `created`
- *    (`failed/expired` once past its expiry, before the sender's wallet archives it);
- * 2. an active `AcceptedTransferOffer` with it is `accepted`;
- * 3. otherwise the offer the caller created through this wallet (found by the tracked create's
- *    command id) is followed through the ledger: accepted → the accepted offer, then the choice
- *    that consumed it decides `completed` (the transfer's transaction and the receiver's new
- *    Amulet) or `failed` (rejected, withdrawn with the reason, expired). Each step is a lookup by
- *    the wallet's own command id for that action (contract-action.ts); an action taken outside
- *    the wallet is found by scanning forward from the previous step.
- * A tracking id the caller never created here and that is not active answers 404, as the
- * OpenAPI says for ids "before the beginning of the wallet transaction log".
+ * 1. the offer the caller created through this wallet (found by the tracked create's command id)
+ *    is followed: while the offer is active it is `created` (`failed/expired` once past its
+ *    expiry, before the sender's wallet archives it); once accepted, the `AcceptedTransferOffer`
+ *    is `accepted` while active; the choice that consumed it decides `completed` (the transfer's
+ *    transaction and the receiver's new Amulet) or `failed` (rejected, withdrawn with the reason,
+ *    expired). Each step is a point lookup: the contract by id, else the wallet's own command id
+ *    for the action that ended it (contract-action.ts); only an action taken outside the wallet
+ *    is found by scanning forward from the previous step.
+ * 2. otherwise (the caller is the receiver, or the offer was created on `/v2`) an active
+ *    `TransferOffer` or `AcceptedTransferOffer` of the caller with the tracking id answers.
+ * Anything else is 404 (as the OpenAPI says for ids "before the beginning of the wallet
+ * transaction log"): a receiver sees the status while the offer is open or accepted.
  */
 import { fromDamlJson } from "../ledger/daml-type.js";
 import type { CreateNodeRecord, TransactionRecord } from "../ledger/records.js";
@@ -29,12 +30,12 @@ export type TransferOfferStatus =
   | { readonly status: "failed"; readonly failureKind: TransferOfferFailure; readonly withdrawnReason?: string };
 
 export async function getTransferOfferStatus(deps: WalletDeps, party: string, trackingId: string): Promise<TransferOfferStatus> {
-  const active = await activeStatus(deps, party, trackingId);
-  if (active) return active;
   const created = await trackedCreate(deps, party, "transfer-offer", trackingId);
   const offer = created?.nodes.find((n): n is CreateNodeRecord => n.kind === "create" && isOf(n, TransferOffer));
-  if (!created || !offer) throw walletErrors.notFound(`no transfer offer with tracking id ${JSON.stringify(trackingId)} is known`);
-  return followOffer(deps, created, offer);
+  if (created && offer) return followOffer(deps, created, offer);
+  const active = await activeStatus(deps, party, trackingId);
+  if (active) return active;
+  throw walletErrors.notFound(`no transfer offer with tracking id ${JSON.stringify(trackingId)} is known`);
 }
 
 type Sides = { readonly sender: string; readonly receiver: string; readonly trackingId: string; readonly dso: string };
@@ -69,7 +70,12 @@ async function followOffer(deps: WalletDeps, created: TransactionRecord, offer: 
   const possible = offerActions(fromDamlJson(TransferOffer.payload, offer.payload) as TransferOfferPayload, deps.validator);
   let contractId = offer.contractId;
   let from = created.offset;
-  for (;;) {
+  for (let step = 0; ; step++) {
+    const active = step === 0 ? await deps.client.contract(TransferOffer, contractId) : await deps.client.contract(AcceptedTransferOffer, contractId);
+    if (active) {
+      if (step === 0 && active.payload.expiresAt <= deps.clock.now()) return { status: "failed", failureKind: "expired" };
+      return { status: step === 0 ? "created" : "accepted", transactionId: active.record.createUpdateId, contractId };
+    }
     const consumed = await consumptionOf(deps, contractId, from, possible);
     // Not consumed, yet not active a moment ago: it was consumed in between; the next read sees it.
     if (!consumed) throw walletErrors.unavailable("the transfer offer changed while its status was read; retry");

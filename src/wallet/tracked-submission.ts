@@ -37,11 +37,13 @@ function inFlightOf(deps: WalletDeps): Set<string> {
   return set;
 }
 
+const acceptance = (deps: WalletDeps, party: string, kind: TrackedKind, trackingId: string) =>
+  deps.client.ledger.store.acceptedCommand(changeKeyOf(deps.client.userId, [party], trackedCommandId(kind, trackingId)));
+
 /** The transaction of an accepted tracked create by `party`, if there was one. */
 export async function trackedCreate(deps: WalletDeps, party: string, kind: TrackedKind, trackingId: string): Promise<TransactionRecord | undefined> {
-  const store = deps.client.ledger.store;
-  const accepted = await store.acceptedCommand(changeKeyOf(deps.client.userId, [party], trackedCommandId(kind, trackingId)));
-  return accepted ? store.transactionByOffset(accepted.offset) : undefined;
+  const accepted = await acceptance(deps, party, kind, trackingId);
+  return accepted ? deps.client.ledger.store.transactionByOffset(accepted.offset) : undefined;
 }
 
 /**
@@ -56,7 +58,7 @@ export async function submitTracked<T>(deps: WalletDeps, party: string, kind: Tr
   if (inFlight.has(key)) throw walletErrors.inFlight(`${what} is being processed; retry later`);
   inFlight.add(key);
   try {
-    if (await trackedCreate(deps, party, kind, trackingId)) throw walletErrors.conflict(`${what} has already been created; check its status`);
+    if (await acceptance(deps, party, kind, trackingId)) throw walletErrors.conflict(`${what} has already been created; check its status`);
     return await submit(trackedCommandId(kind, trackingId));
   } catch (e) {
     if (e instanceof LedgerError && e.code === "DUPLICATE_COMMAND") throw walletErrors.conflict(`${what} has already been created; check its status`);
