@@ -28,7 +28,7 @@ import { walletAutomationSteps } from "./automation/index.js";
 import type { WalletDeps } from "./wallet/wallet-deps.js";
 import { LedgerClient } from "./ledger/ledger-client.js";
 import { ccFeaturedAppRights } from "./wallet/cc-featured-app-rights.js";
-import { ccWalletInstaller, createWalletContext, type FeaturedAppRights, type WalletContext, type WalletInstaller } from "./wallet/index.js";
+import { ccWalletInstaller, createWalletContext, listWalletParties, type FeaturedAppRights, type WalletContext, type WalletInstaller } from "./wallet/index.js";
 
 export const LEDGER_API_VERSION = "3.4.12";
 
@@ -83,7 +83,8 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
   });
   const validator = await bootstrapValidatorOperator(wallet);
   const walletDeps: WalletDeps = { client, clock, dso, validator };
-  const walletParties = async () => [validator];
+  // The automation acts for every onboarded wallet (the operator's is one of them).
+  const walletParties = () => listWalletParties(wallet);
   const network = await startNetwork({
     client,
     clock,

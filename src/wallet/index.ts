@@ -26,3 +26,16 @@ export { rejectMintingDelegationProposal, rejectMintingDelegation } from "./reje
 export { listOperatorPreapprovals, lookupOperatorPreapproval } from "./operator-preapprovals.js";
 export { cancelOperatorPreapproval } from "./cancel-operator-preapproval.js";
 export { getExternalPartyBalance, type HoldingsSummary } from "./get-external-party-balance.js";
+export { listWalletParties } from "./list-wallet-parties.js";
+export { createTransferOffer, type CreateTransferOfferInput } from "./create-transfer-offer.js";
+export { listTransferOffers } from "./list-transfer-offers.js";
+export { listAcceptedTransferOffers } from "./list-accepted-transfer-offers.js";
+export { getTransferOfferStatus, type TransferOfferStatus, type TransferOfferFailure } from "./get-transfer-offer-status.js";
+export { acceptTransferOffer } from "./accept-transfer-offer.js";
+export { rejectTransferOffer } from "./reject-transfer-offer.js";
+export { withdrawTransferOffer, WITHDRAWN_BY_SENDER } from "./withdraw-transfer-offer.js";
+export { createBuyTrafficRequest, type CreateBuyTrafficRequestInput } from "./create-buy-traffic-request.js";
+export { getBuyTrafficRequestStatus, type BuyTrafficRequestStatus } from "./get-buy-traffic-request-status.js";
+export { listTransactions, MAX_PAGE_SIZE } from "./list-transactions.js";
+export { eventIdOf, parseEventId, type HistoryItem, type PartyAmount, type HistorySubtype } from "./history-items.js";
+export { trackedCommandId } from "./tracked-submission.js";

@@ -97,7 +97,8 @@ describe("routes", () => {
     expect((await s.json("GET", "/v0/wallet/coins", undefined, alice)).status).toBe(200);
     expect((await s.json("GET", "/api/validator/v0/wallet/coins", undefined, alice)).status).toBe(200);
     for (const action of ["accept", "reject", "withdraw"]) {
-      expect((await call("POST", `/v0/wallet/transfer-offers/${action}`, alice, { contract_id: "00ab" })).status).toBe(501);
+      const unknown = await call("POST", `/v0/wallet/transfer-offers/${action}`, alice, { contract_id: "00ab" });
+      expect(unknown).toMatchObject({ status: 404, body: { error: "transfer offer 00ab not found" } });
       const missing = await call("POST", `/v0/wallet/transfer-offers/${action}`, alice, {});
       expect(missing.status).toBe(400);
       expect(missing.body).toEqual({ error: "Invalid request: contract_id: missing required field" });
@@ -161,8 +162,9 @@ describe("auth policies", () => {
 describe("strict decoding before any handler runs", () => {
   const offer = { receiver_party_id: "bob::1220ab", amount: "1.5", description: "d", expires_at: 1_900_000_000_000_000, tracking_id: "t" };
 
-  it("accepts a well-formed transfer offer (then the stub answers 501)", async () => {
-    expect((await call("POST", "/v0/wallet/transfer-offers", alice, offer)).status).toBe(501);
+  it("accepts a well-formed transfer offer (then the use case refuses the unknown receiver)", async () => {
+    const r = await call("POST", "/v0/wallet/transfer-offers", alice, offer);
+    expect(r).toMatchObject({ status: 400, body: { error: "receiver_party_id: party bob::1220ab does not exist" } });
   });
 
   it("refuses malformed, missing, extra and mistyped fields with 400 {error}", async () => {

@@ -1,22 +1,72 @@
-/** Transfer offers (external API, tracking ids), accepted offers, traffic purchases, history. */
+/**
+ * Transfer offers (external API, tracking ids), accepted offers, traffic purchases and the
+ * transaction history of the caller's party: request fields parsed at this edge, use cases in
+ * src/wallet/, results as `/v0` messages. Contract-addressed actions read the id from the path
+ * or, for the body-addressed aliases, from the body (the same request field).
+ */
 import type { WalletService } from "../../../../../gen/ccwallet/wallet/v0/wallet_service_pb.js";
-import type { WalletUser } from "../../../../wallet/index.js";
+import {
+  acceptTransferOffer,
+  createBuyTrafficRequest,
+  createTransferOffer,
+  getBuyTrafficRequestStatus,
+  getTransferOfferStatus,
+  listAcceptedTransferOffers,
+  listTransactions,
+  listTransferOffers,
+  parseAmount,
+  rejectTransferOffer,
+  withdrawTransferOffer,
+  type WalletUser,
+} from "../../../../wallet/index.js";
+import { contractToProto } from "../contract-proto.js";
 import type { Handler } from "../endpoints.js";
-import { notYet } from "./not-yet.js";
+import { buyTrafficRequestStatusToProto, historyItemToProto, transferOfferStatusToProto } from "./offer-proto.js";
 
 type Wallet = typeof WalletService;
 
 export type OfferMethod = "createTransferOffer" | "listTransferOffers" | "getTransferOfferStatus" | "acceptTransferOffer" | "rejectTransferOffer" | "withdrawTransferOffer" | "listAcceptedTransferOffers" | "createBuyTrafficRequest" | "getBuyTrafficRequestStatus" | "listTransactions";
 
 export const offerHandlers: { [K in OfferMethod]: Handler<Wallet, K, WalletUser> } = {
-  createTransferOffer: notYet("POST /v0/wallet/transfer-offers"),
-  listTransferOffers: notYet("GET /v0/wallet/transfer-offers"),
-  getTransferOfferStatus: notYet("POST /v0/wallet/transfer-offers/{tracking_id}/status"),
-  acceptTransferOffer: notYet("POST /v0/wallet/transfer-offers/{contract_id}/accept"),
-  rejectTransferOffer: notYet("POST /v0/wallet/transfer-offers/{contract_id}/reject"),
-  withdrawTransferOffer: notYet("POST /v0/wallet/transfer-offers/{contract_id}/withdraw"),
-  listAcceptedTransferOffers: notYet("GET /v0/wallet/accepted-transfer-offers"),
-  createBuyTrafficRequest: notYet("POST /v0/wallet/buy-traffic-requests"),
-  getBuyTrafficRequestStatus: notYet("POST /v0/wallet/buy-traffic-requests/{tracking_id}/status"),
-  listTransactions: notYet("POST /v0/wallet/transactions"),
+  createTransferOffer: async (req, caller, api) => ({
+    offerContractId: await createTransferOffer(api.cc, {
+      sender: caller.party,
+      receiver: req.receiverPartyId,
+      amount: parseAmount("amount", req.amount),
+      description: req.description,
+      expiresAt: req.expiresAt,
+      trackingId: req.trackingId,
+    }),
+  }),
+  listTransferOffers: async (_req, caller, api) => ({
+    offers: (await listTransferOffers(api.cc, caller.party)).map((o) => contractToProto(o.record, api.ledger.registry)),
+  }),
+  getTransferOfferStatus: async (req, caller, api) => transferOfferStatusToProto(await getTransferOfferStatus(api.cc, caller.party, req.trackingId)),
+  acceptTransferOffer: async (req, caller, api) => ({ acceptedOfferContractId: await acceptTransferOffer(api.cc, caller.party, req.contractId) }),
+  rejectTransferOffer: async (req, caller, api) => {
+    await rejectTransferOffer(api.cc, caller.party, req.contractId);
+    return {};
+  },
+  withdrawTransferOffer: async (req, caller, api) => {
+    await withdrawTransferOffer(api.cc, caller.party, req.contractId);
+    return {};
+  },
+  listAcceptedTransferOffers: async (_req, caller, api) => ({
+    acceptedOffers: (await listAcceptedTransferOffers(api.cc, caller.party)).map((o) => contractToProto(o.record, api.ledger.registry)),
+  }),
+  createBuyTrafficRequest: async (req, caller, api) => ({
+    requestContractId: await createBuyTrafficRequest(api.cc, {
+      party: caller.party,
+      receivingValidator: req.receivingValidatorPartyId,
+      synchronizerId: req.domainId,
+      trafficAmount: req.trafficAmount,
+      expiresAt: req.expiresAt,
+      trackingId: req.trackingId,
+      participantId: api.ledger.identity.participantId,
+    }),
+  }),
+  getBuyTrafficRequestStatus: async (req, caller, api) => buyTrafficRequestStatusToProto(await getBuyTrafficRequestStatus(api.cc, caller.party, req.trackingId)),
+  listTransactions: async (req, caller, api) => ({
+    items: (await listTransactions(api.cc, { party: caller.party, beginAfterId: req.beginAfterId, pageSize: req.pageSize })).map(historyItemToProto),
+  }),
 };

@@ -1,0 +1,154 @@
+/**
+ * `POST /v0/wallet/transactions` over real HTTP: the party's history read off the ledger, newest
+ * first, typed transfer / balance_change / notification, paged by `begin_after_id`; every item's
+ * `event_id` names the ledger event it comes from (checked on `/v2`), and every 200 body is
+ * checked against the Splice OpenAPI.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadOpenApi, OPENAPI_DIR } from "../support/openapi-validator.js";
+import { startOffers, type OffersFixture, type WalletUserHandle } from "./v0-offers-support.js";
+
+const HOUR = 3_600_000_000n;
+const openapi = loadOpenApi();
+
+let o: OffersFixture;
+let alice: WalletUserHandle;
+let bob: WalletUserHandle;
+let carol: WalletUserHandle;
+let n = 0;
+
+async function offer(from: WalletUserHandle, to: WalletUserHandle, amount: string) {
+  const tracking_id = `history-${++n}`;
+  const r = await o.call("POST", "/v0/wallet/transfer-offers", from.token, {
+    receiver_party_id: to.party,
+    amount,
+    description: "history",
+    expires_at: Number(o.fx.clock.now() + HOUR),
+    tracking_id,
+  });
+  expect(r.status, r.text).toBe(200);
+  return r.body.offer_contract_id as string;
+}
+
+const history = async (who: WalletUserHandle, body: Record<string, unknown>) => {
+  const r = await o.call("POST", "/v0/wallet/transactions", who.token, body);
+  expect(r.status, r.text).toBe(200);
+  return r.body.items as any[];
+};
+
+beforeAll(async () => {
+  o = await startOffers();
+  alice = await o.onboard("alice");
+  bob = await o.onboard("bob");
+  carol = await o.onboard("carol");
+  await o.fx.tap(alice.party, "100");
+  const paid = await offer(alice, bob, "10");
+  expect((await o.call("POST", `/v0/wallet/transfer-offers/${paid}/accept`, bob.token)).status).toBe(200);
+  await o.settle();
+  const rejected = await offer(alice, bob, "1");
+  expect((await o.call("POST", `/v0/wallet/transfer-offers/${rejected}/reject`, bob.token)).status).toBe(200);
+  const unpaid = await offer(carol, alice, "5");
+  expect((await o.call("POST", `/v0/wallet/transfer-offers/${unpaid}/accept`, alice.token)).status).toBe(200);
+  await o.settle();
+});
+afterAll(() => o?.fx.stop());
+
+describe("POST /v0/wallet/transactions", () => {
+  it("lists the sender's history newest first: notifications, the P2P transfer, the tap", async () => {
+    const items = await history(alice, { page_size: 100 });
+    expect(items.map((i) => [i.transaction_type, i.transaction_subtype.choice])).toEqual([
+      ["notification", "AcceptedTransferOffer_Abort"],
+      ["notification", "TransferOffer_Reject"],
+      ["transfer", "AcceptedTransferOffer_Complete"],
+      ["balance_change", "AmuletRules_DevNet_Tap"],
+    ]);
+    const [aborted, rejected, transfer, tap] = items;
+    expect(aborted.details).toBe(`transfer offer "history-3" from ${carol.party} to ${alice.party} could not be completed: insufficient funds: 5.0000000000 CC requested, 0.0000000000 CC available`);
+    expect(rejected.details).toBe(`transfer offer "history-2" from ${alice.party} to ${bob.party} was rejected by the receiver`);
+    expect(transfer).toMatchObject({
+      sender: { party: alice.party, amount: "-10.0000000000" },
+      receivers: [{ party: bob.party, amount: "10.0000000000" }],
+      holding_fees: "0.0000000000",
+      app_rewards_used: "0.0000000000",
+      validator_rewards_used: "0.0000000000",
+      sv_rewards_used: "0.0000000000",
+      development_fund_coupons_used: "0.0000000000",
+    });
+    expect(transfer.transaction_subtype.template_id).toMatch(/^[0-9a-f]{64}:Splice\.Wallet\.TransferOffer:AcceptedTransferOffer$/);
+    expect(tap).toMatchObject({ receivers: [{ party: alice.party, amount: "100.0000000000" }] });
+    expect(tap.transaction_subtype.template_id).toMatch(/:Splice\.AmuletRules:AmuletRules$/);
+    for (const i of items) {
+      expect(i.event_id).toMatch(/^#1220[0-9a-f]{64}:\d+$/);
+      expect(Date.parse(i.date)).toBe(Number(o.fx.clock.now() / 1000n));
+    }
+  });
+
+  it("each item's event_id names its ledger event on /v2", async () => {
+    const items = await history(alice, { page_size: 100 });
+    for (const i of items) {
+      const [, updateId, nodeId] = /^#([0-9a-f]+):(\d+)$/.exec(i.event_id)!;
+      const format = {
+        includeTransactions: {
+          eventFormat: { filtersByParty: { [alice.party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] } } },
+          transactionShape: "TRANSACTION_SHAPE_LEDGER_EFFECTS",
+        },
+      };
+      const r = await o.fx.t.json("POST", "/v2/updates/update-by-id", { updateId, updateFormat: format }, alice.token);
+      const event = (r.body.update.Transaction.value.events as any[]).map((e) => Object.values(e)[0] as any).find((e) => e.nodeId === Number(nodeId));
+      const expected = i.transaction_type === "transfer" ? "AmuletRules_Transfer" : i.transaction_subtype.choice;
+      expect(event?.choice).toBe(expected);
+    }
+  });
+
+  it("shows the receiver its side of the transfer and the notification it caused", async () => {
+    const items = await history(bob, { page_size: 100 });
+    expect(items.map((i) => [i.transaction_type, i.transaction_subtype.choice])).toEqual([
+      ["notification", "TransferOffer_Reject"],
+      ["transfer", "AcceptedTransferOffer_Complete"],
+    ]);
+    expect(items[1]).toMatchObject({ sender: { party: alice.party, amount: "-10.0000000000" }, receivers: [{ party: bob.party, amount: "10.0000000000" }] });
+    expect(await history(carol, { page_size: 100 })).toEqual([expect.objectContaining({ transaction_type: "notification", transaction_subtype: expect.objectContaining({ choice: "AcceptedTransferOffer_Abort" }) })]);
+  });
+
+  it("pages with begin_after_id: one item at a time gives the same list, then an empty page", async () => {
+    const all = await history(alice, { page_size: 100 });
+    const paged: any[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await history(alice, after === undefined ? { page_size: 1 } : { page_size: 1, begin_after_id: after });
+      if (page.length === 0) break;
+      expect(page).toHaveLength(1);
+      paged.push(...page);
+      after = page[0].event_id;
+    }
+    expect(paged).toEqual(all);
+    const two = await history(alice, { page_size: 2, begin_after_id: all[0].event_id });
+    expect(two).toEqual(all.slice(1, 3));
+  });
+
+  it("refuses a bad page size or cursor", async () => {
+    const cases: [Record<string, unknown>, number, RegExp][] = [
+      [{ page_size: 0 }, 400, /page_size: must be between 1 and 1000, got 0/],
+      [{ page_size: 1001 }, 400, /page_size: must be between 1 and 1000/],
+      [{ page_size: -1 }, 400, /page_size: must be between 1 and 1000/],
+      [{}, 400, /page_size: missing required field/],
+      [{ page_size: 10, begin_after_id: "latest" }, 400, /begin_after_id: "latest" is not an event id/],
+      [{ page_size: 10, begin_after_id: "#1220ab:3" }, 404, /begin_after_id: no transaction 1220ab on this ledger/],
+      [{ page_size: "ten" }, 400, /page_size: expected an integer/],
+    ];
+    for (const [body, status, error] of cases) {
+      const r = await o.call("POST", "/v0/wallet/transactions", alice.token, body);
+      expect({ body, status: r.status }).toEqual({ body, status });
+      expect(r.body.error).toMatch(error);
+    }
+  });
+});
+
+describe(`responses against the Splice OpenAPI${openapi ? "" : ` (SKIPPED: ${OPENAPI_DIR} not found)`}`, () => {
+  it.skipIf(!openapi)("every 200 body above conforms, and every error body is {error}", () => {
+    const ok = o.log.check(openapi!);
+    expect(ok.problems).toEqual([]);
+    expect(ok.operations).toContain("wallet-internal.yaml#listTransactions");
+    expect(o.log.check(openapi!, (s) => s >= 400).problems).toEqual([]);
+  });
+});
