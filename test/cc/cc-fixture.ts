@@ -29,7 +29,7 @@ import {
   type TransferPreapprovalPayload,
   type TransferResult,
 } from "../../src/templates/splice/index.js";
-import type { ContractRecord } from "../../src/ledger/records.js";
+import type { ContractRecord, NodeRecord } from "../../src/ledger/records.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 export const TICK = 600_000_000n;
@@ -65,6 +65,8 @@ export interface CcFixture {
   createPreapproval(provider: string, receiver: string, inputs: readonly TransferInput[], expiresAt: bigint): Promise<CreatePreapprovalResult>;
   /** TransferPreapproval_Send by `sender` (the preapproval disclosed to them). */
   send(sender: string, preapprovalCid: string, inputs: readonly TransferInput[], amount: string, opts?: { featured?: boolean; description?: string }): Promise<SendResult>;
+  /** Every transaction node committed so far, with its offset, in ledger order. */
+  nodes(): Promise<{ offset: bigint; node: NodeRecord }[]>;
   /** Every active contract id, sorted: equal before and after a refused command. */
   snapshot(): Promise<string[]>;
   stop(): Promise<void>;
@@ -235,6 +237,11 @@ export async function startCc(env: Record<string, string> = {}): Promise<CcFixtu
         { disclosed },
       );
       return result;
+    },
+    async nodes() {
+      const store = server.api.ledger.store;
+      const txs = await store.transactions(0n, await store.ledgerEnd(), 1_000_000);
+      return txs.flatMap((tx) => tx.nodes.map((node) => ({ offset: tx.offset, node })));
     },
     async snapshot() {
       return (await server.api.ledger.store.activeContracts({})).map((c) => c.contractId).sort();
