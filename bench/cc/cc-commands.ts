@@ -8,6 +8,7 @@ import { SubmitAndWaitForTransactionRequestSchema, type SubmitAndWaitForTransact
 import { CommandsSchema, DisclosedContractSchema, type DisclosedContract } from "../../gen/com/daml/ledger/api/v2/commands_pb.js";
 import { IdentifierSchema, type Identifier } from "../../gen/com/daml/ledger/api/v2/value_pb.js";
 import { valueToProto } from "../../src/api/convert/daml-value-proto.js";
+import { toDamlJson } from "../../src/ledger/daml-type.js";
 import { Numeric } from "../../src/ledger/numeric.js";
 import { AmuletRules, TransferPreapproval, type TransferInput } from "../../src/templates/splice/index.js";
 
@@ -95,4 +96,30 @@ export function createdAmulet(res: SubmitAndWaitForTransactionResponse): string 
     if (e.event.case === "created" && e.event.value.templateId?.entityName === "Amulet") return e.event.value.contractId;
   }
   throw new Error("no Amulet created for the sender");
+}
+
+/** The same TransferPreapproval_Send as a JSON Ledger API request body (Daml-LF JSON argument). */
+export function preapprovedSendJson(ctx: CcContext, sender: string, holding: string, amount: string, commandId: string): string {
+  const choiceArgument = toDamlJson(sendArg, {
+    context: { amuletRules: ctx.amuletRules, context: transferContext(ctx) },
+    inputs: [{ tag: "InputAmulet", value: holding }],
+    amount: Numeric.parse(amount),
+    sender,
+    description: null,
+  });
+  return JSON.stringify({
+    commands: {
+      commands: [{ ExerciseCommand: { templateId: "#splice-amulet:Splice.AmuletRules:TransferPreapproval", contractId: ctx.preapproval, choice: "TransferPreapproval_Send", choiceArgument } }],
+      commandId,
+      actAs: [sender],
+      disclosedContracts: ctx.blobs.map((b) => ({ contractId: b.contractId, templateId: b.templateId, createdEventBlob: b.blob, synchronizerId: "" })),
+    },
+  });
+}
+
+/** The sender's change among a JSON transaction's events. */
+export function createdAmuletJson(body: string): string {
+  const tx = JSON.parse(body) as { transaction?: { events?: { CreatedEvent?: { templateId: string; contractId: string } }[] } };
+  for (const e of tx.transaction?.events ?? []) if (e.CreatedEvent?.templateId.endsWith(":Splice.Amulet:Amulet")) return e.CreatedEvent.contractId;
+  throw new Error(`no Amulet created for the sender: ${body.slice(0, 300)}`);
 }

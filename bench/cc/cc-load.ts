@@ -4,8 +4,8 @@
  */
 import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
-import { grpcClients, grpcRequests, grpcTransport } from "../lib/clients.js";
-import { createdAmulet, mergeTransfer, preapprovedSend, type CcContext } from "./cc-commands.js";
+import { grpcClients, grpcRequests, grpcTransport, iouJson, jsonClient } from "../lib/clients.js";
+import { createdAmulet, createdAmuletJson, mergeTransfer, preapprovedSend, preapprovedSendJson, type CcContext } from "./cc-commands.js";
 
 export type CcTask =
   | {
@@ -19,8 +19,20 @@ export type CcTask =
       readonly warmupMs: number;
       readonly durationMs: number;
       readonly idPrefix: string;
+      /** Through the JSON Ledger API (HTTP/1.1, one socket per sender) instead of gRPC. */
+      readonly httpUrl?: string;
     }
-  | { readonly kind: "iou"; readonly grpcUrl: string; readonly token: string; readonly parties: readonly string[]; readonly warmupMs: number; readonly durationMs: number; readonly idPrefix: string }
+  | {
+      readonly kind: "iou";
+      readonly grpcUrl: string;
+      readonly token: string;
+      readonly parties: readonly string[];
+      readonly warmupMs: number;
+      readonly durationMs: number;
+      readonly idPrefix: string;
+      /** Through the JSON Ledger API instead of gRPC. */
+      readonly httpUrl?: string;
+    }
   | { readonly kind: "merge"; readonly grpcUrl: string; readonly token: string; readonly context: CcContext; readonly sender: string; readonly batches: readonly (readonly string[])[]; readonly idPrefix: string };
 
 export interface CcResult {
@@ -72,17 +84,37 @@ export async function runCcTask(task: CcTask, mark: Mark): Promise<CcResult> {
   switch (task.kind) {
     case "send": {
       const holdings = task.senders.map((s) => s.holding);
+      if (task.httpUrl) {
+        const json = jsonClient(task.httpUrl, task.token, task.senders.length);
+        const r = await closedLoops(task.senders.length, task.warmupMs, task.durationMs, mark, async (i) => {
+          const res = await json.post("/v2/commands/submit-and-wait-for-transaction", preapprovedSendJson(task.context, task.senders[i].party, holdings[i], task.amount, id()));
+          if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${res.body.slice(0, 300)}`);
+          holdings[i] = createdAmuletJson(res.body);
+        });
+        json.close();
+        return { ...r, holdings };
+      }
       const r = await closedLoops(task.senders.length, task.warmupMs, task.durationMs, mark, async (i) => {
         const res = await clients.commands.submitAndWaitForTransaction(preapprovedSend(task.context, task.senders[i].party, holdings[i], task.amount, id()));
         holdings[i] = createdAmulet(res);
       });
       return { ...r, holdings };
     }
-    case "iou":
+    case "iou": {
+      if (task.httpUrl) {
+        const json = jsonClient(task.httpUrl, task.token, task.parties.length);
+        const r = await closedLoops(task.parties.length, task.warmupMs, task.durationMs, mark, async (i) => {
+          const res = await json.post("/v2/commands/submit-and-wait-for-transaction", iouJson(task.parties[i], id()));
+          if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${res.body.slice(0, 300)}`);
+        });
+        json.close();
+        return r;
+      }
       return closedLoops(task.parties.length, task.warmupMs, task.durationMs, mark, async (i) => {
         const res = await clients.commands.submitAndWaitForTransaction(grpcRequests.submitAndWaitForTransaction(task.parties[i], id()));
         if (!res.transaction?.updateId) throw new Error("no transaction");
       });
+    }
     case "merge": {
       const latencies: number[] = [];
       let errors = 0;

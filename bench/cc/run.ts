@@ -3,9 +3,10 @@
  * `BENCH_QUICK=1` (about 20 s). Loopback only, bounded, stops by itself.
  *
  * - one-step preapproved CC transfers per second (TransferPreapproval_Send, 1 input, change
- *   output, featured provider) at 8 and 64 concurrent senders over the public gRPC Ledger API,
- *   the client in a worker thread; baselines in the same run: the issue #2 operation (one Iou
- *   create) through the same API and concurrency, and the same CC command on the engine alone;
+ *   output, featured provider) at 8 and 64 concurrent senders over the public gRPC and JSON
+ *   Ledger APIs, the client in a worker thread; baselines in the same run: the issue #2
+ *   operation (one Iou create) through the same API and concurrency, and both commands on the
+ *   engine alone;
  * - latency of a 100-input AmuletRules_Transfer (gRPC, sequential), baselines: a 1-input
  *   transfer and the 100-input one on the engine alone;
  * - time to compute a balance over 10,000 holdings: from the ACS in process (what the wallet
@@ -121,14 +122,20 @@ async function transfers(net: CcNetwork) {
   const user = `cc-sender-${runId}`;
   senderOf = (i) => parties[i];
   for (const n of SENDERS) {
-    const senders = parties.slice(0, n).map((party, i) => ({ party, holding: holdings[i] }));
-    await workerPoint(`iou-${n}`, `baseline: gRPC Iou create (issue #2 op), ${n} clients`, {
-      kind: "iou", grpcUrl: bs.grpcUrl, token: iou.token, parties: iou.parties.slice(0, n), warmupMs: CFG.warmupMs, durationMs: CFG.durationMs, idPrefix: `${runId}-iou-${n}`,
-    });
-    const r = await workerPoint(`send-${n}`, `gRPC preapproved CC transfer, ${n} senders`, {
-      kind: "send", grpcUrl: bs.grpcUrl, token, context: net.context, senders, amount: "0.0001", warmupMs: CFG.warmupMs, durationMs: CFG.durationMs, idPrefix: `${runId}-send-${n}`,
-    });
-    r.holdings!.forEach((h, i) => (holdings[i] = h));
+    const common = { token, context: net.context, amount: "0.0001", warmupMs: CFG.warmupMs, durationMs: CFG.durationMs };
+    const iouCommon = { token: iou.token, parties: iou.parties.slice(0, n), warmupMs: CFG.warmupMs, durationMs: CFG.durationMs };
+    for (const api of ["grpc", "json"] as const) {
+      const httpUrl = api === "json" ? bs.httpUrl : undefined;
+      const name = api === "grpc" ? "gRPC" : "JSON";
+      await workerPoint(`iou-${api}-${n}`, `baseline: ${name} Iou create (issue #2 op), ${n} clients`, {
+        kind: "iou", grpcUrl: bs.grpcUrl, httpUrl, ...iouCommon, idPrefix: `${runId}-iou-${api}-${n}`,
+      });
+      const senders = parties.slice(0, n).map((party, i) => ({ party, holding: holdings[i] }));
+      const r = await workerPoint(`send-${api}-${n}`, `${name} preapproved CC transfer, ${n} senders`, {
+        kind: "send", grpcUrl: bs.grpcUrl, httpUrl, ...common, senders, idPrefix: `${runId}-send-${api}-${n}`,
+      });
+      r.holdings!.forEach((h, i) => (holdings[i] = h));
+    }
     let k = 0;
     await enginePoint(
       `engine-iou-${n}`,
@@ -140,7 +147,7 @@ async function transfers(net: CcNetwork) {
     );
     await enginePoint(
       `engine-send-${n}`,
-      `baseline: same command, engine only (Ledger.submit), ${n}`,
+      `baseline: CC transfer, engine only (Ledger.submit), ${n}`,
       n,
       (i) => submissionFromProto(preapprovedSend(net.context, parties[i], holdings[i], "0.0001", `${runId}-eng-${n}-${k++}`).commands, user, bs.server.api.registry, bs.server.api.store),
       (i, created) => (holdings[i] = created),
@@ -234,8 +241,11 @@ function summary() {
     table(
       ["measure", "target", "measured", "baseline (same run)"],
       [
-        ["preapproved transfers/s, 8 senders (gRPC)", "-", `${perSec("send-8")}/s`, `Iou create ${perSec("iou-8")}/s; engine: CC ${perSec("engine-send-8")}/s, Iou ${perSec("engine-iou-8")}/s`],
-        ["preapproved transfers/s, 64 senders (gRPC)", ">= 800/s", `${perSec("send-64")}/s`, `Iou create ${perSec("iou-64")}/s; engine: CC ${perSec("engine-send-64")}/s, Iou ${perSec("engine-iou-64")}/s`],
+        ...SENDERS.flatMap((n) => [
+          [`preapproved transfers/s, ${n} senders, gRPC`, n === 64 ? ">= 800/s" : "-", `${perSec(`send-grpc-${n}`)}/s`, `Iou create ${perSec(`iou-grpc-${n}`)}/s`],
+          [`preapproved transfers/s, ${n} senders, JSON`, n === 64 ? ">= 800/s" : "-", `${perSec(`send-json-${n}`)}/s`, `Iou create ${perSec(`iou-json-${n}`)}/s`],
+          [`  same, engine only (no API)`, "-", `${perSec(`engine-send-${n}`)}/s`, `Iou create ${perSec(`engine-iou-${n}`)}/s`],
+        ]),
         ["100-input transfer latency p50 (gRPC)", "< 50 ms", p50("merge-100"), `1-input ${p50("merge-1")}; engine ${p50("engine-merge-100")}`],
         [`balance over ${HOLDINGS_FOR_BALANCE.toLocaleString("en-US")} holdings p50`, "-", `${p50("balance-inproc")} (gRPC ${p50("balance-grpc")})`, `SQLite+parse ${p50("balance-raw")}; math ${p50("balance-math")}`],
       ],
