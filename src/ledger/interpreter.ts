@@ -71,8 +71,7 @@ class Interpretation {
   private readonly inputs = new Set<string>();
   private readonly archived = new Set<string>();
   private readonly visibleTo: Set<string>;
-  /** Disclosed contracts by id: their records come with the submission, not from another read. */
-  private readonly disclosed: Map<string, ContractRecord>;
+  private readonly disclosed: Set<string>;
 
   constructor(
     private readonly submission: Submission,
@@ -83,7 +82,7 @@ class Interpretation {
     private readonly updateId: string,
   ) {
     this.visibleTo = new Set([...submission.actAs, ...submission.readAs]);
-    this.disclosed = new Map(submission.disclosed.map((c) => [c.contractId, c]));
+    this.disclosed = new Set(submission.disclosed.map((c) => c.contractId));
   }
 
   result(): InterpretedTransaction {
@@ -136,8 +135,7 @@ class Interpretation {
   private async load(cid: string, topLevel: boolean): Promise<LiveContract> {
     let live = this.contracts.get(cid);
     if (!live) {
-      // Like Canton, a disclosed contract is used as given; the commit checks it is still active.
-      const rec = this.disclosed.get(cid) ?? (await this.reader.activeContract(cid));
+      const rec = await this.reader.activeContract(cid);
       if (!rec) throw errors.contractNotFound(cid);
       const template = this.registry.template(rec.templateId);
       live = { record: rec, template, payload: fromDamlJson(template.payload, rec.payload), local: false, active: true };
