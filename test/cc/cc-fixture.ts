@@ -101,12 +101,15 @@ export interface OutputSpec {
 export const N = (s: string) => Numeric.parse(s);
 export const amuletInput = (cid: string): TransferInput => ({ tag: "InputAmulet", value: cid });
 
-/** A CCWALLET_CONFIG file with these network parameters; returns the env to pass to startCc. */
-export function networkConfig(network: Record<string, unknown>): Record<string, string> {
+/** A CCWALLET_CONFIG file with these sections; returns the env to pass to startCc. */
+export function configFile(sections: Record<string, unknown>): Record<string, string> {
   const file = join(tmpdir(), `ccwallet-cc-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(file, JSON.stringify({ network }));
+  writeFileSync(file, JSON.stringify(sections));
   return { CCWALLET_CONFIG: file };
 }
+
+/** A CCWALLET_CONFIG file with these network parameters. */
+export const networkConfig = (network: Record<string, unknown>) => configFile({ network });
 
 /** Asserts that a command is refused with a ledger error whose message matches. */
 export async function refused(p: Promise<unknown>, message: RegExp): Promise<LedgerError> {

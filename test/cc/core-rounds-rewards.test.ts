@@ -14,13 +14,14 @@ import {
   ValidatorRight,
   type TransferInput,
 } from "../../src/templates/splice/index.js";
-import { amuletInput, refused, startCc, TICK, type CcFixture } from "./cc-fixture.js";
+import { amuletInput, configFile, refused, startCc, TICK, type CcFixture } from "./cc-fixture.js";
 
 const DAY = 86_400_000_000n;
 
 let fx: CcFixture;
 beforeAll(async () => {
-  fx = await startCc();
+  // The validator's wallet automation would mint its coupons itself; these tests mint by hand.
+  fx = await startCc(configFile({ automation: { collectRewards: false, mergeHoldings: false, renewPreapprovals: false } }));
 });
 afterAll(() => fx.stop());
 
