@@ -3,6 +3,7 @@
  * and which open round a transfer made now should use.
  */
 import type { Active, LedgerClient } from "../ledger/ledger-client.js";
+import type { Template } from "../ledger/template.js";
 import { AmuletRules, type AmuletRulesPayload } from "../templates/splice/amulet-rules.js";
 import {
   ClosedMiningRound,
@@ -24,13 +25,23 @@ export interface NetworkState {
 const byRound = <P extends { round: { number: bigint } }>(a: Active<P>, b: Active<P>) =>
   a.payload.round.number < b.payload.round.number ? -1 : a.payload.round.number > b.payload.round.number ? 1 : 0;
 
+/**
+ * Active contracts of a template that `party` is a stakeholder of, looked up by template. The DSO
+ * signs nearly every contract, so a lookup by party would read (and decode) the whole ledger on
+ * every automation pass; by template it reads only that template's active contracts.
+ */
+export async function activeOf<P>(client: LedgerClient, template: Template<P>, party: string): Promise<Active<P>[]> {
+  const all = await client.active(template);
+  return all.filter((c) => c.record.signatories.includes(party) || c.record.observers.includes(party));
+}
+
 export async function readNetwork(client: LedgerClient, dso: string): Promise<NetworkState> {
-  const [rules] = await client.active(AmuletRules, [dso]);
+  const [rules] = await activeOf(client, AmuletRules, dso);
   if (!rules) throw new Error("the network has no AmuletRules yet");
   const [openRounds, issuingRounds, closedRounds] = await Promise.all([
-    client.active(OpenMiningRound, [dso]),
-    client.active(IssuingMiningRound, [dso]),
-    client.active(ClosedMiningRound, [dso]),
+    activeOf(client, OpenMiningRound, dso),
+    activeOf(client, IssuingMiningRound, dso),
+    activeOf(client, ClosedMiningRound, dso),
   ]);
   return { rules, openRounds: openRounds.sort(byRound), issuingRounds: issuingRounds.sort(byRound), closedRounds: closedRounds.sort(byRound) };
 }

@@ -68,9 +68,13 @@ export type ConfigSchedule = ValueOf<typeof ConfigSchedule>;
 /** Splice's default: 1 USD per year of preapproval lifetime, charged per day. */
 export const DEFAULT_TRANSFER_PREAPPROVAL_FEE_PER_DAY = Numeric.parse("1").div(Numeric.parse("365"));
 
-/** Scales USD fees into CC at a price (Splice `scaleFees (1 / amuletPrice)`). */
+/**
+ * Scales USD fees into CC at a price, as Splice's `scaleFees (1.0 / amuletPrice)`: the inverse
+ * price is rounded to scale 10 first, then multiplied in (not the same as dividing by the price).
+ */
 export function scaleFees(price: Numeric, usd: TransferConfig): TransferConfig {
-  const toCc = (n: Numeric) => n.div(price);
+  const perUsd = Numeric.parse("1").div(price);
+  const toCc = (n: Numeric) => perUsd.mul(n);
   return {
     createFee: { fee: toCc(usd.createFee.fee) },
     holdingFee: { rate: toCc(usd.holdingFee.rate) },

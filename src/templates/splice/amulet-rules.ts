@@ -43,7 +43,8 @@ export function transferControllers(tr: Transfer): string[] {
 /** Splice `computeTransferPreapprovalFee`: USD per day of lifetime, converted at the open round's price. */
 export async function preapprovalFee(ctx: UpdateContext, config: AmuletConfig, durationMicros: bigint, context: ValueOf<typeof TransferContext>, dso: string) {
   ctx.require(durationMicros > 0n, "duration is positive");
-  const days = Numeric.fromUnits((durationMicros * 10_000_000_000n) / MICROS_PER_DAY);
+  // Splice `relTimeToDays`: a Decimal division, so half-even at scale 10 (not truncated).
+  const days = Numeric.parse(durationMicros.toString()).div(Numeric.parse(MICROS_PER_DAY.toString()));
   const feeUsd = days.mul(config.transferPreapprovalFee ?? DEFAULT_TRANSFER_PREAPPROVAL_FEE_PER_DAY);
   const round = await ctx.fetch(OpenMiningRound, context.openMiningRound);
   ctx.require(round.dso === dso, "OpenMiningRound belongs to this DSO");

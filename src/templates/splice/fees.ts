@@ -17,10 +17,20 @@ export function currentAmount(amount: ExpiringAmount, round: bigint): Numeric {
   return amount.initialAmount.sub(holdingFee(amount, round));
 }
 
-/** First round at which the whole amount is gone; undefined when the rate is zero. */
+/** Splice `maxDecimalDiv10`: past this quotient a division by a rate below 1 counts as unbounded. */
+const MAX_DECIMAL_DIV_10 = Numeric.parse("999999999999999999999999999.9999999999");
+const ONE = Numeric.parse("1");
+
+/**
+ * First round at which the whole amount is gone (Splice `amountExpiresAt`); undefined when it
+ * never expires: a zero rate, or a quotient too large for a Decimal (Splice's `AfterMaxBound`).
+ */
 export function expiresAtRound(amount: ExpiringAmount): bigint | undefined {
-  if (!amount.ratePerRound.rate.isPositive()) return undefined;
-  return amount.createdAt.number + amount.initialAmount.div(amount.ratePerRound.rate).ceilInt();
+  const { initialAmount, ratePerRound } = amount;
+  const rate = ratePerRound.rate;
+  if (!rate.isPositive()) return undefined;
+  if (rate.lt(ONE) && initialAmount.gt(MAX_DECIMAL_DIV_10.mul(rate))) return undefined;
+  return amount.createdAt.number + initialAmount.div(rate).ceilInt();
 }
 
 export function isExpired(amount: ExpiringAmount, openRound: bigint): boolean {
