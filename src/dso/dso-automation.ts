@@ -28,7 +28,7 @@ export interface DsoAutomationOptions {
 }
 
 const MAX_STEPS_PER_PASS = 1000;
-const LEDGER_TRIGGER_MS = 50;
+const LEDGER_TRIGGER_MS = 200;
 
 export class DsoAutomation {
   private running: Promise<void> = Promise.resolve();

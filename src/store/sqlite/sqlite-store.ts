@@ -63,6 +63,11 @@ export class SqliteStore implements Store {
         `SELECT c.record FROM contract_stakeholders s JOIN contracts c ON c.contract_id = s.contract_id
          WHERE s.party = ? AND c.archived_offset IS NULL ORDER BY c.created_offset, c.node_id`,
       ),
+      // Party first (CROSS JOIN keeps that order); the template is filtered before any record is decoded.
+      activeByPartyAndTemplate: p(
+        `SELECT c.record FROM contract_stakeholders s CROSS JOIN contracts c ON c.contract_id = s.contract_id
+         WHERE s.party = ? AND c.template_id = ? AND c.archived_offset IS NULL ORDER BY c.created_offset, c.node_id`,
+      ),
       activeByTemplate: p(
         "SELECT record FROM contracts WHERE template_id = ? AND archived_offset IS NULL ORDER BY created_offset, node_id",
       ),
@@ -252,8 +257,14 @@ export class SqliteStore implements Store {
     let rows: ContractRecord[];
     if (query.parties) {
       const seen = new Map<string, ContractRecord>();
+      const template = templates?.size === 1 ? [...templates][0] : undefined;
       for (const party of query.parties) {
-        const partyRows = at === undefined ? this.all<ContractRecord>(s.activeByParty, party) : this.all<ContractRecord>(s.activeByPartyAt, { party, at });
+        const partyRows =
+          at !== undefined
+            ? this.all<ContractRecord>(s.activeByPartyAt, { party, at })
+            : template
+              ? this.all<ContractRecord>(s.activeByPartyAndTemplate, party, template)
+              : this.all<ContractRecord>(s.activeByParty, party);
         for (const r of partyRows) seen.set(r.contractId, r);
       }
       rows = [...seen.values()];
