@@ -54,7 +54,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
     apiVersion: LEDGER_API_VERSION,
   };
 
-  const grpcServer = http2.createServer(connectNodeAdapter({ routes: createRoutes(api) }));
+  const grpcServer = http2.createServer(
+    connectNodeAdapter({
+      routes: createRoutes(api),
+      // Compressed requests are still accepted, but responses go out uncompressed: on loopback and
+      // LAN links gzip costs both ends far more CPU than the bytes it saves (like grpc-js servers,
+      // which compress only when configured to).
+      compressMinBytes: Number.POSITIVE_INFINITY,
+    }),
+  );
   trackSessions(grpcServer);
   const gateway = createGateway({
     services: ledgerServices(api),
