@@ -8,7 +8,7 @@ import http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import pino from "pino";
-import { createRoutes, ledgerServices, STATIC_TIME_SETTING } from "./api/grpc/index.js";
+import { createRoutes, grpcRoutes, ledgerServices, serveGrpcNatively, STATIC_TIME_SETTING } from "./api/grpc/index.js";
 import type { LedgerApi } from "./api/grpc/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
 import { createGateway } from "./api/http/gateway.js";
@@ -32,7 +32,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config): Promise<RunningServer> {
+export interface ServerOptions {
+  /**
+   * Who answers plain gRPC on the gRPC port: "native" (default; native-grpc.ts) or "connect"
+   * (the Connect adapter for every protocol; the bench measures both).
+   */
+  readonly grpcTransport?: "native" | "connect";
+}
+
+export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   const log = pino({ level: config.logLevel, base: undefined });
   const store = await openStore(config);
   const { secret, generated } = loadOrCreateSecret(config.dataDir, config.auth.secret);
@@ -54,18 +62,21 @@ export async function startServer(config: Config): Promise<RunningServer> {
     apiVersion: LEDGER_API_VERSION,
   };
 
+  const services = ledgerServices(api);
   const grpcServer = http2.createServer(
     connectNodeAdapter({
-      routes: createRoutes(api),
+      routes: createRoutes(services),
       // Compressed requests are still accepted, but responses go out uncompressed: on loopback and
       // LAN links gzip costs both ends far more CPU than the bytes it saves (like grpc-js servers,
       // which compress only when configured to).
       compressMinBytes: Number.POSITIVE_INFINITY,
     }),
   );
+  // Plain gRPC is served natively (native-grpc.ts); gRPC-Web and Connect stay with the adapter.
+  if (options.grpcTransport !== "connect") serveGrpcNatively(grpcServer, grpcRoutes(services));
   trackSessions(grpcServer);
   const gateway = createGateway({
-    services: ledgerServices(api),
+    services,
     registry,
     listMaxElements: config.httpListMaxElements,
     maxBodyBytes: config.httpMaxBodyBytes,

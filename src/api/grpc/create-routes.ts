@@ -34,8 +34,7 @@ export function ledgerServices(api: LedgerApi) {
   ] as const;
 }
 
-export function createRoutes(api: LedgerApi): (router: ConnectRouter) => void {
-  const services = ledgerServices(api);
+export function createRoutes(services: ReturnType<typeof ledgerServices>): (router: ConnectRouter) => void {
   return (router) => {
     for (const { service, impl } of services) router.service(service as never, impl as never);
   };
