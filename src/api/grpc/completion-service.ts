@@ -5,8 +5,8 @@ import { isParticipantAdmin, requireReadAs } from "../../auth/index.js";
 import { errors } from "../../ledger/errors.js";
 import { isPartyId } from "../../ledger/ids.js";
 import { tail } from "../../ledger/streams.js";
-import { completionToProto } from "../convert/ledger-proto.js";
 import { authenticate } from "./authenticate.js";
+import { completionResponse } from "./completion-wire.js";
 import { guardStream } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";
 
@@ -27,7 +27,7 @@ export function completionService(api: LedgerApi): ServiceImpl<typeof CommandCom
         const rows = tail(api.store, (b, e, l) => api.store.completions(b, e, l), { beginExclusive: req.beginExclusive, signal: ctx.signal });
         for await (const c of rows) {
           if (c.userId !== userId || !c.actAs.some((p) => parties.has(p))) continue;
-          yield { completionResponse: { case: "completion", value: completionToProto(c, api.identity) } };
+          yield completionResponse(c, api.identity);
         }
       }),
   };
