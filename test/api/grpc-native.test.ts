@@ -12,7 +12,7 @@ import * as protoLoader from "@grpc/proto-loader";
 import http2 from "node:http2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CommandCompletionService, CompletionStreamRequestSchema } from "../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
-import { CommandService } from "../../gen/com/daml/ledger/api/v2/command_service_pb.js";
+import { CommandService, SubmitAndWaitRequestSchema } from "../../gen/com/daml/ledger/api/v2/command_service_pb.js";
 import { VersionService } from "../../gen/com/daml/ledger/api/v2/version_service_pb.js";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
@@ -60,6 +60,14 @@ const iouCommands = (party: string, commandId: string, amount = "1") => ({
 function unary<T>(client: any, method: string, req: unknown, md: grpc.Metadata, options: grpc.CallOptions = {}): Promise<T> {
   return new Promise((resolve, reject) => client[method](req, md, options, (err: grpc.ServiceError | null, res: T) => (err ? reject(err) : resolve(res))));
 }
+const err = (e: grpc.ServiceError) => e;
+const iouFields = (party: string) => [
+  { label: "issuer", value: { sum: { case: "party" as const, value: party } } },
+  { label: "owner", value: { sum: { case: "party" as const, value: party } } },
+  { label: "currency", value: { sum: { case: "text" as const, value: "CC" } } },
+  { label: "amount", value: { sum: { case: "numeric" as const, value: "1" } } },
+  { label: "observers", value: { sum: { case: "list" as const, value: { elements: [] } } } },
+];
 const failure = (p: Promise<unknown>) => p.then(() => expect.unreachable("call succeeded"), (e: grpc.ServiceError) => e);
 
 /** A raw HTTP/2 gRPC call: what exactly goes over the wire. */
@@ -226,6 +234,38 @@ describe("native gRPC deadlines and cancellation", () => {
     } finally {
       store.onLedgerEnd = original;
     }
+  });
+});
+
+describe("native gRPC and lost clients", () => {
+  it("survives clients that vanish mid-call, and the command they sent still commits once", async () => {
+    const g = await s.partyUser("vanish");
+    const request = frame(
+      toBinary(
+        SubmitAndWaitRequestSchema,
+        create(SubmitAndWaitRequestSchema, {
+          commands: {
+            commandId: "vanish-1",
+            actAs: [g.party],
+            commands: [{ command: { case: "create", value: { templateId: IOU_ID, createArguments: { fields: iouFields(g.party) } } } }],
+          },
+        }),
+      ),
+    );
+    for (let i = 0; i < 5; i++) {
+      const session = http2.connect(s.grpc);
+      const req = session.request({ ":method": "POST", ":path": "/com.daml.ledger.api.v2.CommandService/SubmitAndWait", "content-type": "application/grpc", te: "trailers", authorization: `Bearer ${g.token}` });
+      req.on("error", () => undefined);
+      req.end(request);
+      // Gone before (or while) the ledger answers: RST_STREAM, then the connection.
+      await new Promise((r) => setTimeout(r, i === 4 ? 100 : i));
+      req.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+      session.destroy();
+    }
+    const commands = new v2.CommandService(address(), grpc.credentials.createInsecure());
+    const again = await failure(unary(commands, "submitAndWait", { commands: iouCommands(g.party, "vanish-1") }, meta(g.token)));
+    // The first attempt that reached the ledger (the last one surely did) committed; the rest were deduplicated.
+    expect(err(again).code).toBe(grpc.status.ALREADY_EXISTS);
   });
 });
 
