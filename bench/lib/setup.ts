@@ -14,6 +14,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { VersionService } from "../../gen/com/daml/ledger/api/v2/version_service_pb.js";
 import { grpcRoutes, serveGrpcNatively } from "../../src/api/grpc/index.js";
+import { encodeCompletionResponse } from "../../src/api/grpc/completion-wire.js";
+import { WIRE_ENCODING } from "../../src/api/grpc/wire-encoded.js";
+import { CommandCompletionService } from "../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
 import { issueToken } from "../../src/auth/index.js";
 import { loadConfig } from "../../src/config/index.js";
 import { startServer, type RunningServer, type ServerOptions } from "../../src/server.js";
@@ -73,10 +76,46 @@ export interface EchoServers {
   readonly grpcUrl: string;
   /** The same VersionService answer from @grpc/grpc-js (protos loaded from proto/): another server stack. */
   readonly grpcJsUrl: string;
-  /** The same answer from ccwallet's native gRPC handler (src/api/grpc/native-grpc.ts), Connect behind it. */
+  /**
+   * The same answer from ccwallet's native gRPC handler (src/api/grpc/native-grpc.ts), Connect
+   * behind it. It also serves CompletionStream as a flood: `beginExclusive` pre-encoded
+   * completions, nothing read or encoded per item (the client's floor for the catch-up read).
+   */
   readonly nativeUrl: string;
   readonly httpUrl: string;
   stop(): Promise<void>;
+}
+
+/** A rejection completion like the catch-up bench's, encoded once. */
+function completionFloodImpl() {
+  const sample = encodeCompletionResponse(
+    {
+      offset: 123_456n,
+      commandId: "flood-command-000123456",
+      userId: "flood-user",
+      actAs: ["flood-party::1220" + "c".repeat(64)],
+      submissionId: "sub-" + "0".repeat(28),
+      deduplication: { kind: "none" },
+      recordTime: 1_763_000_000_000_000n,
+      status: {
+        code: 6,
+        message: "DUPLICATE_COMMAND(10,sub-123456): A command with the given command id has already been successfully processed",
+        errorCode: "DUPLICATE_COMMAND",
+        category: 10,
+        context: { changeId: '["flood-user",["flood-party::1220cc"],"flood-command-000123456"]', existing_submission_id: "" },
+        resources: [],
+        correlationId: "sub-123456",
+        definiteAnswer: false,
+      },
+    },
+    { participantId: "participant::1220", synchronizerId: "global-synchronizer::1220" + "d".repeat(64) },
+  );
+  const item = { [WIRE_ENCODING]: () => sample, completionResponse: { case: undefined } };
+  return {
+    async *completionStream(req: { beginExclusive: bigint }) {
+      for (let i = 0n; i < req.beginExclusive; i++) yield item;
+    },
+  };
 }
 
 /** Baselines: a constant VersionService answer from three gRPC server stacks, and bare JSON echo. */
@@ -93,7 +132,13 @@ export async function startEchoServers(): Promise<EchoServers> {
   const echoImpl = { getLedgerApiVersion: async () => answer };
   const g = http2.createServer(connectNodeAdapter({ routes: (r) => r.service(VersionService, echoImpl) }));
   const n = http2.createServer(connectNodeAdapter({ routes: (r) => r.service(VersionService, echoImpl) }));
-  serveGrpcNatively(n, grpcRoutes([{ service: VersionService, impl: echoImpl }]));
+  serveGrpcNatively(
+    n,
+    grpcRoutes([
+      { service: VersionService, impl: echoImpl },
+      { service: CommandCompletionService, impl: completionFloodImpl() },
+    ]),
+  );
   const sessions = new Set<http2.ServerHttp2Session>();
   for (const server of [g, n]) {
     server.on("session", (s) => {
