@@ -111,6 +111,7 @@ function completionFloodImpl() {
     { participantId: "participant::1220", synchronizerId: "global-synchronizer::1220" + "d".repeat(64) },
   );
   const item = { [WIRE_ENCODING]: () => sample, completionResponse: { case: undefined } };
+  // (An object literal is fine here: one item, yielded n times.)
   return {
     async *completionStream(req: { beginExclusive: bigint }) {
       for (let i = 0n; i < req.beginExclusive; i++) yield item;

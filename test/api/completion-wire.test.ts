@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { CompletionStreamResponseSchema } from "../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
 import { completionToProto } from "../../src/api/convert/ledger-proto.js";
 import { completionResponse, encodeCompletionResponse } from "../../src/api/grpc/completion-wire.js";
-import { wireEncodingOf } from "../../src/api/grpc/wire-encoded.js";
+import { wireBytesOf } from "../../src/api/grpc/wire-encoded.js";
 import type { CompletionRecord, StatusRecord } from "../../src/ledger/records.js";
 
 const identity = { participantId: "participant::1220ab", synchronizerId: "global-synchronizer::1220cd" };
@@ -67,7 +67,7 @@ describe("encodeCompletionResponse", () => {
   it("completionResponse: bytes for the native path, the same message for everyone else", () => {
     const c = { ...base, status: rejected };
     const item = completionResponse(c, identity);
-    expect(hex(wireEncodingOf(item)!())).toBe(hex(reference(c)));
+    expect(hex(wireBytesOf(item)!)).toBe(hex(reference(c)));
     const viaFields = toBinary(CompletionStreamResponseSchema, create(CompletionStreamResponseSchema, item));
     expect(hex(viaFields)).toBe(hex(reference(c)));
     expect(item.completionResponse).toEqual(item.completionResponse);

@@ -26,13 +26,26 @@ type CompletionResponseInit = MessageInitShape<typeof CompletionStreamResponseSc
 
 /** The stream item for one completion: bytes for the native path, a message for the others. */
 export function completionResponse(c: CompletionRecord, identity: LedgerIdentity): CompletionResponseInit {
-  let message: Completion | undefined;
-  return {
-    [WIRE_ENCODING]: () => encodeCompletionResponse(c, identity),
-    get completionResponse() {
-      return { case: "completion" as const, value: (message ??= completionToProto(c, identity)) };
-    },
-  };
+  return new CompletionItem(c, identity);
+}
+
+// A class, not an object literal with a getter: one such item per streamed completion, and a
+// literal with accessors and a symbol key costs several times a plain allocation.
+class CompletionItem implements WireEncoded {
+  private message: Completion | undefined;
+
+  constructor(
+    private readonly record: CompletionRecord,
+    private readonly identity: LedgerIdentity,
+  ) {}
+
+  [WIRE_ENCODING](): Uint8Array {
+    return encodeCompletionResponse(this.record, this.identity);
+  }
+
+  get completionResponse(): { case: "completion"; value: Completion } {
+    return { case: "completion", value: (this.message ??= completionToProto(this.record, this.identity)) };
+  }
 }
 
 /** CompletionStreamResponse{completion = 1}, byte for byte what toBinary writes for completionToProto. */

@@ -7,9 +7,10 @@ export const WIRE_ENCODING = Symbol("ccwallet.wireEncoding");
 
 export interface WireEncoded {
   /** The message's protobuf bytes, equal to toBinary of the value's fields. */
-  readonly [WIRE_ENCODING]: () => Uint8Array;
+  [WIRE_ENCODING](): Uint8Array;
 }
 
-export function wireEncodingOf(value: unknown): (() => Uint8Array) | undefined {
-  return typeof value === "object" && value !== null && WIRE_ENCODING in value ? (value as WireEncoded)[WIRE_ENCODING] : undefined;
+/** The value's own encoding, or undefined when it has none. */
+export function wireBytesOf(value: unknown): Uint8Array | undefined {
+  return typeof value === "object" && value !== null && WIRE_ENCODING in value ? (value as WireEncoded)[WIRE_ENCODING]() : undefined;
 }
