@@ -8,6 +8,7 @@
  * or *-echo). Echo ops hit a bare echo server: POINT_ECHO=connect (default), grpcjs or native.
  * POINT_GRPC=connect makes the ledger server answer plain gRPC with the Connect adapter. Prints throughput, latency and server/process CPU per op per repeat.
  */
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { runTaskIn, stopWorker, type LoadResult, type Op } from "./lib/loadgen.js";
 import { Probe } from "./lib/probe.js";
 import { startBenchServer, startEchoServers } from "./lib/setup.js";
@@ -37,12 +38,16 @@ for (let i = 0; i < repeats; i++) {
   const task = open
     ? { kind: "open" as const, op, target, ratePerSec: level, warmupMs: 1000, durationMs: seconds * 1000, idPrefix }
     : { kind: "closed" as const, op, target, concurrency: level, warmupMs: 750, durationMs: seconds * 1000, idPrefix };
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
   const r = await runTaskIn<LoadResult>("worker", task, probe.mark);
+  loop.disable();
   const s = runStats(r.latencies, r.seconds, r.errors);
   const pr = probe.result!;
   console.log(
     `${arg}${echo ? ` (${echoServer} server)` : ""} ${open ? `@${level}/s` : `${level} cl.`}: ${fmt(s.perSec).padStart(7)}/s  p50 ${fmt(s.p50, 2)}  p90 ${fmt(s.p90, 2)}  p99 ${fmt(s.p99, 2)} ms` +
       `  main ${fmt((pr.mainActiveMs * 1000) / s.n, 0)} µs/op (cpu ${fmt(((pr.mainCpuMs ?? NaN) * 1000) / s.n, 0)})  process cpu ${fmt((pr.processCpuMs * 1000) / s.n, 0)} µs/op  other-procs ${fmt(pr.foreignCores, 2)}` +
+      `  server event-loop delay p99 ${fmt(loop.percentile(99) / 1e6, 1)} max ${fmt(loop.max / 1e6, 1)} ms` +
       (r.errors ? `  ERRORS ${r.errors}: ${r.firstError}` : ""),
   );
 }

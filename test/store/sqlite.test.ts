@@ -107,4 +107,16 @@ describe("SqliteStore caches and checkpoints", () => {
     expect((await reopened.completions(1999n, 2000n, 10))[0].commandId).toContain("19-99-");
     await reopened.close();
   });
+
+  it("rewinds the WAL under commits without pauses (checkpoints that always overlap a commit)", async () => {
+    const file = freshFile();
+    const store = openFile(file);
+    const payload = "y".repeat(6000);
+    // One commit after another: every worker checkpoint overlaps the next commit, so only the
+    // store's own rewind (REWIND_FRAMES) keeps the WAL from growing (~3 frames per commit here).
+    for (let i = 0; i < 4000; i++) await store.commit(rejection(`${i}-${payload}`));
+    expect(statSync(`${file}-wal`).size).toBeLessThan(32 * 1024 * 1024);
+    expect(await store.ledgerEnd()).toBe(4000n);
+    await store.close();
+  }, 30_000);
 });

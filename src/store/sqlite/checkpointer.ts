@@ -9,8 +9,11 @@
  * already-durable pages into the main file.
  *
  * SQLite rewinds the WAL (the next writer starts again at its beginning) only when a write begins
- * while every committed frame has been checkpointed; a checkpoint started just after a commit
- * usually finishes before the next group commit starts, so the WAL stays small.
+ * while every committed frame has been checkpointed. Under a steady stream of commits the
+ * worker's checkpoints nearly always overlap one, so the WAL would only grow (30 MB a minute at
+ * 500 commits/s); once it passes REWIND_FRAMES, the store finishes the checkpoint itself between
+ * two transactions (`beforeWrite`): only the frames since the worker's last pass are left to
+ * copy, and the write that follows rewinds the WAL.
  */
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
@@ -19,6 +22,9 @@ export const CHECKPOINT_INTERVAL_MS = 50;
 
 /** Pages after which the main connection checkpoints by itself (SQLite's default is 1,000). */
 export const SAFETY_NET_PAGES = 20_000;
+
+/** WAL frames (pages) after which the main connection completes a checkpoint so the WAL rewinds. */
+export const REWIND_FRAMES = 4096;
 
 // Plain JS run by `new Worker(..., { eval: true })`: no loader (tsx, vitest) is needed in the
 // worker, and better-sqlite3 is loaded from the path the main thread resolved.
@@ -93,6 +99,17 @@ export class WalCheckpointer {
     this.worker.postMessage("checkpoint");
   }
   private later: NodeJS.Timeout | undefined;
+
+  /**
+   * Called by the store between transactions, before a write: when the WAL has grown past
+   * REWIND_FRAMES, runs `checkpoint` (a PASSIVE checkpoint on the store's own connection) so the
+   * write rewinds the WAL. Not while the worker checkpoints (the two would only collide).
+   */
+  beforeWrite(checkpoint: () => void): void {
+    if (this.busy || this.stopped || (this.last.log ?? 0) < REWIND_FRAMES) return;
+    checkpoint();
+    this.last = {};
+  }
 
   /** The worker's last report: WAL frames and frames checkpointed, or an error. */
   get report(): WorkerReport {

@@ -60,6 +60,7 @@ export class SqliteStore implements Store {
   private readonly knownParties = new Map<string, PartyRecord>();
   private closed = false;
   private readonly checkpointer: WalCheckpointer | undefined;
+  private readonly rewindCheckpoint = () => this.db.pragma("wal_checkpoint(PASSIVE)");
 
   constructor(options: SqliteStoreOptions) {
     if (options.file !== ":memory:") mkdirSync(dirname(options.file), { recursive: true });
@@ -157,6 +158,7 @@ export class SqliteStore implements Store {
     this.queue = [];
     if (batch.length === 0) return;
     const startEnd = this.end;
+    this.checkpointer?.beforeWrite(this.rewindCheckpoint);
     let outcomes: Outcome[];
     try {
       outcomes = this.writeBatch(batch, false);
