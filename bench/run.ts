@@ -1,19 +1,24 @@
 /**
- * ccwallet benchmark (issue #2): `npm run bench` (about 2 min) or `BENCH_QUICK=1 npm run bench`
- * (about 25 s smoke run). Loopback only (127.0.0.1), bounded, stops by itself.
+ * ccwallet benchmark (issue #2): `npm run bench` (about 3 min) or `BENCH_QUICK=1 npm run bench`
+ * (about 45 s smoke run). Loopback only (127.0.0.1), bounded, stops by itself.
  *
  * The server runs in this process (main thread). Load generators run in one worker thread
  * ("worker": own event loop, so on 2 cores the client gets its own core, as a separate client
  * process would, without its CPU being charged to the server's event loop); the 64-client points
- * are repeated with the client on the server's event loop ("inproc") for comparison. Raw
- * baselines (fsync, bare SQLite, bare Connect / grpc-js / HTTP+JSON echo servers) are measured
- * in the same run, each next to the point it explains, so ratios survive a noisy shared machine.
+ * are repeated with the client on the server's event loop ("inproc") for comparison. gRPC points
+ * run with two clients: Connect (@connectrpc/connect-node) and @grpc/grpc-js. Raw baselines
+ * (fsync, bare SQLite, unary echo on ccwallet's native gRPC handler, on a Connect server and on a
+ * grpc-js server, HTTP+JSON echo, a pre-encoded completion flood for the catch-up read, and the
+ * ledger with gRPC served by Connect as before) are measured in the same run, each next to the
+ * point it explains, so ratios survive a noisy shared machine.
  *
- * Per point it prints throughput, p50/p90/p99, server event-loop busy µs/op, process CPU µs/op,
+ * Per point it prints throughput, p50/p90/p99, server event-loop busy µs/op and main-thread CPU
+ * µs/op, process CPU µs/op,
  * cores used by other processes meanwhile, and the group-commit shape (commits per fsync).
  * Then a summary table (target vs measured vs baseline); also written to bench/results/latest.json
  * (latest-quick.json for a smoke run).
- * `npx tsx bench/profile.ts <op>` breaks the server's time down by component.
+ * `npx tsx bench/profile.ts <op>` breaks the server's time down by component; `bench/point.ts`
+ * repeats one point for before/after comparisons.
  */
 import { execSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
