@@ -62,10 +62,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     apiVersion: LEDGER_API_VERSION,
   };
 
-  const services = ledgerServices(api);
   const grpcServer = http2.createServer(
     connectNodeAdapter({
-      routes: createRoutes(services),
+      routes: createRoutes(api),
       // Compressed requests are still accepted, but responses go out uncompressed: on loopback and
       // LAN links gzip costs both ends far more CPU than the bytes it saves (like grpc-js servers,
       // which compress only when configured to).
@@ -73,10 +72,10 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     }),
   );
   // Plain gRPC is served natively (native-grpc.ts); gRPC-Web and Connect stay with the adapter.
-  if (options.grpcTransport !== "connect") serveGrpcNatively(grpcServer, grpcRoutes(services));
+  if (options.grpcTransport !== "connect") serveGrpcNatively(grpcServer, grpcRoutes(ledgerServices(api)));
   trackSessions(grpcServer);
   const gateway = createGateway({
-    services,
+    services: ledgerServices(api),
     registry,
     listMaxElements: config.httpListMaxElements,
     maxBodyBytes: config.httpMaxBodyBytes,

@@ -34,7 +34,8 @@ export function ledgerServices(api: LedgerApi) {
   ] as const;
 }
 
-export function createRoutes(services: ReturnType<typeof ledgerServices>): (router: ConnectRouter) => void {
+export function createRoutes(api: LedgerApi): (router: ConnectRouter) => void {
+  const services = ledgerServices(api);
   return (router) => {
     for (const { service, impl } of services) router.service(service as never, impl as never);
   };
