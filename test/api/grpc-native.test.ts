@@ -19,7 +19,13 @@ import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 const def = protoLoader.loadSync(
-  ["com/daml/ledger/api/v2/command_service.proto", "com/daml/ledger/api/v2/command_completion_service.proto", "com/daml/ledger/api/v2/version_service.proto"],
+  [
+    "com/daml/ledger/api/v2/command_service.proto",
+    "com/daml/ledger/api/v2/command_completion_service.proto",
+    "com/daml/ledger/api/v2/version_service.proto",
+    "com/daml/ledger/api/v2/update_service.proto",
+    "com/daml/ledger/api/v2/state_service.proto",
+  ],
   { includeDirs: ["proto"], longs: String, enums: String, defaults: true, oneofs: true },
 );
 const v2 = (grpc.loadPackageDefinition(def) as any).com.daml.ledger.api.v2;
@@ -313,6 +319,42 @@ describe("native gRPC streaming", () => {
     expect(live.value.completionResponse.value.commandId).toBe("after-catch-up");
     expect(live.value.completionResponse.value.status?.code ?? 0).toBe(0);
     await it.return?.();
+  });
+});
+
+describe("native gRPC: the other streams", () => {
+  it("streams updates up to an end offset and the active contracts, through grpc-js", async () => {
+    const g = await s.partyUser("streams");
+    const commands = new v2.CommandService(address(), grpc.credentials.createInsecure());
+    const begin = await s.server.store.ledgerEnd();
+    const done: any[] = [];
+    for (let i = 0; i < 3; i++) done.push(await unary<any>(commands, "submitAndWait", { commands: iouCommands(g.party, `st-${i}`, String(i + 1)) }, meta(g.token)));
+    const end = done[2].completionOffset as string;
+    const updates = new v2.UpdateService(address(), grpc.credentials.createInsecure());
+    const stream = updates.getUpdates(
+      {
+        beginExclusive: String(begin),
+        endInclusive: end,
+        updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [g.party]: {} } }, transactionShape: "TRANSACTION_SHAPE_ACS_DELTA" } },
+      },
+      meta(g.token),
+    );
+    const ids: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      stream.on("data", (r: any) => r.transaction && ids.push(r.transaction.updateId));
+      stream.on("end", resolve);
+      stream.on("error", reject);
+    });
+    expect(ids).toEqual(done.map((d) => d.updateId));
+    const state = new v2.StateService(address(), grpc.credentials.createInsecure());
+    const acs = state.getActiveContracts({ activeAtOffset: end, eventFormat: { filtersByParty: { [g.party]: {} } } }, meta(g.token));
+    const amounts: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      acs.on("data", (r: any) => r.activeContract && amounts.push(r.activeContract.createdEvent.createArguments.fields.find((f: any) => f.label === "amount").value.numeric));
+      acs.on("end", resolve);
+      acs.on("error", reject);
+    });
+    expect(amounts.sort()).toEqual(["1.0000000000", "2.0000000000", "3.0000000000"]);
   });
 });
 
