@@ -10,6 +10,7 @@ import { compressionGzip, createConnectTransport, createGrpcTransport, createGrp
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import http2 from "node:http2";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CommandCompletionService, CompletionStreamRequestSchema } from "../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
 import { CommandService, SubmitAndWaitRequestSchema } from "../../gen/com/daml/ledger/api/v2/command_service_pb.js";
@@ -168,6 +169,15 @@ describe("native gRPC and Connect on one port", () => {
     const badEncoding = await raw("/com.daml.ledger.api.v2.VersionService/GetLedgerApiVersion", Buffer.from([1, 0, 0, 0, 0]), { "grpc-encoding": "snappy" });
     expect(badEncoding.headers["grpc-status"]).toBe(String(Code.Unimplemented));
     expect(badEncoding.headers["grpc-accept-encoding"]).toBe("gzip,br");
+    const corrupt = await raw("/com.daml.ledger.api.v2.VersionService/GetLedgerApiVersion", Buffer.from([1, 0, 0, 0, 3, 1, 2, 3]), { "grpc-encoding": "gzip" });
+    expect(corrupt.headers["grpc-status"]).toBe(String(Code.Internal));
+    expect(decodeURIComponent(String(corrupt.headers["grpc-message"]))).toMatch(/cannot decompress the gzip request/);
+    const bomb = gzipSync(Buffer.alloc(17 * 1024 * 1024));
+    const header = Buffer.alloc(5);
+    header[0] = 1;
+    header.writeUInt32BE(bomb.length, 1);
+    const inflated = await raw("/com.daml.ledger.api.v2.VersionService/GetLedgerApiVersion", Buffer.concat([header, bomb]), { "grpc-encoding": "gzip" });
+    expect(inflated.headers["grpc-status"]).toBe(String(Code.ResourceExhausted));
   });
 
   it("answers a unary call with headers, one message and OK trailers", async () => {

@@ -111,7 +111,14 @@ class GrpcCall {
       const encoding = single(this.headers["grpc-encoding"]) ?? "identity";
       const decompress = DECOMPRESS[encoding as keyof typeof DECOMPRESS];
       if (!decompress) throw new ConnectError(`unsupported grpc-encoding ${JSON.stringify(encoding)}`, Code.Unimplemented, { "grpc-accept-encoding": "gzip,br" });
-      data = decompress(data, { maxOutputLength: MAX_REQUEST_MESSAGE_BYTES });
+      try {
+        data = decompress(data, { maxOutputLength: MAX_REQUEST_MESSAGE_BYTES });
+      } catch (e) {
+        const tooLarge = (e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE";
+        throw tooLarge
+          ? new ConnectError(`decompressed request exceeds ${MAX_REQUEST_MESSAGE_BYTES} bytes`, Code.ResourceExhausted)
+          : new ConnectError(`protocol error: cannot decompress the ${encoding} request`, Code.Internal);
+      }
     }
     try {
       return fromBinary(this.route.method.input, data);
