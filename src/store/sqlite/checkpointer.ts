@@ -33,6 +33,8 @@ const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma("busy_timeout = 1000");
+// A checkpoint syncs the WAL before copying and the database file before the WAL may be rewound.
+db.pragma("synchronous = FULL");
 const checkpoint = () => {
   try {
     const [r] = db.pragma("wal_checkpoint(PASSIVE)");
