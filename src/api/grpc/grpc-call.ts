@@ -160,7 +160,9 @@ class GrpcCall {
         if (this.ended) break;
         const next = await iterator.next();
         if (next.done || this.ended) break;
-        this.push(frame(encode(this.route.method.output, next.value)));
+        // After each full chunk, let the event loop run: the peer's WINDOW_UPDATEs and the socket
+        // writes are only serviced between macrotasks, and a catch-up page is all microtasks.
+        if (this.push(frame(encode(this.route.method.output, next.value)))) await yieldToEventLoop();
       }
       if (!this.ended) this.finish(OK_STATUS);
     } catch (e) {
@@ -171,18 +173,25 @@ class GrpcCall {
     }
   }
 
-  /** Queues a streamed message; written at the end of this event-loop turn or once a chunk is full. */
-  private push(message: Buffer): void {
+  /**
+   * Queues a streamed message; written at the end of this event-loop turn or once a chunk is full.
+   * True when it wrote a full chunk.
+   */
+  private push(message: Buffer): boolean {
     this.pending.push(message);
     this.pendingBytes += message.length;
-    if (this.pendingBytes >= STREAM_CHUNK_BYTES) this.flush();
-    else if (!this.flushScheduled) {
+    if (this.pendingBytes >= STREAM_CHUNK_BYTES) {
+      this.flush();
+      return true;
+    }
+    if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => {
         this.flushScheduled = false;
         if (!this.ended) this.flush();
       });
     }
+    return false;
   }
 
   private flush(): void {
@@ -274,6 +283,10 @@ class GrpcCall {
     clearTimeout(this.timer);
     this.ctx?.abort(new ConnectError("the call was cancelled", Code.Canceled));
   }
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function single(v: string | string[] | undefined): string | undefined {
