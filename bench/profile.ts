@@ -4,7 +4,8 @@
  * sample to the nearest enclosing bucket (store flush, canton-json, Connect, GC, idle, ...).
  *
  *   npx tsx bench/profile.ts [grpc-submit|json-submit|grpc-echo] [concurrency=64] [seconds=5]
- *   npx tsx bench/profile.ts read-grpc [completions=100000]   (catch-up CompletionStream, S4)
+ *   npx tsx bench/profile.ts read-grpc|read-grpcjs [completions=100000]   (catch-up CompletionStream, S4;
+ *   Connect or grpc-js client)
  *
  * Writes the raw profile to $TMPDIR/ccwallet-<op>.cpuprofile (open it in Chrome DevTools).
  */
@@ -67,8 +68,8 @@ function buckets(p: Profile, ops: number): string {
     .join("\n");
 }
 
-const op = (process.argv[2] ?? "grpc-submit") as Op | "read-grpc";
-if (op === "read-grpc") {
+const op = (process.argv[2] ?? "grpc-submit") as Op | "read-grpc" | "read-grpcjs";
+if (op === "read-grpc" || op === "read-grpcjs") {
   const n = Number(process.argv[3] ?? 100_000);
   const bs = await startBenchServer(10_000);
   const { party, user, token } = await bs.partyUser("profile-read");
@@ -91,16 +92,19 @@ if (op === "read-grpc") {
       ),
     );
   }
+  const target = { grpcUrl: bs.grpcUrl, httpUrl: bs.httpUrl, token, party };
+  // Boot the worker (and warm its client) outside the profile.
+  await runTaskIn<ReadResult>("worker", { kind: op, target, userId: user, beginExclusive: "0", expect: 1 });
   const session = new Session();
   session.connect();
   await session.post("Profiler.enable");
   await session.post("Profiler.setSamplingInterval", { interval: 200 });
   await session.post("Profiler.start");
-  const r = await runTaskIn<ReadResult>("worker", { kind: "read-grpc", target: { grpcUrl: bs.grpcUrl, httpUrl: bs.httpUrl, token, party }, userId: user, beginExclusive: "0", expect: n });
+  const r = await runTaskIn<ReadResult>("worker", { kind: op, target, userId: user, beginExclusive: "0", expect: n });
   const { profile } = (await session.post("Profiler.stop")) as unknown as { profile: Profile };
-  console.log(`read-grpc: ${r.count} completions in ${r.seconds.toFixed(2)} s; server main thread by bucket (per item):`);
+  console.log(`${op}: ${r.count} completions in ${r.seconds.toFixed(2)} s; server main thread by bucket (per item):`);
   console.log(buckets(profile, r.count));
-  writeFileSync(join(tmpdir(), "ccwallet-read-grpc.cpuprofile"), JSON.stringify(profile));
+  writeFileSync(join(tmpdir(), `ccwallet-${op}.cpuprofile`), JSON.stringify(profile));
   await stopWorker();
   await bs.stop();
   process.exit(0);

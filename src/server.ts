@@ -8,7 +8,7 @@ import http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import pino from "pino";
-import { createRoutes, ledgerServices, STATIC_TIME_SETTING } from "./api/grpc/index.js";
+import { createRoutes, grpcRoutes, ledgerServices, serveGrpcNatively, STATIC_TIME_SETTING } from "./api/grpc/index.js";
 import type { LedgerApi } from "./api/grpc/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
 import { specGrpcMessageHandler } from "./api/grpc/grpc-message-encoding.js";
@@ -50,7 +50,15 @@ export interface ServerParts {
   readonly featuredAppRights?: (api: LedgerApi) => FeaturedAppRights;
 }
 
-export async function startServer(config: Config, parts: ServerParts = {}): Promise<RunningServer> {
+export interface ServerOptions {
+  /**
+   * Who answers plain gRPC on the gRPC port: "native" (default; native-grpc.ts) or "connect"
+   * (the Connect adapter for every protocol; the bench measures both).
+   */
+  readonly grpcTransport?: "native" | "connect";
+}
+
+export async function startServer(config: Config, parts: ServerParts = {}, options: ServerOptions = {}): Promise<RunningServer> {
   const log = pino({ level: config.logLevel, base: undefined });
   const store = await openStore(config);
   const { secret, generated } = loadOrCreateSecret(config.dataDir, config.auth.secret);
@@ -99,7 +107,19 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
   const v0 = walletServices({ ledger: api, wallet, log, cc: walletDeps });
 
   // connect-node percent-encodes all of grpc-message; re-encode it as the gRPC spec says.
-  const grpcServer = http2.createServer(specGrpcMessageHandler(connectNodeAdapter({ routes: createRoutes(api, v0) })));
+  const grpcServer = http2.createServer(
+    specGrpcMessageHandler(
+      connectNodeAdapter({
+        routes: createRoutes(api, v0),
+        // Compressed requests are still accepted, but responses go out uncompressed: on loopback and
+        // LAN links gzip costs both ends far more CPU than the bytes it saves (like grpc-js servers,
+        // which compress only when configured to).
+        compressMinBytes: Number.POSITIVE_INFINITY,
+      }),
+    ),
+  );
+  // Plain gRPC is served natively (native-grpc.ts); gRPC-Web and Connect stay with the adapter.
+  if (options.grpcTransport !== "connect") serveGrpcNatively(grpcServer, grpcRoutes([...ledgerServices(api), ...v0]));
   trackSessions(grpcServer);
   const gateway = createGateway({
     services: [...ledgerServices(api), ...v0.map((s) => ({ ...s, dialect: "splice" as const }))],

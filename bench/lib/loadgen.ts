@@ -6,8 +6,10 @@
 import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { grpcClients, grpcRequests, grpcTransport, iouJson, jsonClient } from "./clients.js";
+import { grpcJsClients } from "./grpcjs-clients.js";
 
-export type Op = "grpc-submit" | "json-submit" | "grpc-echo" | "json-echo";
+/** grpc-*: the Connect gRPC client; grpcjs-*: the @grpc/grpc-js client; json-*: HTTP/1.1 + JSON. */
+export type Op = "grpc-submit" | "json-submit" | "grpc-echo" | "json-echo" | "grpcjs-submit" | "grpcjs-echo";
 
 export interface Target {
   readonly grpcUrl: string;
@@ -29,8 +31,10 @@ export type Task =
       readonly sessions?: number;
     }
   | { readonly kind: "open"; readonly op: Op; readonly target: Target; readonly ratePerSec: number; readonly warmupMs: number; readonly durationMs: number; readonly idPrefix: string }
-  | { readonly kind: "read-grpc"; readonly target: Target; readonly userId: string; readonly beginExclusive: string; readonly expect: number }
+  | { readonly kind: "read-grpc" | "read-grpcjs"; readonly target: Target; readonly userId: string; readonly beginExclusive: string; readonly expect: number }
   | { readonly kind: "read-json"; readonly target: Target; readonly userId: string; readonly beginExclusive: string; readonly limit: number };
+
+type ReadStreamTask = Extract<Task, { kind: "read-grpc" | "read-grpcjs" }>;
 
 export interface LoadResult {
   /** Latencies (ms) of operations that completed inside the measured window. */
@@ -72,6 +76,26 @@ function makeOp(op: Op, t: Target, idPrefix: string, concurrency: number): { run
           if (!res.version) throw new Error("no version in response");
         },
         close: () => undefined,
+      };
+    }
+    case "grpcjs-submit": {
+      const c = grpcJsClients(t.grpcUrl, t.token);
+      return {
+        run: async () => {
+          const res = await c.submitAndWaitForTransaction(t.party, id());
+          if (!(res.transaction as { updateId?: string } | undefined)?.updateId) throw new Error("no transaction in response");
+        },
+        close: () => c.close(),
+      };
+    }
+    case "grpcjs-echo": {
+      const c = grpcJsClients(t.grpcUrl);
+      return {
+        run: async () => {
+          const res = await c.getLedgerApiVersion();
+          if (!res.version) throw new Error("no version in response");
+        },
+        close: () => c.close(),
       };
     }
     case "json-submit":
@@ -180,7 +204,7 @@ async function openLoop(task: Extract<Task, { kind: "open" }>, mark: Mark): Prom
   return { latencies, seconds: task.durationMs / 1000, errors, firstError, maxInFlight };
 }
 
-async function readGrpc(task: Extract<Task, { kind: "read-grpc" }>, mark: Mark): Promise<ReadResult> {
+async function readGrpc(task: ReadStreamTask, mark: Mark): Promise<ReadResult> {
   const c = grpcClients(grpcTransport(task.target.grpcUrl, task.target.token));
   const abort = new AbortController();
   let count = 0;
@@ -203,6 +227,31 @@ async function readGrpc(task: Extract<Task, { kind: "read-grpc" }>, mark: Mark):
     mark("end");
   }
   return { seconds: (performance.now() - t0) / 1000, count, firstItemMs };
+}
+
+async function readGrpcJs(task: ReadStreamTask, mark: Mark): Promise<ReadResult> {
+  const c = grpcJsClients(task.target.grpcUrl, task.target.token);
+  let count = 0;
+  let firstItemMs = NaN;
+  mark("start");
+  const t0 = performance.now();
+  const stream = c.completionStream({ userId: task.userId, parties: [task.target.party], beginExclusive: task.beginExclusive });
+  const error = await new Promise<string | undefined>((resolve) => {
+    stream.on("data", (r: { completion?: unknown }) => {
+      if (!r.completion) return;
+      if (count === 0) firstItemMs = performance.now() - t0;
+      if (++count >= task.expect) {
+        stream.cancel();
+        resolve(undefined);
+      }
+    });
+    stream.on("error", (e: Error) => resolve(count < task.expect ? String(e) : undefined));
+    stream.on("end", () => resolve(count < task.expect ? "stream ended early" : undefined));
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  mark("end");
+  c.close();
+  return { seconds, count, firstItemMs, error };
 }
 
 async function readJson(task: Extract<Task, { kind: "read-json" }>, mark: Mark): Promise<ReadResult> {
@@ -229,6 +278,8 @@ export function runTask(task: Task, mark: Mark = () => undefined): Promise<LoadR
       return openLoop(task, mark);
     case "read-grpc":
       return readGrpc(task, mark);
+    case "read-grpcjs":
+      return readGrpcJs(task, mark);
     case "read-json":
       return readJson(task, mark);
   }

@@ -20,10 +20,27 @@ function machineBusySeconds(): number | undefined {
   }
 }
 
+/** CPU seconds (user + system) of this process's main thread, from /proc (Linux); undefined elsewhere. */
+function mainThreadCpuSeconds(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) / USER_HZ;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface ProbeResult {
   readonly wallMs: number;
   /** Main-thread (server) event loop active time, ms. */
   readonly mainActiveMs: number;
+  /**
+   * CPU time of the main (server) thread, ms: unlike the event loop's active time it does not
+   * grow when other processes take the core away, so it compares runs on a busy machine.
+   */
+  readonly mainCpuMs?: number;
   /** CPU time of this process, all threads, ms. */
   readonly processCpuMs: number;
   /** Average cores used by other processes during the window (undefined if unknown). */
@@ -35,6 +52,7 @@ export class Probe {
   private elu: EventLoopUtilization | undefined;
   private cpu: NodeJS.CpuUsage | undefined;
   private busy: number | undefined;
+  private mainCpu: number | undefined;
   result: ProbeResult | undefined;
 
   start(): void {
@@ -42,6 +60,7 @@ export class Probe {
     this.elu = performance.eventLoopUtilization();
     this.cpu = process.cpuUsage();
     this.busy = machineBusySeconds();
+    this.mainCpu = mainThreadCpuSeconds();
   }
 
   stop(): ProbeResult {
@@ -52,7 +71,9 @@ export class Probe {
     const busy = machineBusySeconds();
     const foreignCores =
       busy !== undefined && this.busy !== undefined ? Math.max(0, ((busy - this.busy) * 1000 - processCpuMs) / wallMs) : undefined;
-    this.result = { wallMs, mainActiveMs: elu.active, processCpuMs, foreignCores };
+    const mainCpu = mainThreadCpuSeconds();
+    const mainCpuMs = mainCpu !== undefined && this.mainCpu !== undefined ? (mainCpu - this.mainCpu) * 1000 : undefined;
+    this.result = { wallMs, mainActiveMs: elu.active, mainCpuMs, processCpuMs, foreignCores };
     return this.result;
   }
 

@@ -13,9 +13,13 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { VersionService } from "../../gen/com/daml/ledger/api/v2/version_service_pb.js";
+import { grpcRoutes, serveGrpcNatively } from "../../src/api/grpc/index.js";
+import { encodeCompletionResponse } from "../../src/api/grpc/completion-wire.js";
+import { WIRE_ENCODING } from "../../src/api/grpc/wire-encoded.js";
+import { CommandCompletionService } from "../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
 import { issueToken } from "../../src/auth/index.js";
 import { loadConfig } from "../../src/config/index.js";
-import { startServer, type RunningServer } from "../../src/server.js";
+import { startServer, type RunningServer, type ServerOptions } from "../../src/server.js";
 
 export interface BenchServer {
   readonly server: RunningServer;
@@ -26,7 +30,7 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-export async function startBenchServer(listMaxElements: number): Promise<BenchServer> {
+export async function startBenchServer(listMaxElements: number, options: ServerOptions = {}): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(process.env.BENCH_DATA_PARENT ?? tmpdir(), "ccwallet-bench-"));
   const config = loadConfig({
     CCWALLET_DATA_DIR: dataDir,
@@ -37,7 +41,7 @@ export async function startBenchServer(listMaxElements: number): Promise<BenchSe
     CCWALLET_HTTP_LIST_MAX_ELEMENTS: String(listMaxElements),
     CCWALLET_HTTP_MAX_BODY_BYTES: String(64 * 1024 * 1024),
   });
-  const server = await startServer(config);
+  const server = await startServer(config, {}, options);
   const httpUrl = `http://127.0.0.1:${server.httpPort}`;
   const admin = await issueToken({ secret: server.secret, userId: config.adminUser });
   const post = async (path: string, body: unknown) => {
@@ -72,11 +76,50 @@ export interface EchoServers {
   readonly grpcUrl: string;
   /** The same VersionService answer from @grpc/grpc-js (protos loaded from proto/): another server stack. */
   readonly grpcJsUrl: string;
+  /**
+   * The same answer from ccwallet's native gRPC handler (src/api/grpc/native-grpc.ts), Connect
+   * behind it. It also serves CompletionStream as a flood: `beginExclusive` pre-encoded
+   * completions, nothing read or encoded per item (the client's floor for the catch-up read).
+   */
+  readonly nativeUrl: string;
   readonly httpUrl: string;
   stop(): Promise<void>;
 }
 
-/** Baselines: the same Connect stack with a constant VersionService answer, and bare JSON echo. */
+/** A rejection completion like the catch-up bench's, encoded once. */
+function completionFloodImpl() {
+  const sample = encodeCompletionResponse(
+    {
+      offset: 123_456n,
+      commandId: "flood-command-000123456",
+      userId: "flood-user",
+      actAs: ["flood-party::1220" + "c".repeat(64)],
+      submissionId: "sub-" + "0".repeat(28),
+      deduplication: { kind: "none" },
+      recordTime: 1_763_000_000_000_000n,
+      status: {
+        code: 6,
+        message: "DUPLICATE_COMMAND(10,sub-123456): A command with the given command id has already been successfully processed",
+        errorCode: "DUPLICATE_COMMAND",
+        category: 10,
+        context: { changeId: '["flood-user",["flood-party::1220cc"],"flood-command-000123456"]', existing_submission_id: "" },
+        resources: [],
+        correlationId: "sub-123456",
+        definiteAnswer: false,
+      },
+    },
+    { participantId: "participant::1220", synchronizerId: "global-synchronizer::1220" + "d".repeat(64) },
+  );
+  const item = { [WIRE_ENCODING]: () => sample, completionResponse: { case: undefined } };
+  // (An object literal is fine here: one item, yielded n times.)
+  return {
+    async *completionStream(req: { beginExclusive: bigint }) {
+      for (let i = 0n; i < req.beginExclusive; i++) yield item;
+    },
+  };
+}
+
+/** Baselines: a constant VersionService answer from three gRPC server stacks, and bare JSON echo. */
 export async function startEchoServers(): Promise<EchoServers> {
   const answer = {
     version: "3.4.12",
@@ -87,14 +130,23 @@ export async function startEchoServers(): Promise<EchoServers> {
       offsetCheckpoint: { maxOffsetCheckpointEmissionDelay: { seconds: 60n } },
     },
   };
-  const g = http2.createServer(
-    connectNodeAdapter({ routes: (r) => r.service(VersionService, { getLedgerApiVersion: async () => answer }) }),
+  const echoImpl = { getLedgerApiVersion: async () => answer };
+  const g = http2.createServer(connectNodeAdapter({ routes: (r) => r.service(VersionService, echoImpl) }));
+  const n = http2.createServer(connectNodeAdapter({ routes: (r) => r.service(VersionService, echoImpl) }));
+  serveGrpcNatively(
+    n,
+    grpcRoutes([
+      { service: VersionService, impl: echoImpl },
+      { service: CommandCompletionService, impl: completionFloodImpl() },
+    ]),
   );
   const sessions = new Set<http2.ServerHttp2Session>();
-  g.on("session", (s) => {
-    sessions.add(s);
-    s.on("close", () => sessions.delete(s));
-  });
+  for (const server of [g, n]) {
+    server.on("session", (s) => {
+      sessions.add(s);
+      s.on("close", () => sessions.delete(s));
+    });
+  }
   const h = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -116,16 +168,18 @@ export async function startEchoServers(): Promise<EchoServers> {
     gjs.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, port) => (e ? reject(e) : resolve(port))),
   );
   await new Promise<void>((r) => g.listen(0, "127.0.0.1", r));
+  await new Promise<void>((r) => n.listen(0, "127.0.0.1", r));
   await new Promise<void>((r) => h.listen(0, "127.0.0.1", r));
   return {
     grpcUrl: `http://127.0.0.1:${(g.address() as AddressInfo).port}`,
     grpcJsUrl: `http://127.0.0.1:${gjsPort}`,
+    nativeUrl: `http://127.0.0.1:${(n.address() as AddressInfo).port}`,
     httpUrl: `http://127.0.0.1:${(h.address() as AddressInfo).port}`,
     async stop() {
       for (const s of sessions) s.destroy();
       h.closeAllConnections();
       gjs.forceShutdown();
-      await Promise.all([new Promise((r) => g.close(r)), new Promise((r) => h.close(r))]);
+      await Promise.all([new Promise((r) => g.close(r)), new Promise((r) => n.close(r)), new Promise((r) => h.close(r))]);
     },
   };
 }

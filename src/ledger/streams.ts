@@ -5,7 +5,12 @@
  */
 import type { LedgerStore } from "../store/port.js";
 
-const PAGE = 1000;
+/**
+ * Rows per store read. A page is read, decoded and streamed without returning to the event loop;
+ * smaller pages keep that stretch short (~2 ms), so the peer's flow-control updates are served in
+ * time and the client never starves (1000-row pages made a 100k catch-up ~20% slower).
+ */
+const PAGE = 250;
 
 export interface TailOptions {
   readonly beginExclusive: bigint;

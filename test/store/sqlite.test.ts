@@ -1,9 +1,10 @@
 /** The store conformance suite on the embedded SQLite adapter, on a file in a temp dir (so it can be reopened). */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import type { UserRecord, UserRight } from "../../src/ledger/records.js";
 import type { Store } from "../../src/store/port.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { contract, describeStoreConformance, rejection, txCommit } from "./conformance.js";
@@ -84,4 +85,71 @@ describe("SqliteStore schema migration", () => {
     check.close();
     expect(index).toEqual({ name: "contracts_archived" });
   });
+});
+
+describe("SqliteStore caches and checkpoints", () => {
+  const freshFile = () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccwallet-store-"));
+    dirs.push(dir);
+    return join(dir, "ledger.sqlite");
+  };
+  const user = (id: string, rights: UserRight[] = []): UserRecord => ({
+    id,
+    primaryParty: "",
+    isDeactivated: false,
+    metadata: { resourceVersion: "0", annotations: {} },
+    identityProviderId: "",
+    rights,
+  });
+
+  it("a cached user reflects grants, revocations, deletion and re-creation at once", async () => {
+    const store = openFile(freshFile());
+    await store.addParty({ party: "p::1220aa", isLocal: true, identityProviderId: "", localMetadata: { resourceVersion: "0", annotations: {} } });
+    expect(await store.user("u")).toBeUndefined();
+    await store.addUser(user("u"));
+    expect((await store.user("u"))?.rights).toEqual([]);
+    await store.grantRights("u", [{ kind: "CanActAs", party: "p::1220aa" }]);
+    expect((await store.user("u"))?.rights).toEqual([{ kind: "CanActAs", party: "p::1220aa" }]);
+    await store.revokeRights("u", [{ kind: "CanActAs", party: "p::1220aa" }]);
+    expect((await store.user("u"))?.rights).toEqual([]);
+    await store.deleteUser("u");
+    expect(await store.user("u")).toBeUndefined();
+    await store.addUser(user("u", [{ kind: "ParticipantAdmin" }]));
+    expect((await store.user("u"))?.rights).toEqual([{ kind: "ParticipantAdmin" }]);
+    // Shared cached records are frozen: a caller's mutation fails loudly instead of corrupting the cache.
+    const cached = (await store.user("u"))!;
+    expect(() => (cached.rights as UserRight[]).push({ kind: "CanReadAsAnyParty" })).toThrow(TypeError);
+    expect((await store.party("p::1220aa"))?.party).toBe("p::1220aa");
+    await store.close();
+  });
+
+  it("checkpoints the WAL off the event loop: the WAL stays bounded and every commit survives a reopen", async () => {
+    const file = freshFile();
+    const store = openFile(file);
+    const payload = "x".repeat(4000);
+    for (let round = 0; round < 20; round++) {
+      await Promise.all(Array.from({ length: 100 }, (_, i) => store.commit(rejection(`${round}-${i}-${payload}`))));
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    // 2,000 commits of ~4 KB: ~8 MB of WAL frames without checkpoints.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(statSync(`${file}-wal`).size).toBeLessThan(4 * 1024 * 1024);
+    await store.close();
+    const reopened = openFile(file);
+    expect(await reopened.ledgerEnd()).toBe(2000n);
+    expect((await reopened.completions(1999n, 2000n, 10))[0].commandId).toContain("19-99-");
+    await reopened.close();
+  });
+
+  it("rewinds the WAL under commits without pauses (checkpoints that always overlap a commit)", async () => {
+    const file = freshFile();
+    const store = openFile(file);
+    const payload = "y".repeat(6000);
+    // One commit after another: every worker checkpoint overlaps the next commit, so only the
+    // store's own rewind (REWIND_FRAMES) keeps the WAL from growing (~3 frames per commit here).
+    for (let i = 0; i < 4000; i++) await store.commit(rejection(`${i}-${payload}`));
+    expect(statSync(`${file}-wal`).size).toBeLessThan(32 * 1024 * 1024);
+    expect(await store.ledgerEnd()).toBe(4000n);
+    await store.close();
+  }, 30_000);
 });

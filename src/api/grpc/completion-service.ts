@@ -9,8 +9,9 @@ import { isParticipantAdmin, requireReadAs } from "../../auth/index.js";
 import { errors } from "../../ledger/errors.js";
 import { isPartyId } from "../../ledger/ids.js";
 import type { CompletionRecord } from "../../ledger/records.js";
-import { completionToProto, offsetCheckpointToProto } from "../convert/ledger-proto.js";
+import { offsetCheckpointToProto } from "../convert/ledger-proto.js";
 import { authenticate } from "./authenticate.js";
+import { completionResponse } from "./completion-wire.js";
 import { guardStream } from "./connect-error.js";
 import { checkpointedTail } from "./checkpointed-tail.js";
 import type { LedgerApi } from "./ledger-api.js";
@@ -36,7 +37,7 @@ export function completionService(api: LedgerApi): ServiceImpl<typeof CommandCom
           signal: ctx.signal,
           project: (c) =>
             c.userId === userId && c.actAs.some((p) => parties.has(p))
-              ? { completionResponse: { case: "completion", value: completionToProto(c, api.identity) } }
+              ? (completionResponse(c, api.identity) as Response)
               : undefined,
           checkpoint: (at) => ({ completionResponse: { case: "offsetCheckpoint", value: offsetCheckpointToProto(at, api.identity) } }),
         });

@@ -18,9 +18,15 @@ import { isDuplicate } from "../deduplication.js";
 import { grant, revoke } from "../rights-change.js";
 import { decodeRecord, encodeRecord } from "../codec.js";
 import type { CommitRequest, CommitResult, Conflict, ContractQuery, Store, TransactionCommit } from "../port.js";
+import { SAFETY_NET_PAGES, WalCheckpointer } from "./checkpointer.js";
 import { SCHEMA } from "./schema.js";
 
+/** SQLite's own default, restored if the checkpoint worker dies. */
+const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+
 type Statement = Database.Statement<unknown[], unknown>;
+
+type Outcome = { readonly ok: true; readonly result: CommitResult } | { readonly ok: false; readonly error: unknown };
 
 interface Pending {
   readonly request: CommitRequest;
@@ -43,7 +49,18 @@ export class SqliteStore implements Store {
   private readonly listeners = new Set<(end: bigint) => void>();
   /** `apply` in its own savepoint (a nested better-sqlite3 transaction); built once, used per request. */
   private readonly applyInSavepoint: (request: CommitRequest) => CommitResult;
+  /** A batch in one SQLite transaction; with `isolate`, each request in its own savepoint. */
+  private readonly writeBatch: (batch: readonly Pending[], isolate: boolean) => Outcome[];
+  /**
+   * Users and parties by id, decoded and frozen. Every call authenticates its user, and every
+   * submission looks up its parties; this process is the only writer of its SQLite file, so the
+   * cache is updated with each write and is never stale.
+   */
+  private readonly knownUsers = new Map<string, UserRecord>();
+  private readonly knownParties = new Map<string, PartyRecord>();
   private closed = false;
+  private readonly checkpointer: WalCheckpointer | undefined;
+  private readonly rewindCheckpoint = () => this.db.pragma("wal_checkpoint(PASSIVE)");
 
   constructor(options: SqliteStoreOptions) {
     if (options.file !== ":memory:") mkdirSync(dirname(options.file), { recursive: true });
@@ -52,6 +69,13 @@ export class SqliteStore implements Store {
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = FULL");
     this.db.pragma("busy_timeout = 5000");
+    if (options.file !== ":memory:") {
+      // Checkpoints run in a worker thread (see checkpointer.ts), not inside commits.
+      this.db.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
+      this.checkpointer = new WalCheckpointer(options.file, () => {
+        if (!this.closed) this.db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+      });
+    }
     this.db.defaultSafeIntegers(true);
     this.db.exec(SCHEMA);
     const p = (sql: string) => this.db.prepare(sql);
@@ -127,6 +151,9 @@ export class SqliteStore implements Store {
       deleteUser: p("DELETE FROM users WHERE id = ?"),
     };
     this.applyInSavepoint = this.db.transaction((request: CommitRequest) => this.apply(request));
+    this.writeBatch = this.db.transaction((batch: readonly Pending[], isolate: boolean) =>
+      batch.map((p) => (isolate ? this.applyIsolated(p.request) : { ok: true as const, result: this.apply(p.request) })),
+    );
     const row = this.stmts.maxOffset.get() as { m: bigint | null };
     this.end = row.m ?? 0n;
   }
@@ -158,33 +185,42 @@ export class SqliteStore implements Store {
     this.queue = [];
     if (batch.length === 0) return;
     const startEnd = this.end;
-    // Each request runs in its own savepoint: one that throws is rolled back and rejected alone,
-    // the others still commit with the shared fsync.
-    let outcomes: ({ ok: true; result: CommitResult } | { ok: false; error: unknown })[];
+    this.checkpointer?.beforeWrite(this.rewindCheckpoint);
+    let outcomes: Outcome[];
     try {
-      outcomes = this.db.transaction(() =>
-        batch.map((p) => {
-          const before = this.end;
-          try {
-            return { ok: true as const, result: this.applyInSavepoint(p.request) };
-          } catch (error) {
-            this.end = before;
-            return { ok: false as const, error };
-          }
-        }),
-      )();
-    } catch (e) {
+      outcomes = this.writeBatch(batch, false);
+    } catch {
+      // A request's write threw (rare): the whole transaction rolled back. Redo the batch with a
+      // savepoint per request, so the one that throws is rolled back and rejected alone and the
+      // others still commit with the shared fsync. Savepoints cost two statements per request,
+      // so they are only paid on this path.
       this.end = startEnd;
-      for (const p of batch) p.reject(e);
-      return;
+      try {
+        outcomes = this.writeBatch(batch, true);
+      } catch (e) {
+        this.end = startEnd;
+        for (const p of batch) p.reject(e);
+        return;
+      }
     }
     outcomes.forEach((o, i) => (o.ok ? batch[i].resolve(o.result) : batch[i].reject(o.error)));
+    this.checkpointer?.committed();
     for (const listener of this.listeners) {
       try {
         listener(this.end);
       } catch {
         // A failing listener must not keep the others from hearing about the new end.
       }
+    }
+  }
+
+  private applyIsolated(request: CommitRequest): Outcome {
+    const before = this.end;
+    try {
+      return { ok: true, result: this.applyInSavepoint(request) };
+    } catch (error) {
+      this.end = before;
+      return { ok: false, error };
     }
   }
 
@@ -303,22 +339,33 @@ export class SqliteStore implements Store {
     return this.stmts.addParty.run(party.party, encodeRecord(party)).changes === 1;
   }
   async party(party: string): Promise<PartyRecord | undefined> {
-    return this.one<PartyRecord>(this.stmts.party, party);
+    // Parties are never changed or removed once added: a hit can be kept for good.
+    const cached = this.knownParties.get(party);
+    if (cached) return cached;
+    const found = this.one<PartyRecord>(this.stmts.party, party);
+    if (found) remember(this.knownParties, party, found);
+    return found;
   }
   async parties(pageToken: string, pageSize: number): Promise<PartyRecord[]> {
     return this.all<PartyRecord>(this.stmts.parties, pageToken, pageSize);
   }
 
   async addUser(user: UserRecord): Promise<boolean> {
+    this.knownUsers.delete(user.id);
     return this.stmts.addUser.run(user.id, encodeRecord(user)).changes === 1;
   }
   async user(id: string): Promise<UserRecord | undefined> {
-    return this.one<UserRecord>(this.stmts.user, id);
+    const cached = this.knownUsers.get(id);
+    if (cached) return cached;
+    const found = this.one<UserRecord>(this.stmts.user, id);
+    if (found) remember(this.knownUsers, id, found);
+    return found;
   }
   async users(pageToken: string, pageSize: number): Promise<UserRecord[]> {
     return this.all<UserRecord>(this.stmts.users, pageToken, pageSize);
   }
   async deleteUser(id: string): Promise<boolean> {
+    this.knownUsers.delete(id);
     return this.stmts.deleteUser.run(id).changes === 1;
   }
   async grantRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
@@ -331,6 +378,7 @@ export class SqliteStore implements Store {
     id: string,
     change: (held: readonly UserRight[]) => { next: UserRight[]; changed: UserRight[] },
   ): UserRight[] | undefined {
+    this.knownUsers.delete(id);
     return this.db.transaction(() => {
       const user = this.one<UserRecord>(this.stmts.user, id);
       if (!user) return undefined;
@@ -356,6 +404,7 @@ export class SqliteStore implements Store {
     // Acknowledge whatever is queued before closing, so no accepted request is left hanging.
     if (this.queue.length > 0) this.flush();
     this.closed = true;
+    await this.checkpointer?.stop();
     this.listeners.clear();
     this.db.close();
   }
@@ -367,6 +416,22 @@ export class SqliteStore implements Store {
   private all<T>(stmt: Statement, ...args: unknown[]): T[] {
     return (stmt.all(...args) as { record: string }[]).map((r) => decodeRecord<T>(r.record));
   }
+}
+
+const CACHE_LIMIT = 100_000;
+
+/** Caches a record frozen (callers share it; a mutation would be a bug, so make it throw). */
+function remember<T extends object>(cache: Map<string, T>, id: string, record: T): void {
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(id, deepFreeze(record));
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v !== null && typeof v === "object" && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
 }
 
 function compareCreation(a: ContractRecord, b: ContractRecord): number {
