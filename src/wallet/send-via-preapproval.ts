@@ -8,7 +8,9 @@ import { Numeric } from "../ledger/numeric.js";
 import { TransferPreapproval, type TransferPreapprovalPayload } from "../templates/splice/transfer-preapproval.js";
 import { FeaturedAppRight } from "../templates/splice/amulet.js";
 import { commandIdFor, DEDUPLICATION_DAY } from "./command-ids.js";
+import { lookupTransferPreapproval } from "../registry/index.js";
 import { selectInputs } from "./select-inputs.js";
+import { registryDepsOf } from "./token-standard-calls.js";
 import { contextFor, spendableOf, type SpendableCandidate } from "./transfer-inputs.js";
 import type { WalletDeps } from "./wallet-deps.js";
 import { walletErrors } from "./wallet-error.js";
@@ -21,12 +23,8 @@ export interface PreapprovalSend {
   readonly description?: string;
 }
 
-/** The receiver's usable preapproval, if any (active and not expired). */
-export async function findPreapproval(deps: WalletDeps, receiver: string) {
-  const now = deps.clock.now();
-  const all = await deps.client.active(TransferPreapproval, [receiver]);
-  return all.find((p) => p.payload.receiver === receiver && p.payload.dso === deps.dso && p.payload.expiresAt > now);
-}
+/** The receiver's usable preapproval, if any (active and not expired): the registry's answer. */
+export const findPreapproval = (deps: WalletDeps, receiver: string) => lookupTransferPreapproval(registryDepsOf(deps), receiver);
 
 export async function sendViaPreapproval(deps: WalletDeps, req: PreapprovalSend): Promise<void> {
   if (!req.amount.isPositive()) throw walletErrors.badRequest("amount must be positive");

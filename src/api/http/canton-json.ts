@@ -45,6 +45,7 @@ import {
   TYPE_VALUE,
   type VariantStyle,
 } from "./canton-json-tables.js";
+import { expected, joinKey } from "./json-shape.js";
 
 export { protoRecordToDamlJson, protoValueToDamlJson } from "./canton-json-daml.js";
 export { FIELD_RENAMES, ONEOF_STYLES } from "./canton-json-tables.js";
@@ -356,18 +357,6 @@ function encodeScalar(t: ScalarType, v: unknown): unknown {
 function fail(path: string, problem: string): never {
   throw new CantonJsonError(path, problem);
 }
-
-const joinKey = (path: string, key: string) => (path ? `${path}.${key}` : key);
-
-function describe(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array";
-  if (typeof v === "object") return "an object";
-  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v)}`;
-  return `${typeof v} ${String(v)}`;
-}
-
-const expected = (what: string, v: unknown) => `expected ${what}, got ${describe(v)}`;
 
 function expectObject(v: unknown, path: string): JsonObject {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(path, expected("an object", v));

@@ -20,6 +20,7 @@ import { create, getOption, hasOption, ScalarType, type DescField, type DescMess
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { json_key, untagged } from "../../../gen/ccwallet/json/v0/splice_json_pb.js";
 import { decodeWellKnown, encodeWellKnown, isWellKnown } from "./splice-json-wkt.js";
+import { expected, joinKey } from "./json-shape.js";
 
 type JsonObject = { [key: string]: unknown };
 
@@ -208,18 +209,6 @@ function elemOf(f: DescField): Elem {
 function fail(path: string, problem: string): never {
   throw new SpliceJsonError(path, problem);
 }
-
-const joinKey = (path: string, key: string) => (path ? `${path}.${key}` : key);
-
-function describe(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array";
-  if (typeof v === "object") return "an object";
-  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v)}`;
-  return `${typeof v} ${String(v)}`;
-}
-
-const expected = (what: string, v: unknown) => `expected ${what}, got ${describe(v)}`;
 
 function expectObject(v: unknown, path: string): JsonObject {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(path, expected("an object", v));

@@ -40,12 +40,17 @@ export function transferControllers(tr: Transfer): string[] {
   return [...s];
 }
 
+/** The USD fee of a preapproval lifetime: the configured fee per day times the days. */
+export function preapprovalFeeUsd(config: AmuletConfig, durationMicros: bigint): Numeric {
+  // Splice `relTimeToDays`: a Decimal division, so half-even at scale 10 (not truncated).
+  const days = Numeric.parse(durationMicros.toString()).div(Numeric.parse(MICROS_PER_DAY.toString()));
+  return days.mul(config.transferPreapprovalFee ?? DEFAULT_TRANSFER_PREAPPROVAL_FEE_PER_DAY);
+}
+
 /** Splice `computeTransferPreapprovalFee`: USD per day of lifetime, converted at the open round's price. */
 export async function preapprovalFee(ctx: UpdateContext, config: AmuletConfig, durationMicros: bigint, context: ValueOf<typeof TransferContext>, dso: string) {
   ctx.require(durationMicros > 0n, "duration is positive");
-  // Splice `relTimeToDays`: a Decimal division, so half-even at scale 10 (not truncated).
-  const days = Numeric.parse(durationMicros.toString()).div(Numeric.parse(MICROS_PER_DAY.toString()));
-  const feeUsd = days.mul(config.transferPreapprovalFee ?? DEFAULT_TRANSFER_PREAPPROVAL_FEE_PER_DAY);
+  const feeUsd = preapprovalFeeUsd(config, durationMicros);
   const round = await ctx.fetch(OpenMiningRound, context.openMiningRound);
   ctx.require(round.dso === dso, "OpenMiningRound belongs to this DSO");
   return { amuletPaid: feeUsd.div(round.amuletPrice), feeUsd };

@@ -3,56 +3,25 @@
  * `MergeDelegation` runs). The data types are the token standard's (splice-api-token-transfer-
  * instruction-v1) with its field names.
  *
- * TEMPORARY: the TransferFactory interface is being written in ../token-standard/. Until it lands,
  * `runTransferCall` performs the transfer directly with `AmuletRules_Transfer` (inputs are the
  * holdings, one output of `amount` to the receiver, change to the sender), which is what the CC
- * factory does for a merge. Switching = replacing the body of `runTransferCall` with an
- * `exerciseInterface(TransferFactory, call.factoryCid, "TransferFactory_Transfer", call.choiceArg)`
- * and these types with the token-standard module's.
+ * factory does for a merge; exercising the factory's `TransferFactory_Transfer` instead is a
+ * possible later step.
  */
-import { t, type ValueOf } from "../../../ledger/daml-type.js";
+import type { ValueOf } from "../../../ledger/daml-type.js";
 import { Numeric } from "../../../ledger/numeric.js";
 import type { UpdateContext } from "../../../ledger/template.js";
-import { spliceType } from "../packages.js";
 import { AppRewardBeneficiary, simpleTransferContext, type TransferResult } from "../transfer-types.js";
-import { ExtraArgs, InstrumentId, Metadata, type AnyValueV, type ChoiceContext } from "../types.js";
+import type { AnyValueV, ChoiceContext } from "../types.js";
+import type { TransferFactory_Transfer, TransferInstructionResult } from "../token-standard/transfer-instruction-v1.js";
 import { exerciseTransfer, fetchRules } from "./payment-transfer.js";
 
-const TI = "Splice.Api.Token.TransferInstructionV1";
-const ti = (entity: string) => spliceType("transferInstructionV1", TI, entity);
-
-export const TokenTransfer = t.record(
-  {
-    sender: t.party,
-    receiver: t.party,
-    amount: t.numeric(),
-    instrumentId: InstrumentId,
-    requestedAt: t.time,
-    executeBefore: t.time,
-    inputHoldingCids: t.list(t.contractId),
-    meta: Metadata,
-  },
-  ti("Transfer"),
-);
-export type TokenTransfer = ValueOf<typeof TokenTransfer>;
-
-export const TransferFactoryTransferArg = t.record({ expectedAdmin: t.party, transfer: TokenTransfer, extraArgs: ExtraArgs }, ti("TransferFactory_Transfer"));
-export type TransferFactoryTransferArg = ValueOf<typeof TransferFactoryTransferArg>;
-
-export const TransferInstructionResultOutput = t.variant(
-  {
-    TransferInstructionResult_Pending: t.record({ transferInstructionCid: t.contractId }),
-    TransferInstructionResult_Completed: t.record({ receiverHoldingCids: t.list(t.contractId) }),
-    TransferInstructionResult_Failed: t.record({}),
-  },
-  ti("TransferInstructionResult_Output"),
-);
-
-export const TransferInstructionResult = t.record(
-  { output: TransferInstructionResultOutput, senderChangeCids: t.list(t.contractId), meta: Metadata },
-  ti("TransferInstructionResult"),
-);
-export type TransferInstructionResult = ValueOf<typeof TransferInstructionResult>;
+// The token standard's own data types, under the names this module has always exported.
+export {
+  Transfer as TokenTransfer,
+  TransferFactory_Transfer as TransferFactoryTransferArg,
+  TransferInstructionResult,
+} from "../token-standard/transfer-instruction-v1.js";
 
 /** A featured app's right to earn the app rewards of the transfer, split among beneficiaries. */
 export interface FeaturedProvider {
@@ -69,7 +38,7 @@ function contextCid(context: ChoiceContext, key: string): string | undefined {
 /** Runs `TransferFactory_Transfer` as `call.choiceArg.transfer.sender` (see the file comment). */
 export async function runTransferCall(
   ctx: UpdateContext,
-  call: { factoryCid: string; choiceArg: TransferFactoryTransferArg },
+  call: { factoryCid: string; choiceArg: TransferFactory_Transfer },
   featured: FeaturedProvider | null,
 ): Promise<TransferInstructionResult> {
   const { expectedAdmin, transfer, extraArgs } = call.choiceArg;

@@ -11,6 +11,7 @@ import {
   type RegistryDeps,
 } from "../../../../registry/index.js";
 import { WalletError } from "../../../../wallet/index.js";
+import { registryDepsOf } from "../../../../wallet/token-standard-calls.js";
 import type { Handler } from "../endpoints.js";
 import type { WalletApi } from "../wallet-api.js";
 
@@ -18,7 +19,7 @@ type Registry = typeof TokenStandardRegistryService;
 
 const KINDS = { self: TransferKind.SELF, direct: TransferKind.DIRECT, offer: TransferKind.OFFER } as const;
 
-const depsOf = (api: WalletApi): RegistryDeps => ({ client: api.cc.client, dso: api.cc.dso, now: () => api.cc.clock.now() });
+const depsOf = (api: WalletApi): RegistryDeps => registryDepsOf(api.cc);
 
 /** Registry refusals are 400/404 `{error}` like every other /v0 refusal. */
 async function registry<T>(run: () => Promise<T>): Promise<T> {
