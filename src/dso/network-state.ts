@@ -56,3 +56,11 @@ export function latestOpenRound(state: NetworkState, now: bigint): Active<OpenMi
 
 /** Issuing rounds a transfer made now may mint coupons of. */
 export const openIssuingRounds = (state: NetworkState, now: bigint) => state.issuingRounds.filter((r) => r.payload.opensAt <= now);
+
+/** The latest open round's number, reading only the open rounds (balances need nothing else). */
+export async function latestOpenRoundNumber(client: LedgerClient, dso: string, now: bigint): Promise<bigint> {
+  const open = (await client.active(OpenMiningRound, [dso])).filter((r) => r.payload.opensAt <= now).sort(byRound);
+  const latest = open[open.length - 1];
+  if (!latest) throw new Error("no open mining round");
+  return latest.payload.round.number;
+}

@@ -1,5 +1,5 @@
 /** `GET /v0/wallet/amulets` (and `/coins`): each holding with its fee and value at the open round. */
-import { latestOpenRound, readNetwork } from "../dso/network-state.js";
+import { latestOpenRoundNumber } from "../dso/network-state.js";
 import type { ContractRecord } from "../ledger/records.js";
 import { Amulet, LockedAmulet } from "../templates/splice/amulet.js";
 import { positionOf, type Position } from "./holdings.js";
@@ -11,7 +11,7 @@ export interface AmuletList {
 }
 
 export async function listAmulets(deps: WalletDeps, party: string): Promise<AmuletList> {
-  const round = latestOpenRound(await readNetwork(deps.client, deps.dso), deps.clock.now()).payload.round.number;
+  const round = await latestOpenRoundNumber(deps.client, deps.dso, deps.clock.now());
   const [amulets, locked] = await Promise.all([deps.client.active(Amulet, [party]), deps.client.active(LockedAmulet, [party])]);
   return {
     amulets: amulets.filter((a) => a.payload.owner === party).map((a) => positionOf(a.record, a.payload.amount, round)),
