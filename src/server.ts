@@ -67,7 +67,7 @@ export async function startServer(config: Config, parts: ServerParts = {}, optio
   const clock =
     config.time === "static" ? new StaticClock(BigInt((await store.setting(STATIC_TIME_SETTING)) ?? "0")) : new WallClock();
   const registry = createRegistry();
-  const ledger = new Ledger({ store, registry, clock, maxDeduplicationSeconds: config.maxDeduplicationSeconds });
+  const ledger = await Ledger.open({ store, registry, clock, maxDeduplicationSeconds: config.maxDeduplicationSeconds }, (e) => log.error({ err: e }, "transaction feed reader failed"));
   const api: LedgerApi = {
     ledger,
     store,

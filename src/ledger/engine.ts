@@ -13,6 +13,7 @@ import { newUpdateId } from "./ids.js";
 import { interpret } from "./interpreter.js";
 import type { CompletionRecord, DeduplicationRecord, StatusRecord, TransactionRecord } from "./records.js";
 import type { TemplateRegistry } from "./registry.js";
+import { TransactionFeed } from "./transaction-feed.js";
 
 export interface LedgerOptions {
   readonly store: Store;
@@ -20,6 +21,8 @@ export interface LedgerOptions {
   readonly clock: Clock;
   /** Longest deduplication period accepted, and the default one (Canton: 7 days). */
   readonly maxDeduplicationSeconds: bigint;
+  /** Where committed transactions go for in-process readers (`Ledger.open` makes one). */
+  readonly feed: TransactionFeed;
 }
 
 export type SubmitOutcome =
@@ -60,6 +63,7 @@ export class Ledger {
   readonly store: Store;
   readonly registry: TemplateRegistry;
   readonly clock: Clock;
+  readonly feed: TransactionFeed;
   private readonly maxDedupMicros: bigint;
   private readonly inFlight = new Set<Promise<unknown>>();
 
@@ -67,12 +71,21 @@ export class Ledger {
     this.store = options.store;
     this.registry = options.registry;
     this.clock = options.clock;
+    this.feed = options.feed;
     this.maxDedupMicros = options.maxDeduplicationSeconds * 1_000_000n;
+  }
+
+  /** A ledger over `store` whose feed starts at the store's current end. */
+  static async open(options: Omit<LedgerOptions, "feed">, onFeedError?: (error: unknown) => void): Promise<Ledger> {
+    return new Ledger({ ...options, feed: await TransactionFeed.open(options.store, onFeedError) });
   }
 
   /** Runs a submission to its end. Never throws for a rejected command: it returns the rejection. */
   submit(submission: Submission): Promise<SubmitOutcome> {
-    const p = this.run(submission);
+    const p = this.run(submission).then((outcome) => {
+      this.feed.reported(outcome.completion.offset, outcome.kind === "committed" ? outcome.transaction : null);
+      return outcome;
+    });
     this.inFlight.add(p);
     void p.finally(() => this.inFlight.delete(p)).catch(() => undefined);
     return p;

@@ -27,9 +27,9 @@ const submission = (actAs: string[], commands: Command[], readAs: string[] = [])
   disclosed: [],
 });
 
-beforeEach(() => {
+beforeEach(async () => {
   store = new SqliteStore({ file: ":memory:" });
-  ledger = new Ledger({ store, registry: createRegistry(), clock: new WallClock(), maxDeduplicationSeconds: 3600n });
+  ledger = await Ledger.open({ store, registry: createRegistry(), clock: new WallClock(), maxDeduplicationSeconds: 3600n });
 });
 afterEach(() => store.close());
 
