@@ -4,6 +4,7 @@
  */
 import { choiceOf } from "../ledger/ledger-client.js";
 import { Numeric } from "../ledger/numeric.js";
+import { inScope, type Scope } from "../dso/automation-step.js";
 import type { NetworkState } from "../dso/network-state.js";
 import { AmuletRules, type AmuletRulesPayload } from "../templates/splice/amulet-rules.js";
 import { MAX_INPUTS } from "../wallet/select-inputs.js";
@@ -31,10 +32,10 @@ export async function collectRewards(deps: WalletDeps, parties: WalletParties, s
   return acted;
 }
 
-/** Merges: a party with more than 10 holdings gets its smallest (up to 100) merged into one. */
-export async function mergeHoldings(deps: WalletDeps, parties: WalletParties, state: NetworkState, threshold = 10): Promise<boolean> {
+/** Merges: a party in scope with more than 10 holdings gets its smallest (up to 100) merged into one. */
+export async function mergeHoldings(deps: WalletDeps, parties: WalletParties, state: NetworkState, scope: Scope, threshold = 10): Promise<boolean> {
   let acted = false;
-  for (const party of await parties()) {
+  for (const party of (await parties()).filter((p) => inScope(scope, p))) {
     const spendable = await spendableOf(deps, party);
     const holdings = spendable.candidates.filter((c) => c.kind === "holding");
     if (holdings.length <= threshold) continue;

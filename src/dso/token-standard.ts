@@ -11,12 +11,12 @@ import type { LedgerClient } from "../ledger/ledger-client.js";
 import type { InterfaceDef, Template } from "../ledger/template.js";
 import { AmuletTransferInstruction } from "../templates/splice/amulet-transfer-instruction.js";
 import { LockedAmulet } from "../templates/splice/amulet.js";
-import { ExternalPartyAmuletRules } from "../templates/splice/external-party-amulet-rules.js";
+import { ExternalPartyAmuletRules, TransferCommand, TransferCommandCounter } from "../templates/splice/external-party-amulet-rules.js";
 import { anyValue, CONTEXT_KEYS } from "../templates/splice/token-standard/choice-context.js";
 import { TransferInstruction, TransferInstructionChoices } from "../templates/splice/token-standard/transfer-instruction-v1.js";
 import type { AnyValueV } from "../templates/splice/types.js";
 import type { GenesisContract } from "./bootstrap-network.js";
-import type { AutomationStep } from "./dso-automation.js";
+import { automationStep, type AutomationStep } from "./automation-step.js";
 import { latestOpenRound, type NetworkState } from "./network-state.js";
 import { TransferCommandRunner } from "./transfer-commands.js";
 
@@ -55,5 +55,9 @@ export async function expireTransferInstructions(client: LedgerClient, state: Ne
  */
 export function tokenStandardSteps(client: LedgerClient): AutomationStep[] {
   const commands = new TransferCommandRunner(client);
-  return [(state, now) => expireTransferInstructions(client, state, now), (state, now) => commands.step(state, now)];
+  return [
+    automationStep("expire transfer instructions", { timed: true }, (state, now) => expireTransferInstructions(client, state, now)),
+    // New commands and counters give work; expiry and retries after a failed send come with time.
+    automationStep("run transfer commands", { watches: [TransferCommand, TransferCommandCounter], timed: true }, (state, now) => commands.step(state, now)),
+  ];
 }

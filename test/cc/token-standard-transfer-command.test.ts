@@ -45,7 +45,7 @@ async function settleDso(): Promise<void> {
   for (let i = 0; i < 50; i++) {
     const state = await fx.network();
     let acted = false;
-    for (const step of steps) if (await step(state, fx.clock.now())) acted = true;
+    for (const step of steps) if (await step.run(state, fx.clock.now(), "all")) acted = true;
     if (!acted) return;
   }
   throw new Error("DSO steps did not settle");
