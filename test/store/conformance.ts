@@ -616,6 +616,23 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         expect(ids(await store.activeContracts({ parties: [ALICE] }))).toEqual([a.contractId]);
         expect(await store.activeContracts({ parties: [ALICE] })).toEqual([stored({ ...a, createUpdateId: expect.any(String) as unknown as string }, 1n)]);
       });
+
+      it("one party's contracts of one template are the same whichever of the two has more contracts", async () => {
+        const store = await fresh();
+        // ALICE signs many IOUs (most archived again) and few KEYED; BOB observes a few of each.
+        const ious = Array.from({ length: 40 }, (_, i) => contract({ signatories: [ALICE], observers: i % 8 === 0 ? [BOB] : [], nodeId: i }));
+        await store.commit(txCommit({ creates: ious }));
+        await store.commit(txCommit({ archives: ious.slice(0, 30).map((c) => c.contractId) }));
+        const keyed = [contract({ signatories: [ALICE], template: KEYED }), contract({ signatories: [CAROL], observers: [ALICE, BOB], template: KEYED })];
+        await store.commit(txCommit({ creates: keyed }));
+        const live = ious.slice(30).map((c) => c.contractId);
+        expect(ids(await store.activeContracts({ parties: [ALICE], templateIds: [IOU] }))).toEqual(live);
+        expect(ids(await store.activeContracts({ parties: [ALICE], templateIds: [KEYED] }))).toEqual(keyed.map((c) => c.contractId));
+        expect(ids(await store.activeContracts({ parties: [BOB], templateIds: [IOU] }))).toEqual([ious[32].contractId]);
+        expect(ids(await store.activeContracts({ parties: [BOB], templateIds: [KEYED] }))).toEqual([keyed[1].contractId]);
+        expect(ids(await store.activeContracts({ parties: [CAROL], templateIds: [IOU] }))).toEqual([]);
+        expect(ids(await store.activeContracts({ parties: [ALICE, BOB], templateIds: [IOU] }))).toEqual(live);
+      });
     });
 
     describe("parties, users, settings", () => {

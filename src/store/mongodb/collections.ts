@@ -37,6 +37,9 @@ const CONTRACT_INDEXES: IndexDescription[] = [
   // The ACS in creation order: by stakeholder, by template, or all of it.
   { name: "active_by_party", key: { stakeholders: 1, createdOffset: 1, nodeId: 1 }, partialFilterExpression: ACTIVE },
   { name: "active_by_template", key: { templateId: 1, createdOffset: 1, nodeId: 1 }, partialFilterExpression: ACTIVE },
+  // One party's contracts of one template (a wallet's holdings; the DSO's few contracts of a
+  // template, where by party alone would read the whole ledger).
+  { name: "active_by_party_template", key: { stakeholders: 1, templateId: 1, createdOffset: 1, nodeId: 1 }, partialFilterExpression: ACTIVE },
   { name: "active_in_order", key: { createdOffset: 1, nodeId: 1 }, partialFilterExpression: ACTIVE },
   // The ACS at a past offset N adds the contracts archived after N. Archived ones only: a partial
   // index is used for a query whose predicate is a subset of its filter, as `$gt: N` (N >= 1) is.
