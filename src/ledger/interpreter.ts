@@ -138,7 +138,7 @@ class Interpretation {
       const rec = await this.reader.activeContract(cid);
       if (!rec) throw errors.contractNotFound(cid);
       const template = this.registry.template(rec.templateId);
-      live = { record: rec, template, payload: fromDamlJson(template.payload, rec.payload), local: false, active: true };
+      live = { record: rec, template, payload: payloadOf(template, rec), local: false, active: true };
       this.contracts.set(cid, live);
       this.inputs.add(cid);
     }
@@ -376,3 +376,16 @@ class Interpretation {
   }
 }
 
+/**
+ * Typed payloads of stored contracts, by record object: a store that keeps hot contracts hands
+ * out the same record each time (the network's rules and rounds in every transfer), so their
+ * payloads are decoded once. Payloads are immutable values; nobody writes into them.
+ */
+const decodedPayloads = new WeakMap<ContractRecord, unknown>();
+
+function payloadOf(template: Template<unknown>, record: ContractRecord): unknown {
+  if (decodedPayloads.has(record)) return decodedPayloads.get(record);
+  const payload = fromDamlJson(template.payload, record.payload);
+  decodedPayloads.set(record, payload);
+  return payload;
+}

@@ -58,6 +58,30 @@ describe("SqliteStore group commit", () => {
     expect(await store.activeContract(c.contractId)).toBeUndefined();
     await store.close();
   });
+
+  it("answers point reads from its hot contracts exactly: archived ones are gone, a failed write changes nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccwallet-store-"));
+    dirs.push(dir);
+    const file = join(dir, "ledger.sqlite");
+    const store = openFile(file);
+    const [a, b, c] = [contract(), contract(), contract()];
+    await store.commit(txCommit({ creates: [a, b].map((x, i) => ({ ...x, nodeId: i })) }));
+    expect((await store.activeContract(a.contractId))?.contractId).toBe(a.contractId);
+    expect((await store.activeContract(a.contractId))?.createdOffset).toBe(1n);
+    await store.commit(txCommit({ archives: [a.contractId], creates: [c] }));
+    expect(await store.activeContract(a.contractId)).toBeUndefined();
+    expect((await store.activeContract(c.contractId))?.createdOffset).toBe(2n);
+    // A request that archives b and then fails to write is rolled back: b stays active.
+    const broken = txCommit({ archives: [b.contractId], creates: [c] });
+    const [failed] = await Promise.allSettled([store.commit(broken), store.commit(rejection())]);
+    expect(failed.status).toBe("rejected");
+    expect((await store.activeContract(b.contractId))?.contractId).toBe(b.contractId);
+    const hot = [await store.activeContract(b.contractId), await store.activeContract(c.contractId)];
+    await store.close();
+    const reopened = openFile(file);
+    expect([await reopened.activeContract(b.contractId), await reopened.activeContract(c.contractId)]).toEqual(hot);
+    await reopened.close();
+  });
 });
 
 describe("SqliteStore schema migration", () => {

@@ -20,6 +20,7 @@ import { decodeRecord, encodeRecord } from "../codec.js";
 import type { CommitRequest, CommitResult, Conflict, ContractQuery, Store, TransactionCommit } from "../port.js";
 import { SAFETY_NET_PAGES, WalCheckpointer } from "./checkpointer.js";
 import { AcsStats } from "./acs-stats.js";
+import { ContractCache } from "./contract-cache.js";
 import { SCHEMA } from "./schema.js";
 
 /** SQLite's own default, restored if the checkpoint worker dies. */
@@ -61,6 +62,7 @@ export class SqliteStore implements Store {
   private readonly knownParties = new Map<string, PartyRecord>();
   private closed = false;
   private readonly stats: AcsStats;
+  private readonly hot = new ContractCache(HOT_CONTRACTS);
   private readonly checkpointer: WalCheckpointer | undefined;
   private readonly rewindCheckpoint = () => this.db.pragma("wal_checkpoint(PASSIVE)");
 
@@ -212,6 +214,9 @@ export class SqliteStore implements Store {
         return;
       }
     }
+    outcomes.forEach((o, i) => {
+      if (o.ok) this.cacheEffects(batch[i].request, o.result);
+    });
     outcomes.forEach((o, i) => (o.ok ? batch[i].resolve(o.result) : batch[i].reject(o.error)));
     this.checkpointer?.committed();
     for (const listener of this.listeners) {
@@ -221,6 +226,13 @@ export class SqliteStore implements Store {
         // A failing listener must not keep the others from hearing about the new end.
       }
     }
+  }
+
+  /** What a committed write did to the active contracts, applied to the cache once it is durable. */
+  private cacheEffects(request: CommitRequest, result: CommitResult): void {
+    if (request.kind !== "transaction" || result.kind !== "committed") return;
+    for (const cid of request.archives) this.hot.archived(cid);
+    for (const c of request.creates) this.hot.put({ ...c, createdOffset: result.offset });
   }
 
   private applyIsolated(request: CommitRequest): Outcome {
@@ -293,7 +305,11 @@ export class SqliteStore implements Store {
   }
 
   async activeContract(contractId: string): Promise<ContractRecord | undefined> {
-    return this.one<ContractRecord>(this.stmts.contract, contractId);
+    const hit = this.hot.get(contractId);
+    if (hit) return hit;
+    const found = this.one<ContractRecord>(this.stmts.contract, contractId);
+    if (found) this.hot.put(found);
+    return found;
   }
 
   async activeContractByKey(keyHash: string): Promise<ContractRecord | undefined> {
@@ -435,6 +451,8 @@ export class SqliteStore implements Store {
 }
 
 const CACHE_LIMIT = 100_000;
+/** Decoded active contracts kept (a few MB): the network's contracts and recent holdings. */
+const HOT_CONTRACTS = 4096;
 
 /** Caches a record frozen (callers share it; a mutation would be a bug, so make it throw). */
 function remember<T extends object>(cache: Map<string, T>, id: string, record: T): void {

@@ -1,0 +1,38 @@
+/**
+ * Recently used active contracts, decoded. Every transfer loads the same network contracts
+ * (AmuletRules, the open round, the preapproval, the featured-app right) and usually a holding
+ * the previous transfer just created; reading and decoding them from SQLite each time was a
+ * fifth of a CC transfer's cost. The store is the only writer of its file, so it keeps the cache
+ * exact: a contract enters when created or read, and leaves when archived — only once the write
+ * that archives it has committed, and creations only enter then too.
+ *
+ * Entries are shared: callers must treat records as the immutable values their types say.
+ */
+import type { ContractRecord } from "../../ledger/records.js";
+
+export class ContractCache {
+  private readonly entries = new Map<string, ContractRecord>();
+
+  constructor(private readonly limit: number) {}
+
+  get(contractId: string): ContractRecord | undefined {
+    const hit = this.entries.get(contractId);
+    if (hit) {
+      // Least recently used goes first: a hit moves to the back.
+      this.entries.delete(contractId);
+      this.entries.set(contractId, hit);
+    }
+    return hit;
+  }
+
+  /** Remembers an active contract. */
+  put(record: ContractRecord): void {
+    this.entries.delete(record.contractId);
+    this.entries.set(record.contractId, record);
+    if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  archived(contractId: string): void {
+    this.entries.delete(contractId);
+  }
+}
