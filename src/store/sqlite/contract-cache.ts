@@ -16,18 +16,14 @@ export class ContractCache {
   constructor(private readonly limit: number) {}
 
   get(contractId: string): ContractRecord | undefined {
-    const hit = this.entries.get(contractId);
-    if (hit) {
-      // Least recently used goes first: a hit moves to the back.
-      this.entries.delete(contractId);
-      this.entries.set(contractId, hit);
-    }
-    return hit;
+    return this.entries.get(contractId);
   }
 
-  /** Remembers an active contract. */
+  /**
+   * Remembers an active contract. The oldest entry makes room: a hot contract evicted this way
+   * costs one read when next used and is back (cheaper than reordering on every hit).
+   */
   put(record: ContractRecord): void {
-    this.entries.delete(record.contractId);
     this.entries.set(record.contractId, record);
     if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value!);
   }
