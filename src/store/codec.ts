@@ -3,7 +3,34 @@
  * Daml Int64s survive a round trip through any document store or SQLite TEXT column.
  */
 export function encodeRecord(value: unknown): string {
-  return JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? { $n: v.toString() } : v));
+  // Native JSON.stringify without a replacer is about twice as fast as with one (a replacer is
+  // called for every value); the bigints are swapped out first, copying only what holds one.
+  return JSON.stringify(withoutBigints(value));
+}
+
+/** `v` itself if nothing in it is a bigint, else a copy with each bigint as `{"$n": "..."}`. */
+function withoutBigints(v: unknown): unknown {
+  if (typeof v === "bigint") return { $n: v.toString() };
+  if (v === null || typeof v !== "object") return v;
+  if (Array.isArray(v)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      const y = withoutBigints(x);
+      if (y !== x) (copy ??= v.slice())[i] = y;
+    }
+    return copy ?? v;
+  }
+  // Values with their own JSON form (e.g. Date) keep it.
+  if (typeof (v as { toJSON?: unknown }).toJSON === "function") return v;
+  const o = v as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const k of Object.keys(o)) {
+    const x = o[k];
+    const y = withoutBigints(x);
+    if (y !== x) (copy ??= { ...o })[k] = y;
+  }
+  return copy ?? o;
 }
 
 export function decodeRecord<T>(text: string): T {

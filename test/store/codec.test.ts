@@ -1,0 +1,22 @@
+/** The JSON persistence of records: bigints survive, everything else is plain JSON. */
+import { describe, expect, it } from "vitest";
+import { decodeRecord, encodeRecord } from "../../src/store/codec.js";
+
+describe("record codec", () => {
+  it("writes bigints anywhere as {$n} and leaves the input untouched", () => {
+    const shared = { at: 7n };
+    const value = { offset: 12345678901234567890n, nodes: [{ kind: "create", payload: { n: -3n, s: "x", a: [1, 2n, null] } }, shared, shared], u: undefined, d: new Date(0) };
+    const text = encodeRecord(value);
+    expect(text).toBe(
+      '{"offset":{"$n":"12345678901234567890"},"nodes":[{"kind":"create","payload":{"n":{"$n":"-3"},"s":"x","a":[1,{"$n":"2"},null]}},{"at":{"$n":"7"}},{"at":{"$n":"7"}}],"d":"1970-01-01T00:00:00.000Z"}',
+    );
+    expect(value.offset).toBe(12345678901234567890n);
+    expect(shared.at).toBe(7n);
+    expect(decodeRecord(text)).toEqual({ ...value, u: undefined, d: "1970-01-01T00:00:00.000Z" });
+  });
+
+  it("returns records without bigints as JSON.stringify does", () => {
+    const value = { a: "1", b: [true, { c: null }], e: [] };
+    expect(encodeRecord(value)).toBe(JSON.stringify(value));
+  });
+});
