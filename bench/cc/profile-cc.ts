@@ -3,7 +3,10 @@
  * proto conversion included) at a fixed concurrency under the V8 sampling profiler; prints the
  * top functions by self time and writes the raw profile.
  *
- *   npx tsx bench/cc/profile-cc.ts [concurrency=64] [seconds=5]
+ *   npx tsx bench/cc/profile-cc.ts [concurrency=64] [seconds=5] [engine|grpc|json]
+ *
+ * `grpc`/`json` send through the public API from a worker thread (as the bench does) and profile
+ * the server's main thread.
  */
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -14,6 +17,7 @@ import { submissionFromProto } from "../../src/api/convert/commands-proto.js";
 import { startBenchServer } from "../lib/setup.js";
 import { preapprovedSend } from "./cc-commands.js";
 import { ccNetwork } from "./cc-network.js";
+import { runInWorker, stopCcWorker } from "./cc-load.js";
 
 interface CallFrame { functionName: string; url: string; lineNumber: number }
 interface ProfileNode { id: number; callFrame: CallFrame; children?: number[] }
@@ -21,10 +25,11 @@ interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[
 
 const concurrency = Number(process.argv[2] ?? 64);
 const seconds = Number(process.argv[3] ?? 5);
+const mode = process.argv[4] ?? "engine";
 const runId = Date.now().toString(36);
 const bs = await startBenchServer(100_000);
 const net = await ccNetwork(bs.server, runId);
-const { parties } = await net.actors("prof", concurrency);
+const { parties, token } = await net.actors("prof", concurrency);
 const holdings: string[] = [];
 for (const p of parties) holdings.push(...(await net.holdings(p, 1, "1000000")));
 const user = `prof-${runId}`;
@@ -47,18 +52,46 @@ async function load(ms: number) {
   );
 }
 
-await load(1000);
 const session = new Session();
 session.connect();
 await session.post("Profiler.enable");
 await session.post("Profiler.setSamplingInterval", { interval: 200 });
-await session.post("Profiler.start");
-done = 0;
-const t0 = performance.now();
-await load(seconds * 1000);
-const elapsed = (performance.now() - t0) / 1000;
-const { profile } = (await session.post("Profiler.stop")) as unknown as { profile: Profile };
-console.log(`${done} transfers in ${elapsed.toFixed(2)} s = ${(done / elapsed).toFixed(0)}/s at ${concurrency}`);
+let elapsed: number;
+let profile: Profile;
+if (mode === "engine") {
+  await load(1000);
+  await session.post("Profiler.start");
+  done = 0;
+  const t0 = performance.now();
+  await load(seconds * 1000);
+  elapsed = (performance.now() - t0) / 1000;
+  profile = ((await session.post("Profiler.stop")) as unknown as { profile: Profile }).profile;
+} else {
+  let t0 = 0;
+  const task = {
+    kind: "send" as const,
+    grpcUrl: bs.grpcUrl,
+    httpUrl: mode === "json" ? bs.httpUrl : undefined,
+    token,
+    context: net.context,
+    senders: parties.map((party, i) => ({ party, holding: holdings[i] })),
+    amount: "0.0001",
+    warmupMs: 1000,
+    durationMs: seconds * 1000,
+    idPrefix: `${runId}-w`,
+  };
+  const r = await runInWorker(task, (m) => {
+    if (m === "start") {
+      t0 = performance.now();
+      void session.post("Profiler.start");
+    }
+  });
+  elapsed = (performance.now() - t0) / 1000;
+  profile = ((await session.post("Profiler.stop")) as unknown as { profile: Profile }).profile;
+  done = r.latencies.length;
+  await stopCcWorker();
+}
+console.log(`${mode}: ${done} transfers in ${elapsed.toFixed(2)} s = ${(done / elapsed).toFixed(0)}/s at ${concurrency}`);
 const self = new Map<string, number>();
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 let total = 0;
