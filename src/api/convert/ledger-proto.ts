@@ -120,7 +120,14 @@ export function createdEventBlobOf(c: Pick<ContractRecord, "contractId" | "templ
   return Buffer.from(JSON.stringify(blob), "utf8");
 }
 
+/** The head `createdEventBlobOf` writes; ids are hex and `pkg:Module:Entity`, never escaped. */
+const BLOB_HEAD = /^\{"v":1,"contractId":"([0-9a-f]{2,512})","templateId":"([^"\\]{1,512})",/;
+
 export function parseCreatedEventBlob(bytes: Uint8Array): { contractId: string; templateId: string } {
+  // Only the ids are used (the contract itself is the one the store holds), so a blob of ours is
+  // not parsed in full: a client sends the network's contracts, rules included, with every command.
+  const head = BLOB_HEAD.exec(Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1100)).toString("latin1"));
+  if (head) return { contractId: head[1], templateId: head[2] };
   try {
     const blob = JSON.parse(Buffer.from(bytes).toString("utf8")) as { v?: number; contractId?: unknown; templateId?: unknown };
     if (blob.v === 1 && typeof blob.contractId === "string" && typeof blob.templateId === "string") {
