@@ -29,6 +29,8 @@ import { fmt, latencyStats, runStats, table, type LatencyStats, type RunStats } 
 import { runInWorker, stopWalletWorker, type Actor, type WalletResult, type WalletTask } from "./wallet-load.js";
 
 const QUICK = process.env.BENCH_QUICK === "1";
+/** `offers` or `balance`: run only that part (for profiling). */
+const ONLY = process.env.BENCH_WALLET_ONLY;
 const CFG = QUICK
   ? { warmupMs: 500, durationMs: 2500, balanceWarmupMs: 300, balanceMs: 1500, inProcessReps: 20, beforeReps: 3 }
   : { warmupMs: 2000, durationMs: 10_000, balanceWarmupMs: 1000, balanceMs: 5000, inProcessReps: 200, beforeReps: 7 };
@@ -182,8 +184,8 @@ async function main() {
   log("columns: throughput; latency percentiles; main = server event-loop busy time per op (cpu = its CPU time); proc = whole-process CPU per op (incl. the client worker); other-procs = cores used by other processes");
   const echo = await startEchoServers();
   try {
-    await transferOffers();
-    await balance(echo);
+    if (ONLY !== "balance") await transferOffers();
+    if (ONLY !== "offers") await balance(echo);
   } finally {
     await stopWalletWorker();
     await echo.stop();

@@ -10,9 +10,10 @@
  * consuming exercises (archives) to it.
  *
  * Memory: only parties asked for are held, and at most `maxHoldings` holdings over all of them
- * (about 1.5 KB each: the raw record plus the decoded payload). Past that, the least recently used
- * parties are dropped whole (never the one just read); a dropped party is loaded again, with one
- * ACS read, on its next use. A single party larger than the bound is still held while it is used.
+ * (about 1.5 KB each, measured: the raw record plus the decoded payload; the default 100,000 is
+ * ~150 MB). Past that, the least recently used parties are dropped whole (never the one just
+ * read); a dropped party is loaded again, with one ACS read, on its next use. A single party
+ * larger than the bound is still held while it is used.
  */
 import { fromDamlJson } from "../ledger/daml-type.js";
 import type { ContractRecord, CreateNodeRecord, TransactionRecord } from "../ledger/records.js";
@@ -37,7 +38,7 @@ export interface HoldingsIndexOptions {
   readonly maxHoldings?: number;
 }
 
-export const DEFAULT_MAX_HOLDINGS = 200_000;
+export const DEFAULT_MAX_HOLDINGS = 100_000;
 
 const AMULET = qualifiedId(Amulet.id);
 const LOCKED = qualifiedId(LockedAmulet.id);
