@@ -28,7 +28,7 @@ import { walletAutomationSteps } from "./automation/index.js";
 import type { WalletDeps } from "./wallet/wallet-deps.js";
 import { LedgerClient } from "./ledger/ledger-client.js";
 import { ccFeaturedAppRights } from "./wallet/cc-featured-app-rights.js";
-import { ccWalletInstaller, createWalletContext, listWalletParties, type FeaturedAppRights, type WalletContext, type WalletInstaller } from "./wallet/index.js";
+import { HoldingsIndex, OfferIndex, ccWalletInstaller, createWalletContext, listWalletParties, type FeaturedAppRights, type WalletContext, type WalletInstaller } from "./wallet/index.js";
 
 export const LEDGER_API_VERSION = "3.4.12";
 
@@ -41,6 +41,8 @@ export interface RunningServer {
   /** The simulated network: DSO and validator parties, and the DSO automation. */
   readonly network: RunningNetwork;
   readonly wallet: WalletContext;
+  /** What the wallet use cases and automation run with (ledger client, in-memory indexes). */
+  readonly cc: WalletDeps;
   close(): Promise<void>;
 }
 
@@ -90,7 +92,7 @@ export async function startServer(config: Config, parts: ServerParts = {}, optio
     featured: parts.featuredAppRights?.(api) ?? ccFeaturedAppRights(client, dso),
   });
   const validator = await bootstrapValidatorOperator(wallet);
-  const walletDeps: WalletDeps = { client, clock, dso, validator };
+  const walletDeps: WalletDeps = { client, clock, dso, validator, holdings: new HoldingsIndex(ledger.feed, store), offers: OfferIndex.start(ledger.feed, store) };
   // The automation acts for every onboarded wallet (the operator's is one of them).
   const walletParties = () => listWalletParties(wallet);
   const network = await startNetwork({
@@ -147,6 +149,7 @@ export async function startServer(config: Config, parts: ServerParts = {}, optio
     secret,
     network,
     wallet,
+    cc: walletDeps,
     close: () =>
       (closing ??= (async () => {
         await network.automation.stop();

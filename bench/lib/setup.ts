@@ -30,7 +30,8 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-export async function startBenchServer(listMaxElements: number, options: ServerOptions = {}): Promise<BenchServer> {
+/** `env`: extra CCWALLET_* settings (e.g. CCWALLET_CONFIG for automation switches). */
+export async function startBenchServer(listMaxElements: number, options: ServerOptions = {}, env: Record<string, string> = {}): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(process.env.BENCH_DATA_PARENT ?? tmpdir(), "ccwallet-bench-"));
   const config = loadConfig({
     CCWALLET_DATA_DIR: dataDir,
@@ -40,6 +41,7 @@ export async function startBenchServer(listMaxElements: number, options: ServerO
     CCWALLET_LOG_LEVEL: "silent",
     CCWALLET_HTTP_LIST_MAX_ELEMENTS: String(listMaxElements),
     CCWALLET_HTTP_MAX_BODY_BYTES: String(64 * 1024 * 1024),
+    ...env,
   });
   const server = await startServer(config, {}, options);
   const httpUrl = `http://127.0.0.1:${server.httpPort}`;

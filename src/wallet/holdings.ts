@@ -25,16 +25,19 @@ export function positionOf<C>(contract: C, amount: AmuletPayload["amount"], roun
 }
 
 export function balanceOf(amulets: readonly AmuletPayload[], locked: readonly LockedAmuletPayload[], round: bigint): Balance {
+  // currentAmount = initialAmount - holdingFee (fees.ts); the fee is computed once per holding.
   let effectiveUnlocked = Numeric.zero;
   let effectiveLocked = Numeric.zero;
   let totalHoldingFees = Numeric.zero;
   for (const a of amulets) {
-    effectiveUnlocked = effectiveUnlocked.add(currentAmount(a.amount, round));
-    totalHoldingFees = totalHoldingFees.add(holdingFee(a.amount, round));
+    const fee = holdingFee(a.amount, round);
+    effectiveUnlocked = effectiveUnlocked.add(a.amount.initialAmount.sub(fee));
+    totalHoldingFees = totalHoldingFees.add(fee);
   }
   for (const l of locked) {
-    effectiveLocked = effectiveLocked.add(currentAmount(l.amulet.amount, round));
-    totalHoldingFees = totalHoldingFees.add(holdingFee(l.amulet.amount, round));
+    const fee = holdingFee(l.amulet.amount, round);
+    effectiveLocked = effectiveLocked.add(l.amulet.amount.initialAmount.sub(fee));
+    totalHoldingFees = totalHoldingFees.add(fee);
   }
   return { round, effectiveUnlocked, effectiveLocked, totalHoldingFees };
 }

@@ -39,3 +39,5 @@ export { getBuyTrafficRequestStatus, type BuyTrafficRequestStatus } from "./get-
 export { listTransactions, MAX_PAGE_SIZE } from "./list-transactions.js";
 export { eventIdOf, parseEventId, type HistoryItem, type PartyAmount, type HistorySubtype } from "./history-items.js";
 export { trackedCommandId } from "./tracked-submission.js";
+export { HoldingsIndex, DEFAULT_MAX_HOLDINGS, type Held, type PartyHoldings, type HoldingsIndexOptions } from "./holdings-index.js";
+export { OfferIndex, DEFAULT_MAX_ENDED_OFFERS, type OfferIndexOptions } from "./offer-index.js";

@@ -1,7 +1,6 @@
-/** `GET /v0/wallet/amulets` (and `/coins`): each holding with its fee and value at the open round. */
-import { latestOpenRoundNumber } from "../dso/network-state.js";
+/** `GET /v0/wallet/amulets` (and `/coins`): each holding with its fee and value at the open round, in creation order. */
+import { latestOpenRoundNumber } from "./open-round.js";
 import type { ContractRecord } from "../ledger/records.js";
-import { Amulet, LockedAmulet } from "../templates/splice/amulet.js";
 import { positionOf, type Position } from "./holdings.js";
 import type { WalletDeps } from "./wallet-deps.js";
 
@@ -11,10 +10,9 @@ export interface AmuletList {
 }
 
 export async function listAmulets(deps: WalletDeps, party: string): Promise<AmuletList> {
-  const round = await latestOpenRoundNumber(deps.client, deps.dso, deps.clock.now());
-  const [amulets, locked] = await Promise.all([deps.client.active(Amulet, [party]), deps.client.active(LockedAmulet, [party])]);
+  const [round, held] = await Promise.all([latestOpenRoundNumber(deps), deps.holdings.of(party)]);
   return {
-    amulets: amulets.filter((a) => a.payload.owner === party).map((a) => positionOf(a.record, a.payload.amount, round)),
-    lockedAmulets: locked.filter((l) => l.payload.amulet.owner === party).map((l) => positionOf(l.record, l.payload.amulet.amount, round)),
+    amulets: held.amulets.map((a) => positionOf(a.record, a.payload.amount, round)),
+    lockedAmulets: held.locked.map((l) => positionOf(l.record, l.payload.amulet.amount, round)),
   };
 }

@@ -40,6 +40,11 @@ function inFlightOf(deps: WalletDeps): Set<string> {
 const acceptance = (deps: WalletDeps, party: string, kind: TrackedKind, trackingId: string) =>
   deps.client.ledger.store.acceptedCommand(changeKeyOf(deps.client.userId, [party], trackedCommandId(kind, trackingId)));
 
+/** The offset of an accepted tracked create by `party`, if there was one (a point lookup). */
+export async function trackedCreateOffset(deps: WalletDeps, party: string, kind: TrackedKind, trackingId: string): Promise<bigint | undefined> {
+  return (await acceptance(deps, party, kind, trackingId))?.offset;
+}
+
 /** The transaction of an accepted tracked create by `party`, if there was one. */
 export async function trackedCreate(deps: WalletDeps, party: string, kind: TrackedKind, trackingId: string): Promise<TransactionRecord | undefined> {
   const accepted = await acceptance(deps, party, kind, trackingId);

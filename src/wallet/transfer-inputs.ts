@@ -6,7 +6,7 @@
 import type { ContractRecord } from "../ledger/records.js";
 import { Numeric } from "../ledger/numeric.js";
 import { latestOpenRound, openIssuingRounds, readNetwork, type NetworkState } from "../dso/network-state.js";
-import { Amulet, AppRewardCoupon, ValidatorRewardCoupon, ValidatorRight } from "../templates/splice/amulet.js";
+import { AppRewardCoupon, ValidatorRewardCoupon, ValidatorRight } from "../templates/splice/amulet.js";
 import { currentAmount } from "../templates/splice/fees.js";
 import type { TransferContext, TransferInput } from "../templates/splice/transfer-types.js";
 import { ValidatorLivenessActivityRecord } from "../templates/splice/validator-license.js";
@@ -33,8 +33,8 @@ export async function spendableOf(deps: WalletDeps, party: string): Promise<Spen
   const openRound = latestOpenRound(state, now);
   const issuing = new Map(openIssuingRounds(state, now).map((r) => [r.payload.round.number, r.payload]));
   const n = openRound.payload.round.number;
-  const [amulets, appCoupons, validatorCoupons, liveness, rights] = await Promise.all([
-    deps.client.active(Amulet, [party]),
+  const [held, appCoupons, validatorCoupons, liveness, rights] = await Promise.all([
+    deps.holdings.of(party),
     deps.client.active(AppRewardCoupon, [party]),
     deps.client.active(ValidatorRewardCoupon, [party]),
     deps.client.active(ValidatorLivenessActivityRecord, [party]),
@@ -42,9 +42,10 @@ export async function spendableOf(deps: WalletDeps, party: string): Promise<Spen
   ]);
   const validatorRights = new Map(rights.filter((r) => r.payload.validator === party).map((r) => [r.payload.user, r.contractId as string]));
   const candidates: SpendableCandidate[] = [];
-  for (const a of amulets) {
-    if (a.payload.owner !== party || a.payload.dso !== deps.dso) continue;
-    candidates.push({ contractId: a.contractId, value: currentAmount(a.payload.amount, n), kind: "holding", input: { tag: "InputAmulet", value: a.contractId } });
+  for (const a of held.amulets) {
+    if (a.payload.dso !== deps.dso) continue;
+    const contractId = a.record.contractId;
+    candidates.push({ contractId, value: currentAmount(a.payload.amount, n), kind: "holding", input: { tag: "InputAmulet", value: contractId } });
   }
   for (const c of appCoupons) {
     const r = issuing.get(c.payload.round.number);

@@ -24,8 +24,8 @@ export const DAY = 86_400_000_000n;
 
 /** The node's collaborators as the wallet use cases get them, for setup that has no endpoint here. */
 export function ccDeps(s: TestServer): WalletDeps {
-  const { api, network } = s.server;
-  return { client: new LedgerClient(api.ledger, "administrator", api.namespace), clock: api.clock, dso: network.parties.dso, validator: network.parties.validator };
+  const { api } = s.server;
+  return { ...s.server.cc, client: new LedgerClient(api.ledger, "administrator", api.namespace) };
 }
 
 export async function fund(s: TestServer, party: string, amount: string): Promise<void> {

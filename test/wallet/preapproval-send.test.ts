@@ -12,7 +12,7 @@ let fx: CcFixture;
 let deps: WalletDeps;
 beforeAll(async () => {
   fx = await startCc();
-  deps = { client: fx.client, clock: fx.clock, dso: fx.dso, validator: fx.validator };
+  deps = { ...fx.t.server.cc, client: fx.client };
 });
 afterAll(() => fx.stop());
 

@@ -1,0 +1,226 @@
+/**
+ * Wallet benchmark (issue #4): `npx tsx bench/wallet/run.ts` (about 1.5 min) or with
+ * `BENCH_QUICK=1` (about 30 s). Loopback only, bounded, stops by itself. Clients run in a worker
+ * thread (wallet-load.ts), so the server's event loop is measured alone.
+ *
+ * - transfer offers created AND completed per second over HTTP `/v0`, N concurrent senders (8, 32),
+ *   each a closed loop: sender POST /v0/wallet/transfer-offers, receiver POST …/{cid}/accept,
+ *   sender polls POST …/{tracking_id}/status until `completed` (the sender's wallet automation
+ *   completes it); baseline in the same run: one Iou create over the JSON Ledger API (/v2) at the
+ *   same concurrency. Default automation (all wallet triggers on).
+ * - GET /v0/wallet/balance latency for a user with 10,000 holdings, 1 and 4 clients; baselines:
+ *   the same request for a user with 1 holding, and a bare HTTP echo; plus in process: the
+ *   wallet's balance from the holdings index, and the ACS read + decode it replaced. On a node
+ *   whose merge automation is off (it would otherwise merge the 10,000 holdings, 100 per pass).
+ * Results: a summary table, and bench/results/wallet-latest.json (wallet-latest-quick.json when quick).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { issueToken } from "../../src/auth/index.js";
+import { getBalance } from "../../src/wallet/get-balance.js";
+import { balanceInProcess } from "../cc/cc-balance.js";
+import { ccNetwork } from "../cc/cc-network.js";
+import { Probe } from "../lib/probe.js";
+import { startBenchServer, startEchoServers, type BenchServer, type EchoServers } from "../lib/setup.js";
+import { fmt, latencyStats, runStats, table, type LatencyStats, type RunStats } from "../lib/stats.js";
+import { runInWorker, stopWalletWorker, type Actor, type WalletResult, type WalletTask } from "./wallet-load.js";
+
+const QUICK = process.env.BENCH_QUICK === "1";
+/** `offers` or `balance`: run only that part (for profiling). */
+const ONLY = process.env.BENCH_WALLET_ONLY;
+const CFG = QUICK
+  ? { warmupMs: 500, durationMs: 2500, balanceWarmupMs: 300, balanceMs: 1500, inProcessReps: 20, beforeReps: 3 }
+  : { warmupMs: 2000, durationMs: 10_000, balanceWarmupMs: 1000, balanceMs: 5000, inProcessReps: 200, beforeReps: 7 };
+const SENDERS = [8, 32] as const;
+const BALANCE_CLIENTS = [1, 4] as const;
+const HOLDINGS = 10_000;
+const POLL_MS = 20;
+const runId = Date.now().toString(36);
+const log = (s = "") => process.stdout.write(s + "\n");
+const benchDir = dirname(dirname(fileURLToPath(import.meta.url)));
+
+interface Row {
+  readonly what: string;
+  readonly stats: RunStats | LatencyStats;
+  readonly perSec?: number;
+  readonly mainUsPerOp?: number;
+  readonly mainCpuUsPerOp?: number;
+  readonly cpuUsPerOp?: number;
+  readonly foreignCores?: number;
+  readonly extra?: Record<string, number>;
+}
+const rows: Record<string, Row> = {};
+
+function print(key: string, r: Row): void {
+  rows[key] = r;
+  const s = r.stats;
+  log(
+    `  ${r.what.padEnd(56)} ${r.perSec !== undefined ? `${fmt(r.perSec).padStart(7)}/s` : " ".repeat(9)}  p50 ${fmt(s.p50, 2).padStart(7)}  p90 ${fmt(s.p90, 2).padStart(7)}  p99 ${fmt(s.p99, 2).padStart(7)} ms` +
+      (r.mainUsPerOp !== undefined
+        ? `  main ${fmt(r.mainUsPerOp, 0).padStart(5)} µs/op (cpu ${fmt(r.mainCpuUsPerOp, 0)})  proc ${fmt(r.cpuUsPerOp, 0).padStart(5)} µs/op  other-procs ${fmt(r.foreignCores, 2)} cores`
+        : "") +
+      ("errors" in s && s.errors ? `  ERRORS ${s.errors}` : ""),
+  );
+}
+
+function withProbe(probe: Probe, ops: number) {
+  const p = probe.result;
+  if (!p || ops === 0) return {};
+  return {
+    mainUsPerOp: (p.mainActiveMs * 1000) / ops,
+    mainCpuUsPerOp: p.mainCpuMs !== undefined ? (p.mainCpuMs * 1000) / ops : undefined,
+    cpuUsPerOp: (p.processCpuMs * 1000) / ops,
+    foreignCores: p.foreignCores,
+  };
+}
+
+async function workerPoint(key: string, what: string, task: WalletTask): Promise<WalletResult> {
+  const probe = new Probe();
+  const r = await runInWorker(task, probe.mark);
+  const stats = runStats(r.latencies, r.seconds, r.errors);
+  const extra = r.phases && {
+    createP50: latencyStats(r.phases.create).p50,
+    acceptP50: latencyStats(r.phases.accept).p50,
+    pollsMean: latencyStats(r.phases.polls).mean,
+  };
+  print(key, { what, stats, perSec: stats.perSec, ...withProbe(probe, stats.n), ...(extra ? { extra } : {}) });
+  if (extra) log(`    phases p50: create ${fmt(extra.createP50, 1)} ms, accept ${fmt(extra.acceptP50, 1)} ms; status polls per offer ${fmt(extra.pollsMean, 1)} (every ${POLL_MS} ms)`);
+  if (r.firstError) log(`    first error: ${r.firstError}`);
+  return r;
+}
+
+async function post(bs: BenchServer, path: string, token: string, body: unknown): Promise<any> {
+  const res = await fetch(bs.httpUrl + path, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`POST ${path}: HTTP ${res.status} ${text}`);
+  return JSON.parse(text);
+}
+
+/** Onboards a wallet user through POST /v0/admin/users (as the operator); returns party and token. */
+async function onboard(bs: BenchServer, name: string): Promise<Actor> {
+  const operator = await issueToken({ secret: bs.server.secret, userId: "administrator" });
+  const { party_id } = await post(bs, "/v0/admin/users", operator, { name });
+  return { party: party_id as string, token: await issueToken({ secret: bs.server.secret, userId: name }) };
+}
+
+async function transferOffers(): Promise<void> {
+  log("\n== Transfer offers over HTTP /v0: create (sender) → accept (receiver) → completed by the sender's wallet (status polled)");
+  const bs = await startBenchServer(1000);
+  try {
+    const max = Math.max(...SENDERS);
+    const pairs: { sender: Actor; receiver: Actor }[] = [];
+    for (let i = 0; i < max; i++) {
+      const sender = await onboard(bs, `offer-sender-${runId}-${i}`);
+      const receiver = await onboard(bs, `offer-receiver-${runId}-${i}`);
+      await post(bs, "/v0/wallet/tap", sender.token, { amount: "100000" });
+      pairs.push({ sender, receiver });
+    }
+    const net = await ccNetwork(bs.server, runId);
+    const iou = await net.actors("wallet-iou", max);
+    for (const n of SENDERS) {
+      const window = { warmupMs: CFG.warmupMs, durationMs: CFG.durationMs };
+      await workerPoint(`iou-json-${n}`, `baseline: JSON /v2 Iou create, ${n} clients`, {
+        kind: "cc",
+        task: { kind: "iou", grpcUrl: bs.grpcUrl, httpUrl: bs.httpUrl, token: iou.token, parties: iou.parties.slice(0, n), ...window, idPrefix: `${runId}-iou-${n}` },
+      });
+      await workerPoint(`offers-${n}`, `transfer offers completed, ${n} senders (end-to-end)`, {
+        kind: "offers", httpUrl: bs.httpUrl, pairs: pairs.slice(0, n), amount: "0.01", pollMs: POLL_MS, ...window, idPrefix: `${runId}-offer-${n}`,
+      });
+    }
+  } finally {
+    await bs.stop();
+  }
+}
+
+async function balance(echo: EchoServers): Promise<void> {
+  log(`\n== GET /v0/wallet/balance, a user with ${HOLDINGS.toLocaleString("en-US")} holdings (merge automation off)`);
+  const config = join(os.tmpdir(), `ccwallet-wallet-bench-${process.pid}.json`);
+  writeFileSync(config, JSON.stringify({ automation: { mergeHoldings: false } }));
+  const bs = await startBenchServer(1000, {}, { CCWALLET_CONFIG: config });
+  try {
+    const rich = await onboard(bs, `rich-${runId}`);
+    const poor = await onboard(bs, `poor-${runId}`);
+    await post(bs, "/v0/wallet/tap", poor.token, { amount: "10" });
+    const net = await ccNetwork(bs.server, runId);
+    const t = performance.now();
+    await net.holdings(rich.party, HOLDINGS, "1.5");
+    log(`  (setup: ${HOLDINGS} holdings in ${fmt((performance.now() - t) / 1000, 1)} s, 100 per transaction)`);
+
+    const cold = performance.now();
+    const first = await fetch(`${bs.httpUrl}/v0/wallet/balance`, { headers: { authorization: `Bearer ${rich.token}` } });
+    const body = (await first.json()) as { effective_unlocked_qty: string };
+    rows["balance-cold"] = { what: "first call (loads the party into the index)", stats: latencyStats([performance.now() - cold]) };
+    log(`  first call (loads the party into the index): ${fmt(performance.now() - cold, 1)} ms; effective_unlocked_qty ${body.effective_unlocked_qty}`);
+
+    const window = { warmupMs: CFG.balanceWarmupMs, durationMs: CFG.balanceMs };
+    for (const c of BALANCE_CLIENTS) {
+      await workerPoint(`echo-${c}`, `baseline: bare HTTP echo (POST {}), ${c} client${c > 1 ? "s" : ""}`, { kind: "request", httpUrl: echo.httpUrl, method: "POST", path: "/echo", body: "{}", clients: c, ...window });
+      await workerPoint(`balance-1-${c}`, `baseline: balance, 1 holding, ${c} client${c > 1 ? "s" : ""}`, { kind: "request", httpUrl: bs.httpUrl, method: "GET", path: "/v0/wallet/balance", token: poor.token, clients: c, ...window });
+      await workerPoint(`balance-10k-${c}`, `balance, ${HOLDINGS.toLocaleString("en-US")} holdings, ${c} client${c > 1 ? "s" : ""}`, { kind: "request", httpUrl: bs.httpUrl, method: "GET", path: "/v0/wallet/balance", token: rich.token, clients: c, ...window });
+    }
+
+    const measure = async (reps: number, fn: () => Promise<unknown>) => {
+      const samples: number[] = [];
+      for (let i = 0; i < reps; i++) {
+        const s = performance.now();
+        await fn();
+        samples.push(performance.now() - s);
+      }
+      return latencyStats(samples);
+    };
+    print("inproc-index", { what: `in process: getBalance from the index (${HOLDINGS.toLocaleString("en-US")})`, stats: await measure(CFG.inProcessReps, () => getBalance(bs.server.cc, rich.party)) });
+    print("inproc-acs", { what: "in process, before: ACS read + decode + fee math", stats: await measure(CFG.beforeReps, () => balanceInProcess(net, bs.server, rich.party)) });
+  } finally {
+    await bs.stop();
+  }
+}
+
+async function main() {
+  const started = performance.now();
+  log(`ccwallet wallet bench ${QUICK ? "(QUICK smoke run)" : ""}: node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, load avg ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  log("columns: throughput; latency percentiles; main = server event-loop busy time per op (cpu = its CPU time); proc = whole-process CPU per op (incl. the client worker); other-procs = cores used by other processes");
+  const echo = await startEchoServers();
+  try {
+    if (ONLY !== "balance") await transferOffers();
+    if (ONLY !== "offers") await balance(echo);
+  } finally {
+    await stopWalletWorker();
+    await echo.stop();
+  }
+  summary();
+  log(`\ndone in ${fmt((performance.now() - started) / 1000, 1)} s`);
+}
+
+function summary() {
+  const r = (k: string) => rows[k];
+  const perSec = (k: string) => `${fmt(r(k)?.perSec)}/s`;
+  const p = (k: string, q: "p50" | "p99") => `${fmt(r(k)?.stats[q], 2)} ms`;
+  const other = (k: string) => fmt(r(k)?.foreignCores, 2);
+  log("\n== Summary (issue #4 wallet targets)");
+  log(
+    table(
+      ["measure", "target", "measured", "baseline (same run)", "other-procs"],
+      [
+        ...SENDERS.map((n) => [`transfer offers completed/s, ${n} senders (HTTP /v0)`, "-", `${perSec(`offers-${n}`)} (p50 ${p(`offers-${n}`, "p50")}, p99 ${p(`offers-${n}`, "p99")})`, `Iou create /v2 JSON ${perSec(`iou-json-${n}`)}`, other(`offers-${n}`)]),
+        ...BALANCE_CLIENTS.map((c) => [
+          `GET /v0/wallet/balance p99, ${HOLDINGS.toLocaleString("en-US")} holdings, ${c} cl.`,
+          "< 20 ms",
+          `${p(`balance-10k-${c}`, "p99")} (p50 ${p(`balance-10k-${c}`, "p50")})`,
+          `1 holding ${p(`balance-1-${c}`, "p99")}; echo ${p(`echo-${c}`, "p99")}`,
+          other(`balance-10k-${c}`),
+        ]),
+        ["balance in process p50 (index)", "-", p("inproc-index", "p50"), `before (ACS read + decode) ${p("inproc-acs", "p50")}`, "-"],
+      ],
+    ),
+  );
+  const dir = join(benchDir, "results");
+  mkdirSync(dir, { recursive: true });
+  const out = join(dir, QUICK ? "wallet-latest-quick.json" : "wallet-latest.json");
+  writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), quick: QUICK, node: process.version, cpus: os.cpus().length, rows }, null, 2));
+  log(`written to ${out}`);
+}
+
+await main();

@@ -1,0 +1,219 @@
+/**
+ * Load tasks of the wallet bench, run in a worker thread (own event loop and core: a separate
+ * client, as in production, so the server's event loop is measured alone). All timing is taken
+ * inside the worker. HTTP/1.1 keep-alive, one socket per concurrent client.
+ */
+import http from "node:http";
+import { performance } from "node:perf_hooks";
+import { Worker } from "node:worker_threads";
+import { runCcTask, type CcTask } from "../cc/cc-load.js";
+
+export interface Actor {
+  readonly party: string;
+  readonly token: string;
+}
+
+export type WalletTask =
+  | {
+      /** Closed loops: sender creates an offer, receiver accepts, sender polls status until completed. */
+      readonly kind: "offers";
+      readonly httpUrl: string;
+      readonly pairs: readonly { readonly sender: Actor; readonly receiver: Actor }[];
+      readonly amount: string;
+      readonly pollMs: number;
+      readonly warmupMs: number;
+      readonly durationMs: number;
+      readonly idPrefix: string;
+    }
+  | {
+      /** Closed loops of one request (GET, or POST with a body) by `clients` clients. */
+      readonly kind: "request";
+      readonly httpUrl: string;
+      readonly method: "GET" | "POST";
+      readonly path: string;
+      readonly body?: string;
+      readonly token?: string;
+      readonly clients: number;
+      readonly warmupMs: number;
+      readonly durationMs: number;
+    }
+  | { readonly kind: "cc"; readonly task: CcTask };
+
+export interface WalletResult {
+  readonly latencies: number[];
+  readonly seconds: number;
+  readonly errors: number;
+  readonly firstError?: string;
+  /** offers: p50-able samples of each phase (create, accept, create→completed), ms. */
+  readonly phases?: { readonly create: number[]; readonly accept: number[]; readonly polls: number[] };
+}
+
+export type Mark = (m: "start" | "end") => void;
+
+interface HttpClient {
+  request(method: string, path: string, token: string | undefined, body?: string): Promise<{ status: number; body: string }>;
+  close(): void;
+}
+
+function httpClient(baseUrl: string, sockets: number): HttpClient {
+  const url = new URL(baseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
+  return {
+    request(method, path, token, body) {
+      return new Promise((resolve, reject) => {
+        const headers: Record<string, string | number> = token ? { authorization: `Bearer ${token}` } : {};
+        if (body !== undefined) Object.assign(headers, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+        const req = http.request({ agent, host: url.hostname, port: url.port, method, path, headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+          res.on("error", reject);
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+    },
+    close: () => agent.destroy(),
+  };
+}
+
+/**
+ * `n` closed loops for `warmupMs + durationMs`; an iteration counts if it started and ended inside
+ * the measured window (`step` reports extra samples through `keep`, which holds them to the same rule).
+ */
+async function closedLoops(
+  n: number,
+  warmupMs: number,
+  durationMs: number,
+  mark: Mark,
+  step: (i: number, keep: (f: () => void) => void) => Promise<void>,
+): Promise<WalletResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  const from = performance.now() + warmupMs;
+  const to = from + durationMs;
+  const startTimer = setTimeout(() => mark("start"), warmupMs);
+  const endTimer = new Promise<void>((r) => setTimeout(() => (mark("end"), r()), warmupMs + durationMs));
+  await Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      for (;;) {
+        const start = performance.now();
+        if (start >= to) return;
+        const kept: (() => void)[] = [];
+        try {
+          await step(i, (f) => kept.push(f));
+          const end = performance.now();
+          if (start >= from && end <= to) {
+            latencies.push(end - start);
+            for (const f of kept) f();
+          }
+        } catch (e) {
+          errors++;
+          firstError ??= String((e as Error)?.message ?? e);
+          if (errors > 50) return;
+        }
+      }
+    }),
+  );
+  clearTimeout(startTimer);
+  await endTimer;
+  return { latencies, seconds: durationMs / 1000, errors, firstError };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function offers(task: Extract<WalletTask, { kind: "offers" }>, mark: Mark): Promise<WalletResult> {
+  const client = httpClient(task.httpUrl, task.pairs.length * 2);
+  const phases = { create: [] as number[], accept: [] as number[], polls: [] as number[] };
+  let k = 0;
+  const ok = (r: { status: number; body: string }, what: string) => {
+    if (r.status !== 200) throw new Error(`${what}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
+    return JSON.parse(r.body);
+  };
+  try {
+    const r = await closedLoops(task.pairs.length, task.warmupMs, task.durationMs, mark, async (i, keep) => {
+      const { sender, receiver } = task.pairs[i];
+      const trackingId = `${task.idPrefix}-${i}-${k++}`;
+      const t0 = performance.now();
+      const offer = {
+        receiver_party_id: receiver.party,
+        amount: task.amount,
+        description: "bench",
+        expires_at: (Date.now() + 3_600_000) * 1000,
+        tracking_id: trackingId,
+      };
+      const created = ok(await client.request("POST", "/v0/wallet/transfer-offers", sender.token, JSON.stringify(offer)), "create");
+      const t1 = performance.now();
+      ok(await client.request("POST", `/v0/wallet/transfer-offers/${created.offer_contract_id}/accept`, receiver.token, "{}"), "accept");
+      const t2 = performance.now();
+      let polls = 0;
+      for (;;) {
+        polls++;
+        const st = ok(await client.request("POST", `/v0/wallet/transfer-offers/${encodeURIComponent(trackingId)}/status`, sender.token, "{}"), "status");
+        if (st.status === "completed") break;
+        if (st.status === "failed") throw new Error(`offer failed: ${JSON.stringify(st)}`);
+        await sleep(task.pollMs);
+      }
+      keep(() => {
+        phases.create.push(t1 - t0);
+        phases.accept.push(t2 - t1);
+        phases.polls.push(polls);
+      });
+    });
+    return { ...r, phases };
+  } finally {
+    client.close();
+  }
+}
+
+async function requests(task: Extract<WalletTask, { kind: "request" }>, mark: Mark): Promise<WalletResult> {
+  const client = httpClient(task.httpUrl, task.clients);
+  try {
+    return await closedLoops(task.clients, task.warmupMs, task.durationMs, mark, async () => {
+      const r = await client.request(task.method, task.path, task.token, task.body);
+      if (r.status !== 200) throw new Error(`${task.method} ${task.path}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
+    });
+  } finally {
+    client.close();
+  }
+}
+
+export async function runWalletTask(task: WalletTask, mark: Mark): Promise<WalletResult> {
+  switch (task.kind) {
+    case "offers":
+      return offers(task, mark);
+    case "request":
+      return requests(task, mark);
+    case "cc":
+      return runCcTask(task.task, mark);
+  }
+}
+
+let worker: Worker | undefined;
+let nextId = 0;
+
+/** Runs a task in the shared worker thread (started on first use), relaying its window marks. */
+export function runInWorker(task: WalletTask, mark: Mark): Promise<WalletResult> {
+  worker ??= new Worker(new URL("./wallet-worker.mjs", import.meta.url));
+  const w = worker;
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: { id: number; mark?: "start" | "end"; result?: WalletResult; error?: string }) => {
+      if (m.id !== id) return;
+      if (m.mark) mark(m.mark);
+      else {
+        w.off("message", onMessage);
+        if (m.error) reject(new Error(m.error));
+        else resolve(m.result!);
+      }
+    };
+    w.on("message", onMessage);
+    w.postMessage({ id, task });
+  });
+}
+
+export async function stopWalletWorker(): Promise<void> {
+  await worker?.terminate();
+  worker = undefined;
+}
