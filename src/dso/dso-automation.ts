@@ -35,7 +35,8 @@ export interface DsoAutomationOptions {
 }
 
 const MAX_STEPS_PER_PASS = 1000;
-const LEDGER_TRIGGER_MS = 200;
+/** How long new transactions may gather before a pass looks at them (a pass costs only what changed). */
+const LEDGER_TRIGGER_MS = 20;
 const NEW_ROUND = qualifiedId(OpenMiningRound.id);
 
 export class DsoAutomation {

@@ -59,7 +59,7 @@ export const openIssuingRounds = (state: NetworkState, now: bigint) => state.iss
 
 /** The latest open round's number, reading only the open rounds (balances need nothing else). */
 export async function latestOpenRoundNumber(client: LedgerClient, dso: string, now: bigint): Promise<bigint> {
-  const open = (await client.active(OpenMiningRound, [dso])).filter((r) => r.payload.opensAt <= now).sort(byRound);
+  const open = (await activeOf(client, OpenMiningRound, dso)).filter((r) => r.payload.opensAt <= now).sort(byRound);
   const latest = open[open.length - 1];
   if (!latest) throw new Error("no open mining round");
   return latest.payload.round.number;

@@ -1,10 +1,10 @@
 /** `GET /v0/wallet/balance`: the party's holdings valued at the latest open round. */
-import { latestOpenRoundNumber } from "./open-round.js";
+import { latestOpenRoundNumber } from "../dso/network-state.js";
 import { balanceOf, type Balance } from "./holdings.js";
 import type { WalletDeps } from "./wallet-deps.js";
 
 export async function getBalance(deps: WalletDeps, party: string): Promise<Balance> {
-  const [round, held] = await Promise.all([latestOpenRoundNumber(deps), deps.holdings.of(party)]);
+  const [round, held] = await Promise.all([latestOpenRoundNumber(deps.client, deps.dso, deps.clock.now()), deps.holdings.of(party)]);
   return balanceOf(
     held.amulets.map((a) => a.payload),
     held.locked.map((l) => l.payload),
