@@ -1,6 +1,6 @@
 /**
- * A party's CC balance at the latest open round, three ways: in process from the ACS (as the
- * wallet computes it), as a gRPC client from GetActiveContracts, and the fee arithmetic alone.
+ * A party's CC balance at the latest open round, computed without the wallet's index: in process
+ * from the ACS, as a gRPC client from GetActiveContracts, and the fee arithmetic alone.
  */
 import { createClient } from "@connectrpc/connect";
 import { StateService } from "../../gen/com/daml/ledger/api/v2/state_service_pb.js";
