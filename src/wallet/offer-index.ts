@@ -4,13 +4,11 @@
  * a receiver after the offer completed, was rejected, withdrawn or expired (Splice's receiver
  * finds it in its wallet transaction log) without scanning the ledger.
  *
- * Why one index over all parties, started with the node, and not loaded per party on first use:
- * an ended offer is not in any ACS snapshot, so a party loaded lazily would not know the offers
- * that ended before its first status call — exactly the receiver's case. Starting with the node
- * (a snapshot of the active TransferOffer/AcceptedTransferOffer contracts, then every commit), it
- * knows every offer active at start or created since. The log of an offer that ended before the
- * node started is gone: that is 404, as the OpenAPI says for ids "before the beginning of the
- * wallet transaction log" (the sender still finds its own through its tracked create).
+ * Why one index over all parties, built from the whole transaction log and not loaded per party
+ * on first use: an ended offer is in no ACS snapshot, so only the log knows it — exactly the
+ * receiver's case, and after a restart too. At start the log is replayed in the background (pages
+ * of transactions, yielding between them; ~30 µs per stored transaction), then every commit is
+ * applied from the feed; a status call waits for the replay.
  *
  * Memory: one small entry per offer (parties, tracking id, status; ~300 bytes). Open offers are
  * bounded by the ledger's active ones; ended ones are kept up to `maxEnded`, oldest dropped first.
@@ -30,6 +28,7 @@ export interface OfferIndexOptions {
 }
 
 export const DEFAULT_MAX_ENDED_OFFERS = 100_000;
+const REPLAY_PAGE = 500;
 
 const OFFER = qualifiedId(TransferOffer.id);
 const ACCEPTED = qualifiedId(AcceptedTransferOffer.id);
@@ -69,7 +68,7 @@ export class OfferIndex {
     this.ready.catch(() => undefined); // the next call retries (whenReady)
   }
 
-  /** Starts following the feed now: the open offers at its position, then every commit. */
+  /** Starts now: the stored log up to the feed's position in the background, then every commit. */
   static start(feed: TransactionFeed, store: LedgerStore, options: OfferIndexOptions = {}): OfferIndex {
     return new OfferIndex(feed, store, options);
   }
@@ -108,15 +107,33 @@ export class OfferIndex {
   }
 
   private load(): Promise<void> {
+    this.clear();
     return loadAtFeed(
       this.feed,
-      (at) => this.store.activeContracts({ templateIds: [OFFER, ACCEPTED], activeAtOffset: at }),
-      (records, since) => {
-        for (const r of records) this.created(r.templateId, r.contractId, r.payload, r.createUpdateId, r.createdOffset);
+      (at) => this.replay(at),
+      (_done, since) => {
         for (const tx of since) this.apply(tx);
         this.feed.subscribe((tx) => this.apply(tx));
       },
     );
+  }
+
+  /** Applies the stored log up to `upTo`, a page at a time, letting the node serve in between. */
+  private async replay(upTo: bigint): Promise<void> {
+    for (let from = 0n; from < upTo; ) {
+      const page = await this.store.transactions(from, upTo, REPLAY_PAGE);
+      if (page.length === 0) break;
+      for (const tx of page) this.apply(tx);
+      from = page[page.length - 1].offset;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private clear(): void {
+    this.byParty.clear();
+    this.open.clear();
+    this.ended.length = 0;
+    this.endedHead = 0;
   }
 
   private apply(tx: TransactionRecord): void {

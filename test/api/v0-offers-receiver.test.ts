@@ -2,7 +2,7 @@
  * `POST /v0/wallet/transfer-offers/{tracking_id}/status` for the receiver after the offer ended
  * (completed, rejected, withdrawn, expired, aborted), and for offers the wallet did not create
  * (on `/v2`), over real HTTP, every 200 body checked against the Splice OpenAPI. Then a restart:
- * what the node still knows (the sender's own offers, offers open at start) and what is 404.
+ * both sides still know every offer (the log is replayed), and an unknown id is 404.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -170,7 +170,7 @@ describe("after a restart", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("the sender still follows its own offers; the receiver knows offers open at start, not those ended before", async () => {
+  it("both sides still get the status of offers that ended before the restart and of those still open", async () => {
     dir = mkdtempSync(join(tmpdir(), "ccwallet-restart-"));
     s = await startTestServer({}, dir);
     let call = caller(s, log);
@@ -189,7 +189,8 @@ describe("after a restart", () => {
     s = await startTestServer({}, dir);
     call = caller(s, log);
     expect((await statusOf(sender, "ended")).body).toEqual(done); // followed through the ledger
-    expect((await statusOf(receiver, "ended")).status).toBe(404); // before this node's log began
+    expect((await statusOf(receiver, "ended")).body).toEqual(done); // replayed from the stored log
+    expect((await statusOf(receiver, "never-made")).status).toBe(404);
     expect((await statusOf(receiver, "open")).body).toMatchObject({ status: "created", contract_id: open });
     await call("POST", `/v0/wallet/transfer-offers/${open}/accept`, receiver);
     await s.server.network.automation.runNow();
