@@ -1,8 +1,10 @@
 /**
  * Canton Coin as an outside client sees it: only `/v2`, the scan-proxy reads and the registry.
- * Tap on DevNet with disclosed contracts from scan-proxy, a two-step token-standard transfer
- * (factory and choice context from the registry, submitted through /v2) accepted by the
- * receiver, and the wallet's own balance / amulets / tap endpoints over HTTP and gRPC.
+ * Tap on DevNet with disclosed contracts from scan-proxy, two-step token-standard transfers
+ * (factory and choice context from the registry, submitted through /v2) accepted, rejected,
+ * withdrawn and left to expire, a one-step transfer through the receiver's preapproval, each
+ * effect checked in the ledger's events and balances, and the wallet's own balance / amulets /
+ * tap endpoints over HTTP and gRPC.
  */
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
@@ -185,6 +187,107 @@ describe("a /v2-only client with scan-proxy and registry", () => {
     expect(typeof bad.body.error).toBe("string");
     const none = await call("GET", `/v0/scan-proxy/transfer-preapprovals/by-party/${encodeURIComponent(bob.party)}`, bob.token);
     expect(none.status).toBe(404);
+  });
+
+  describe("the rest of the token standard, still /v2 only", () => {
+    let carol: { party: string; token: string };
+    let dave: { party: string; token: string };
+    let dso: string;
+    const TI = "#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1";
+    const AMULET = ":Splice.Amulet:Amulet";
+    const balance = async (w: { token: string }) => (await call("GET", "/v0/wallet/balance", w.token)).body;
+    const events = (r: { body: any }) => (r.body.transaction.events as any[]).map((e) => Object.keys(e)[0] + " " + (Object.values(e)[0] as any).templateId.split(":").slice(1).join(":"));
+    const submit = (w: { party: string; token: string }, commandId: string, command: unknown, disclosedContracts: unknown[]) =>
+      s.json(
+        "POST",
+        "/v2/commands/submit-and-wait-for-transaction",
+        {
+          commands: { commandId, actAs: [w.party], commands: [{ ExerciseCommand: command }], disclosedContracts },
+          transactionFormat: { eventFormat: { filtersByParty: { [w.party]: { cumulative: [] } }, verbose: false }, transactionShape: "TRANSACTION_SHAPE_ACS_DELTA" },
+        },
+        w.token,
+      );
+
+    /** TransferFactory_Transfer from carol to `receiver`, with the factory and context the registry gives. */
+    async function transfer(receiver: string, amount: string, executeInMs: number, commandId: string) {
+      const inputs = ((await call("GET", "/v0/wallet/amulets", carol.token)).body.amulets as any[]).map((a) => a.contract.contract.contract_id);
+      const choiceArguments = {
+        expectedAdmin: dso,
+        transfer: {
+          sender: carol.party,
+          receiver,
+          amount,
+          instrumentId: { admin: dso, id: "Amulet" },
+          requestedAt: new Date(Date.now() - 1000).toISOString(),
+          executeBefore: new Date(Date.now() + executeInMs).toISOString(),
+          inputHoldingCids: inputs,
+          meta: { values: {} },
+        },
+        extraArgs: { context: { values: {} }, meta: { values: {} } },
+      };
+      const factory = await s.json("POST", "/v0/scan-proxy/registry/transfer-instruction/v1/transfer-factory", { choiceArguments, excludeDebugFields: true }, carol.token);
+      expect(factory.status, factory.text).toBe(200);
+      const argument = { ...choiceArguments, extraArgs: { context: factory.body.choiceContext.choiceContextData, meta: { values: {} } } };
+      const r = await submit(carol, commandId, { templateId: `${TI}:TransferFactory`, contractId: factory.body.factoryId, choice: "TransferFactory_Transfer", choiceArgument: argument }, factory.body.choiceContext.disclosedContracts);
+      expect(r.status, r.text).toBe(200);
+      return { kind: factory.body.transferKind as string, result: r };
+    }
+
+    async function answer(w: { party: string; token: string }, instruction: string, action: "accept" | "reject" | "withdraw", choice: string) {
+      const ctx = await s.json("POST", `/registry/transfer-instruction/v1/${instruction}/choice-contexts/${action}`, { excludeDebugFields: true }, null);
+      expect(ctx.status, ctx.text).toBe(200);
+      const r = await submit(w, `${action}-${instruction.slice(0, 12)}`, { templateId: `${TI}:TransferInstruction`, contractId: instruction, choice, choiceArgument: { extraArgs: { context: ctx.body.choiceContextData, meta: { values: {} } } } }, ctx.body.disclosedContracts);
+      expect(r.status, r.text).toBe(200);
+      return r;
+    }
+
+    const instructionOf = (r: { body: any }) =>
+      (r.body.transaction.events as any[]).map((e) => e.CreatedEvent).find((c) => c?.templateId.endsWith(":Splice.AmuletTransferInstruction:AmuletTransferInstruction")).contractId as string;
+
+    it("reject and withdraw give the locked CC back to the sender, with the effects as ledger events", async () => {
+      [carol, dave] = [await onboard("carol"), await onboard("dave")];
+      dso = (await call("GET", "/v0/scan-proxy/dso-party-id", carol.token)).body.dso_party_id;
+      expect((await call("POST", "/v0/wallet/tap", carol.token, { amount: "50" })).status).toBe(200);
+
+      const offered = await transfer(dave.party, "7", 3_600_000, "ts-reject");
+      expect(offered.kind).toBe("offer");
+      // The lock holds the amount plus the holding fees it may accrue until executeBefore.
+      const locked = await balance(carol);
+      expect(Number(locked.effective_locked_qty)).toBeGreaterThan(7);
+      expect(Number(locked.effective_locked_qty) + Number(locked.effective_unlocked_qty)).toBeCloseTo(50, 10);
+      const rejected = await answer(dave, instructionOf(offered.result), "reject", "TransferInstruction_Reject");
+      expect(events(rejected).sort()).toEqual(["ArchivedEvent Splice.AmuletTransferInstruction:AmuletTransferInstruction"]);
+      expect(await balance(carol)).toMatchObject({ effective_unlocked_qty: "50.0000000000", effective_locked_qty: "0.0000000000" });
+      expect((await balance(dave)).effective_unlocked_qty).toBe("0.0000000000");
+
+      const withdrawn = await answer(carol, instructionOf(await transfer(dave.party, "8", 3_600_000, "ts-withdraw").then((t) => t.result)), "withdraw", "TransferInstruction_Withdraw");
+      expect(events(withdrawn).sort()).toEqual([
+        "ArchivedEvent Splice.Amulet:LockedAmulet",
+        "ArchivedEvent Splice.AmuletTransferInstruction:AmuletTransferInstruction",
+        `CreatedEvent ${AMULET.slice(1)}`,
+      ]);
+      expect(await balance(carol)).toMatchObject({ effective_unlocked_qty: "50.0000000000", effective_locked_qty: "0.0000000000" });
+    });
+
+    it("an instruction nobody answers expires: the DSO's automation unlocks the CC", async () => {
+      const offered = await transfer(dave.party, "9", 1_500, "ts-expire");
+      const instruction = instructionOf(offered.result);
+      expect(Number((await balance(carol)).effective_locked_qty)).toBeGreaterThan(9);
+      for (let i = 0; i < 100 && (await balance(carol)).effective_locked_qty !== "0.0000000000"; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await balance(carol)).toMatchObject({ effective_unlocked_qty: "50.0000000000", effective_locked_qty: "0.0000000000" });
+      const ctx = await s.json("POST", `/registry/transfer-instruction/v1/${instruction}/choice-contexts/accept`, { excludeDebugFields: true }, null);
+      expect(ctx.status).toBe(404);
+    });
+
+    it("with the receiver's preapproval the transfer is one step: the receiver holds the CC at once", async () => {
+      expect((await call("POST", "/v0/wallet/tap", operator, { amount: "100" })).status).toBe(200);
+      expect((await call("POST", "/v0/wallet/transfer-preapproval", dave.token)).status).toBe(200);
+      const direct = await transfer(dave.party, "5", 3_600_000, "ts-direct");
+      expect(direct.kind).toBe("direct");
+      expect(events(direct.result).filter((e) => e.startsWith("CreatedEvent")).sort()).toEqual([`CreatedEvent ${AMULET.slice(1)}`]);
+      expect((await balance(dave)).effective_unlocked_qty).toBe("5.0000000000");
+      expect((await balance(carol)).effective_unlocked_qty).toBe("45.0000000000");
+    });
   });
 
   it.skipIf(!openapi)("every 200 body conforms to the Splice OpenAPI", () => {
