@@ -3,7 +3,7 @@
  * as in production) or inline. All timing is taken inside the thread that runs the task.
  */
 import { performance } from "node:perf_hooks";
-import { Worker } from "node:worker_threads";
+import { TaskWorker, type Mark } from "../lib/task-worker.js";
 import { grpcClients, grpcRequests, grpcTransport, iouJson, jsonClient } from "../lib/clients.js";
 import { createdAmulet, createdAmuletJson, mergeTransfer, preapprovedSend, preapprovedSendJson, type CcContext } from "./cc-commands.js";
 
@@ -44,7 +44,6 @@ export interface CcResult {
   readonly holdings?: string[];
 }
 
-export type Mark = (m: "start" | "end") => void;
 
 async function closedLoops(n: number, warmupMs: number, durationMs: number, mark: Mark, step: (i: number) => Promise<void>): Promise<Omit<CcResult, "holdings">> {
   const latencies: number[] = [];
@@ -138,30 +137,8 @@ export async function runCcTask(task: CcTask, mark: Mark): Promise<CcResult> {
   }
 }
 
-let worker: Worker | undefined;
-let nextId = 0;
+const worker = new TaskWorker<CcTask, CcResult>(new URL("./cc-worker.mjs", import.meta.url));
 
 /** Runs a task in the shared worker thread (started on first use), relaying its window marks. */
-export function runInWorker(task: CcTask, mark: Mark): Promise<CcResult> {
-  worker ??= new Worker(new URL("./cc-worker.mjs", import.meta.url));
-  const w = worker;
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    const onMessage = (m: { id: number; mark?: "start" | "end"; result?: CcResult; error?: string }) => {
-      if (m.id !== id) return;
-      if (m.mark) mark(m.mark);
-      else {
-        w.off("message", onMessage);
-        if (m.error) reject(new Error(m.error));
-        else resolve(m.result!);
-      }
-    };
-    w.on("message", onMessage);
-    w.postMessage({ id, task });
-  });
-}
-
-export async function stopCcWorker(): Promise<void> {
-  await worker?.terminate();
-  worker = undefined;
-}
+export const runInWorker = (task: CcTask, mark: Mark): Promise<CcResult> => worker.run(task, mark);
+export const stopCcWorker = (): Promise<void> => worker.stop();

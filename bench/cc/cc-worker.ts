@@ -1,15 +1,5 @@
-/** Worker-thread entry of the CC bench: runs tasks one at a time, relaying window marks and results. */
-import { parentPort } from "node:worker_threads";
-import { runCcTask, type CcTask } from "./cc-load.js";
+/** Worker-thread entry of the CC bench. */
+import { serveTasks } from "../lib/task-worker.js";
+import { runCcTask } from "./cc-load.js";
 
-let queue: Promise<void> = Promise.resolve();
-parentPort!.on("message", ({ id, task }: { id: number; task: CcTask }) => {
-  queue = queue.then(async () => {
-    try {
-      const result = await runCcTask(task, (mark) => parentPort!.postMessage({ id, mark }));
-      parentPort!.postMessage({ id, result });
-    } catch (e) {
-      parentPort!.postMessage({ id, error: String((e as Error)?.stack ?? e) });
-    }
-  });
-});
+serveTasks(runCcTask);

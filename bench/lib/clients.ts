@@ -94,39 +94,41 @@ export function iouJson(p: string, commandId: string): string {
   });
 }
 
-export interface JsonClient {
-  post(path: string, body: string): Promise<{ status: number; body: string }>;
+export interface HttpClient {
+  request(method: string, path: string, token: string | undefined, body?: string): Promise<{ status: number; body: string }>;
   close(): void;
 }
 
 /** Keep-alive HTTP/1.1 client; `sockets` bounds the pool (one per concurrent caller). */
-export function jsonClient(baseUrl: string, token: string | undefined, sockets: number): JsonClient {
+export function httpClient(baseUrl: string, sockets: number): HttpClient {
   const url = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
-  const auth = token ? { authorization: `Bearer ${token}` } : {};
   return {
-    post(path, body) {
+    request(method, path, token, body) {
       return new Promise((resolve, reject) => {
-        const req = http.request(
-          {
-            agent,
-            host: url.hostname,
-            port: url.port,
-            method: "POST",
-            path,
-            headers: { ...auth, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-          },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on("data", (c: Buffer) => chunks.push(c));
-            res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-            res.on("error", reject);
-          },
-        );
+        const headers: Record<string, string | number> = token ? { authorization: `Bearer ${token}` } : {};
+        if (body !== undefined) Object.assign(headers, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+        const req = http.request({ agent, host: url.hostname, port: url.port, method, path, headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+          res.on("error", reject);
+        });
         req.on("error", reject);
         req.end(body);
       });
     },
     close: () => agent.destroy(),
   };
+}
+
+export interface JsonClient {
+  post(path: string, body: string): Promise<{ status: number; body: string }>;
+  close(): void;
+}
+
+/** JSON POSTs as one user (`token`) over a keep-alive pool of `sockets`. */
+export function jsonClient(baseUrl: string, token: string | undefined, sockets: number): JsonClient {
+  const client = httpClient(baseUrl, sockets);
+  return { post: (path, body) => client.request("POST", path, token, body), close: () => client.close() };
 }

@@ -4,7 +4,7 @@
  * All timing is taken inside the thread that runs the task.
  */
 import { performance } from "node:perf_hooks";
-import { Worker } from "node:worker_threads";
+import { TaskWorker, type Mark } from "./task-worker.js";
 import { grpcClients, grpcRequests, grpcTransport, iouJson, jsonClient } from "./clients.js";
 import { grpcJsClients } from "./grpcjs-clients.js";
 
@@ -113,7 +113,6 @@ function makeOp(op: Op, t: Target, idPrefix: string, concurrency: number): { run
   }
 }
 
-export type Mark = (m: "start" | "end") => void;
 
 /**
  * Calls `mark` when the measured window opens and closes (the caller samples CPU there);
@@ -287,44 +286,12 @@ export function runTask(task: Task, mark: Mark = () => undefined): Promise<LoadR
 
 export type Placement = "worker" | "inproc";
 
-/**
- * One long-lived load-generator worker thread (started on first use; ~0.4 s to boot through
- * tsx), running one task at a time. `stopWorker` ends it.
- */
-let shared: { worker: Worker; next: number; handlers: Map<number, (m: WorkerMessage) => void> } | undefined;
-type WorkerMessage = { id: number; mark: "start" | "end" } | { id: number; result: LoadResult | ReadResult } | { id: number; error: string };
+/** One long-lived load-generator worker thread, running one task at a time. */
+const worker = new TaskWorker<Task, LoadResult | ReadResult>(new URL("./loadgen-worker.mjs", import.meta.url));
 
-function sharedWorker() {
-  if (shared) return shared;
-  const worker = new Worker(new URL("./loadgen-worker.mjs", import.meta.url));
-  const handlers = new Map<number, (m: WorkerMessage) => void>();
-  worker.on("message", (m: WorkerMessage) => handlers.get(m.id)?.(m));
-  worker.on("error", (e) => {
-    for (const h of handlers.values()) h({ id: -1, error: String(e) });
-  });
-  worker.unref();
-  shared = { worker, next: 0, handlers };
-  return shared;
-}
-
-export async function stopWorker(): Promise<void> {
-  const w = shared;
-  shared = undefined;
-  await w?.worker.terminate();
-}
+export const stopWorker = (): Promise<void> => worker.stop();
 
 /** Runs a task in this thread or in the load-generator worker thread. */
 export function runTaskIn<T extends LoadResult | ReadResult>(placement: Placement, task: Task, mark: Mark = () => undefined): Promise<T> {
-  if (placement === "inproc") return runTask(task, mark) as Promise<T>;
-  const w = sharedWorker();
-  const id = w.next++;
-  return new Promise((resolve, reject) => {
-    w.handlers.set(id, (m) => {
-      if ("mark" in m) return mark(m.mark);
-      w.handlers.delete(id);
-      if ("error" in m) reject(new Error(`load worker: ${m.error}`));
-      else resolve(m.result as T);
-    });
-    w.worker.postMessage({ id, task });
-  });
+  return (placement === "inproc" ? runTask(task, mark) : worker.run(task, mark)) as Promise<T>;
 }

@@ -5,8 +5,9 @@
  */
 import http from "node:http";
 import { performance } from "node:perf_hooks";
-import { Worker } from "node:worker_threads";
 import { runCcTask, type CcTask } from "../cc/cc-load.js";
+import { httpClient } from "../lib/clients.js";
+import { TaskWorker, type Mark } from "../lib/task-worker.js";
 
 export interface Actor {
   readonly party: string;
@@ -48,34 +49,7 @@ export interface WalletResult {
   readonly phases?: { readonly create: number[]; readonly accept: number[]; readonly polls: number[] };
 }
 
-export type Mark = (m: "start" | "end") => void;
 
-interface HttpClient {
-  request(method: string, path: string, token: string | undefined, body?: string): Promise<{ status: number; body: string }>;
-  close(): void;
-}
-
-function httpClient(baseUrl: string, sockets: number): HttpClient {
-  const url = new URL(baseUrl);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
-  return {
-    request(method, path, token, body) {
-      return new Promise((resolve, reject) => {
-        const headers: Record<string, string | number> = token ? { authorization: `Bearer ${token}` } : {};
-        if (body !== undefined) Object.assign(headers, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-        const req = http.request({ agent, host: url.hostname, port: url.port, method, path, headers }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-          res.on("error", reject);
-        });
-        req.on("error", reject);
-        req.end(body);
-      });
-    },
-    close: () => agent.destroy(),
-  };
-}
 
 /**
  * `n` closed loops for `warmupMs + durationMs`; an iteration counts if it started and ended inside
@@ -190,30 +164,8 @@ export async function runWalletTask(task: WalletTask, mark: Mark): Promise<Walle
   }
 }
 
-let worker: Worker | undefined;
-let nextId = 0;
+const worker = new TaskWorker<WalletTask, WalletResult>(new URL("./wallet-worker.mjs", import.meta.url));
 
 /** Runs a task in the shared worker thread (started on first use), relaying its window marks. */
-export function runInWorker(task: WalletTask, mark: Mark): Promise<WalletResult> {
-  worker ??= new Worker(new URL("./wallet-worker.mjs", import.meta.url));
-  const w = worker;
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    const onMessage = (m: { id: number; mark?: "start" | "end"; result?: WalletResult; error?: string }) => {
-      if (m.id !== id) return;
-      if (m.mark) mark(m.mark);
-      else {
-        w.off("message", onMessage);
-        if (m.error) reject(new Error(m.error));
-        else resolve(m.result!);
-      }
-    };
-    w.on("message", onMessage);
-    w.postMessage({ id, task });
-  });
-}
-
-export async function stopWalletWorker(): Promise<void> {
-  await worker?.terminate();
-  worker = undefined;
-}
+export const runInWorker = (task: WalletTask, mark: Mark): Promise<WalletResult> => worker.run(task, mark);
+export const stopWalletWorker = (): Promise<void> => worker.stop();
