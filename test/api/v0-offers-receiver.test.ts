@@ -45,13 +45,8 @@ const offerBody = (receiver: WalletUserHandle, extra: Record<string, unknown> = 
   ...extra,
 });
 
-async function createOffer(from: WalletUserHandle, body: Record<string, unknown>): Promise<string> {
-  const r = await o.call("POST", "/v0/wallet/transfer-offers", from.token, body);
-  expect(r.status, r.text).toBe(200);
-  return r.body.offer_contract_id as string;
-}
-
-const status = (who: WalletUserHandle, tracking: string) => o.call("POST", `/v0/wallet/transfer-offers/${encodeURIComponent(tracking)}/status`, who.token);
+const createOffer = (from: WalletUserHandle, body: Record<string, unknown>) => o.createOffer(from, body);
+const status = (who: WalletUserHandle, tracking: string) => o.offerStatus(who, tracking);
 
 describe("the receiver's status after the offer ended", () => {
   it("completed: the same answer as the sender's — the transfer's transaction and the receiver's new Amulet", async () => {

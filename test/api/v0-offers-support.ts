@@ -19,6 +19,10 @@ export interface OffersFixture {
   /** A `/v0` call logged for the OpenAPI check (aliases that the OpenAPI does not have are not logged). */
   call(method: string, path: string, token: string | null, body?: unknown, logged?: boolean): Promise<{ status: number; body: any; text: string }>;
   onboard(name: string): Promise<WalletUserHandle>;
+  /** POST /v0/wallet/transfer-offers as `from`, expecting 200; the offer's contract id. */
+  createOffer(from: WalletUserHandle, body: Record<string, unknown>): Promise<string>;
+  /** POST /v0/wallet/transfer-offers/{tracking_id}/status as `who`. */
+  offerStatus(who: WalletUserHandle, trackingId: string): Promise<{ status: number; body: any; text: string }>;
   /** Runs the automation (DSO and wallet triggers) until it has nothing left to do. */
   settle(): Promise<void>;
   /** Runs `f` with the automation stopped, so intermediate states can be observed. */
@@ -66,6 +70,12 @@ export async function startOffers(): Promise<OffersFixture> {
       expect(r.status).toBe(200);
       return { name, party: r.body.party_id as string, token: await s.token(name) };
     },
+    async createOffer(from, body) {
+      const r = await f.call("POST", "/v0/wallet/transfer-offers", from.token, body);
+      expect(r.status, r.text).toBe(200);
+      return r.body.offer_contract_id as string;
+    },
+    offerStatus: (who, trackingId) => f.call("POST", `/v0/wallet/transfer-offers/${encodeURIComponent(trackingId)}/status`, who.token),
     settle: () => automation.runNow(),
     async paused(run) {
       await automation.stop();

@@ -40,13 +40,8 @@ const offerBody = (receiver: WalletUserHandle, extra: Record<string, unknown> = 
   ...extra,
 });
 
-async function createOffer(from: WalletUserHandle, body: Record<string, unknown>) {
-  const r = await o.call("POST", "/v0/wallet/transfer-offers", from.token, body);
-  expect(r.status, r.text).toBe(200);
-  return r.body.offer_contract_id as string;
-}
-
-const status = (who: WalletUserHandle, tracking: string) => o.call("POST", `/v0/wallet/transfer-offers/${encodeURIComponent(tracking)}/status`, who.token);
+const createOffer = (from: WalletUserHandle, body: Record<string, unknown>) => o.createOffer(from, body);
+const status = (who: WalletUserHandle, tracking: string) => o.offerStatus(who, tracking);
 
 describe("POST /v0/wallet/transfer-offers → accept → completed by the sender's wallet", () => {
   it("creates the offer on the ledger, lists it for both sides, and completes it after the receiver accepts", async () => {
