@@ -11,7 +11,6 @@ import { AmuletRules, type AmuletRulesPayload } from "../templates/splice/amulet
 import { FeaturedAppRight } from "../templates/splice/amulet.js";
 import { ValidatorLicense } from "../templates/splice/validator-license.js";
 import { amuletConfigOf } from "./amulet-config-of.js";
-import { activeOf } from "./network-state.js";
 
 export const DSO_PARTY_HINT = "DSO";
 
@@ -34,7 +33,7 @@ export async function bootstrapNetwork(
   genesis: readonly GenesisContract[] = [],
 ): Promise<NetworkParties> {
   const dso = await client.allocateParty(DSO_PARTY_HINT);
-  const rules = await activeOf(client, AmuletRules, dso);
+  const rules = await client.active(AmuletRules, [dso]);
   if (rules.length === 0) {
     const payload: AmuletRulesPayload = {
       dso,
@@ -54,13 +53,13 @@ export async function bootstrapNetwork(
     });
   } else {
     for (const g of genesis) {
-      if ((await activeOf(client, g.template, dso)).length === 0) await client.create([dso], g.template, g.payload(dso));
+      if ((await client.active(g.template, [dso])).length === 0) await client.create([dso], g.template, g.payload(dso));
     }
   }
-  if ((await activeOf(client, ValidatorLicense, validator)).length === 0) {
+  if ((await client.active(ValidatorLicense, [validator])).length === 0) {
     await client.create([dso], ValidatorLicense, { validator, sponsor: dso, dso, faucetState: null, lastActiveAt: null });
   }
-  if ((await activeOf(client, FeaturedAppRight, validator)).length === 0) {
+  if ((await client.active(FeaturedAppRight, [validator])).length === 0) {
     await client.create([dso], FeaturedAppRight, { dso, provider: validator });
   }
   return { dso, validator };

@@ -15,7 +15,7 @@ import type { TransactionRecord } from "../ledger/records.js";
 import { qualifiedId } from "../ledger/template.js";
 import { AmuletRules } from "../templates/splice/amulet-rules.js";
 import { ClosedMiningRound, IssuingMiningRound, OpenMiningRound, SummarizingMiningRound } from "../templates/splice/round.js";
-import { automationStep, type AutomationStep, type Watched } from "./automation-step.js";
+import { automationStep, type AutomationStep, type Scope, type Watched } from "./automation-step.js";
 import { expireDust, expirePreapprovals } from "./expiries.js";
 import { readNetwork, type NetworkState } from "./network-state.js";
 import { PendingWork } from "./pending-work.js";
@@ -138,7 +138,7 @@ export class DsoAutomation {
   }
 
   /** Runs one step; true if the loop should re-read the network before going on. */
-  private async runStep(step: AutomationStep, scope: "all" | ReadonlySet<string>, state: NetworkState, now: bigint): Promise<boolean> {
+  private async runStep(step: AutomationStep, scope: Scope, state: NetworkState, now: bigint): Promise<boolean> {
     try {
       return await step.run(state, now, scope);
     } catch (e) {

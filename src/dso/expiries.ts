@@ -8,7 +8,7 @@ import type { Template } from "../ledger/template.js";
 import { Amulet, LockedAmulet } from "../templates/splice/amulet.js";
 import { isExpired } from "../templates/splice/fees.js";
 import { TransferPreapproval } from "../templates/splice/transfer-preapproval.js";
-import { activeOf, latestOpenRound, type NetworkState } from "./network-state.js";
+import { latestOpenRound, type NetworkState } from "./network-state.js";
 
 const BATCH = 100;
 
@@ -31,10 +31,10 @@ export async function expireDust(client: LedgerClient, state: NetworkState, now:
   const roundCid = round.contractId;
   const n = round.payload.round.number;
   const commands: Command[] = [];
-  for (const a of await activeOf(client, Amulet, dso)) {
+  for (const a of await client.active(Amulet, [dso])) {
     if (isExpired(a.payload.amount, n)) commands.push(exercise(Amulet, a.contractId, "Amulet_Expire", { roundCid }));
   }
-  for (const l of await activeOf(client, LockedAmulet, dso)) {
+  for (const l of await client.active(LockedAmulet, [dso])) {
     if (isExpired(l.payload.amulet.amount, n)) commands.push(exercise(LockedAmulet, l.contractId, "LockedAmulet_ExpireAmulet", { roundCid }));
   }
   return submitBatches(client, dso, commands);
@@ -42,6 +42,6 @@ export async function expireDust(client: LedgerClient, state: NetworkState, now:
 
 export async function expirePreapprovals(client: LedgerClient, state: NetworkState, now: bigint): Promise<boolean> {
   const dso = state.rules.payload.dso;
-  const expired = (await activeOf(client, TransferPreapproval, dso)).filter((p) => p.payload.expiresAt <= now);
+  const expired = (await client.active(TransferPreapproval, [dso])).filter((p) => p.payload.expiresAt <= now);
   return submitBatches(client, dso, expired.map((p) => exercise(TransferPreapproval, p.contractId, "TransferPreapproval_Expire", {})));
 }

@@ -3,7 +3,6 @@
  * and which open round a transfer made now should use.
  */
 import type { Active, LedgerClient } from "../ledger/ledger-client.js";
-import type { Template } from "../ledger/template.js";
 import { AmuletRules, type AmuletRulesPayload } from "../templates/splice/amulet-rules.js";
 import {
   ClosedMiningRound,
@@ -25,23 +24,13 @@ export interface NetworkState {
 const byRound = <P extends { round: { number: bigint } }>(a: Active<P>, b: Active<P>) =>
   a.payload.round.number < b.payload.round.number ? -1 : a.payload.round.number > b.payload.round.number ? 1 : 0;
 
-/**
- * Active contracts of a template that `party` is a stakeholder of, looked up by template. The DSO
- * signs nearly every contract, so a lookup by party would read (and decode) the whole ledger on
- * every automation pass; by template it reads only that template's active contracts.
- */
-export async function activeOf<P>(client: LedgerClient, template: Template<P>, party: string): Promise<Active<P>[]> {
-  const all = await client.active(template);
-  return all.filter((c) => c.record.signatories.includes(party) || c.record.observers.includes(party));
-}
-
 export async function readNetwork(client: LedgerClient, dso: string): Promise<NetworkState> {
-  const [rules] = await activeOf(client, AmuletRules, dso);
+  const [rules] = await client.active(AmuletRules, [dso]);
   if (!rules) throw new Error("the network has no AmuletRules yet");
   const [openRounds, issuingRounds, closedRounds] = await Promise.all([
-    activeOf(client, OpenMiningRound, dso),
-    activeOf(client, IssuingMiningRound, dso),
-    activeOf(client, ClosedMiningRound, dso),
+    client.active(OpenMiningRound, [dso]),
+    client.active(IssuingMiningRound, [dso]),
+    client.active(ClosedMiningRound, [dso]),
   ]);
   return { rules, openRounds: openRounds.sort(byRound), issuingRounds: issuingRounds.sort(byRound), closedRounds: closedRounds.sort(byRound) };
 }
@@ -59,7 +48,7 @@ export const openIssuingRounds = (state: NetworkState, now: bigint) => state.iss
 
 /** The latest open round's number, reading only the open rounds (balances need nothing else). */
 export async function latestOpenRoundNumber(client: LedgerClient, dso: string, now: bigint): Promise<bigint> {
-  const open = (await activeOf(client, OpenMiningRound, dso)).filter((r) => r.payload.opensAt <= now).sort(byRound);
+  const open = (await client.active(OpenMiningRound, [dso])).filter((r) => r.payload.opensAt <= now).sort(byRound);
   const latest = open[open.length - 1];
   if (!latest) throw new Error("no open mining round");
   return latest.payload.round.number;

@@ -10,7 +10,7 @@ import { AmuletRules } from "../templates/splice/amulet-rules.js";
 import { AppRewardCoupon, ValidatorRewardCoupon } from "../templates/splice/amulet.js";
 import { SummarizingMiningRound } from "../templates/splice/round.js";
 import { ValidatorLivenessActivityRecord } from "../templates/splice/validator-license.js";
-import { activeOf, type NetworkState } from "./network-state.js";
+import type { NetworkState } from "./network-state.js";
 
 const BATCH = 100;
 
@@ -34,13 +34,13 @@ export async function advanceRounds(client: LedgerClient, network: NetworkConfig
 
 export async function startIssuing(client: LedgerClient, state: NetworkState): Promise<boolean> {
   const dso = state.rules.payload.dso;
-  const summarizing = await activeOf(client, SummarizingMiningRound, dso);
+  const summarizing = await client.active(SummarizingMiningRound, [dso]);
   for (const round of summarizing) {
     const n = round.payload.round.number;
     const inRound = <P extends { round: { number: bigint } }>(xs: { payload: P }[]) => xs.filter((x) => x.payload.round.number === n);
-    const validator = inRound(await activeOf(client, ValidatorRewardCoupon, dso));
-    const app = inRound(await activeOf(client, AppRewardCoupon, dso));
-    const liveness = inRound(await activeOf(client, ValidatorLivenessActivityRecord, dso));
+    const validator = inRound(await client.active(ValidatorRewardCoupon, [dso]));
+    const app = inRound(await client.active(AppRewardCoupon, [dso]));
+    const liveness = inRound(await client.active(ValidatorLivenessActivityRecord, [dso]));
     const sum = (xs: Numeric[]) => xs.reduce((a, b) => a.add(b), Numeric.zero);
     await client.exercise([dso], AmuletRules, state.rules.contractId, choiceOf(AmuletRules, "AmuletRules_MiningRound_StartIssuing"), {
       miningRoundCid: round.contractId,
@@ -73,9 +73,9 @@ export async function retireClosedRounds(client: LedgerClient, state: NetworkSta
     const n = closed.payload.round.number;
     const of = <P extends { round: { number: bigint } }>(xs: { contractId: string; payload: P }[]) =>
       xs.filter((x) => x.payload.round.number === n).map((x) => x.contractId);
-    const validator = of(await activeOf(client, ValidatorRewardCoupon, dso));
-    const app = of(await activeOf(client, AppRewardCoupon, dso));
-    const liveness = of(await activeOf(client, ValidatorLivenessActivityRecord, dso));
+    const validator = of(await client.active(ValidatorRewardCoupon, [dso]));
+    const app = of(await client.active(AppRewardCoupon, [dso]));
+    const liveness = of(await client.active(ValidatorLivenessActivityRecord, [dso]));
     const claim = choiceOf(AmuletRules, "AmuletRules_ClaimExpiredRewards");
     while (validator.length + app.length + liveness.length > 0) {
       const v = validator.splice(0, BATCH);

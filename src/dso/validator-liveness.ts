@@ -4,10 +4,10 @@
  */
 import { choiceOf, type LedgerClient } from "../ledger/ledger-client.js";
 import { ValidatorLicense } from "../templates/splice/validator-license.js";
-import { activeOf, latestOpenRound, type NetworkState } from "./network-state.js";
+import { latestOpenRound, type NetworkState } from "./network-state.js";
 
 export async function recordLiveness(client: LedgerClient, state: NetworkState, validator: string, now: bigint): Promise<boolean> {
-  const [license] = await activeOf(client, ValidatorLicense, validator);
+  const [license] = await client.active(ValidatorLicense, [validator]);
   if (!license) return false;
   const round = latestOpenRound(state, now);
   const last = license.payload.faucetState?.lastReceivedFor.number;

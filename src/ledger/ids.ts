@@ -60,7 +60,7 @@ export function newContractId(updateSeed: string, nodeId: number): ContractId {
 }
 
 export function newUpdateId(): UpdateId {
-  return ("1220" + stamp() + hash1220(randomHex(16)).slice(20)) as UpdateId;
+  return ("1220" + stamp() + randomHex(24)) as UpdateId;
 }
 
 export function partyIdFor(hint: string, namespace: string): PartyId {

@@ -58,7 +58,11 @@ export class TransactionFeed {
     this.deliverContiguous();
   }
 
-  /** Resolves once everything the store has committed so far was delivered. */
+  /**
+   * Resolves once everything the store has committed so far was delivered: a reader that waits
+   * for it sees its caller's own just-returned submission even when a lower offset of the same
+   * commit batch (a rejection still being reported) holds delivery back. Usually one comparison.
+   */
   async caughtUp(): Promise<void> {
     this.storeEnd = await this.store.ledgerEnd();
     while (this.delivered < this.storeEnd) await this.readGap();

@@ -1,21 +1,9 @@
 /**
  * Building blocks of the wallet's in-memory indexes over the ledger's transaction feed: a
- * snapshot that is exact under concurrent commits, and the read-your-writes wait.
+ * snapshot that is exact under concurrent commits (reads wait with `feed.caughtUp()`).
  */
 import type { CreateNodeRecord, ContractRecord, TransactionRecord } from "../ledger/records.js";
 import type { TransactionFeed } from "../ledger/transaction-feed.js";
-import type { LedgerStore } from "../store/port.js";
-
-/**
- * Waits until the feed has delivered everything the store has committed so far. A caller whose
- * submission returned is then seen by every index fed from the feed: `Ledger.submit` reports its
- * outcome to the feed before it resolves, but the feed delivers in offset order, so a lower offset
- * still being reported (a rejection in the same commit batch resolves a few microtasks later) can
- * hold it back; then the feed reads the gap from the store. Usually a single comparison.
- */
-export async function deliveredUpToStoreEnd(feed: TransactionFeed, store: LedgerStore): Promise<void> {
-  if (feed.position < (await store.ledgerEnd())) await feed.caughtUp();
-}
 
 /**
  * Reads a snapshot at the feed's position, collects the transactions the feed delivers while it

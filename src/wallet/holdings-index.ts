@@ -21,7 +21,7 @@ import { qualifiedId } from "../ledger/template.js";
 import type { TransactionFeed } from "../ledger/transaction-feed.js";
 import type { LedgerStore } from "../store/port.js";
 import { Amulet, LockedAmulet, type AmuletPayload, type LockedAmuletPayload } from "../templates/splice/amulet.js";
-import { deliveredUpToStoreEnd, loadAtFeed, recordOfCreate } from "./feed-snapshot.js";
+import { loadAtFeed, recordOfCreate } from "./feed-snapshot.js";
 
 export interface Held<P> {
   readonly record: ContractRecord;
@@ -82,7 +82,7 @@ export class HoldingsIndex {
 
   /** The party's holdings now, including everything committed before this call. */
   async of(party: string): Promise<PartyHoldings> {
-    await deliveredUpToStoreEnd(this.feed, this.store);
+    await this.feed.caughtUp();
     const h = this.parties.get(party) ?? (await this.load(party));
     if (this.parties.get(party) === h) {
       this.parties.delete(party);

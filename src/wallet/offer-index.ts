@@ -19,7 +19,7 @@ import { qualifiedId } from "../ledger/template.js";
 import type { TransactionFeed } from "../ledger/transaction-feed.js";
 import type { LedgerStore } from "../store/port.js";
 import { AcceptedTransferOffer, TransferOffer, type AcceptedTransferOfferPayload, type TransferOfferPayload } from "../templates/splice/wallet/transfer-offer.js";
-import { deliveredUpToStoreEnd, loadAtFeed } from "./feed-snapshot.js";
+import { loadAtFeed } from "./feed-snapshot.js";
 import { offerStepOf, type TransferOfferStatus } from "./offer-outcome.js";
 
 export interface OfferIndexOptions {
@@ -91,7 +91,7 @@ export class OfferIndex {
 
   private async entries(party: string, trackingId: string): Promise<readonly OfferEntry[]> {
     await this.whenReady();
-    await deliveredUpToStoreEnd(this.feed, this.store);
+    await this.feed.caughtUp();
     return this.byParty.get(party)?.get(trackingId) ?? [];
   }
 
