@@ -19,6 +19,8 @@ export interface OffersFixture {
   /** A `/v0` call logged for the OpenAPI check (aliases that the OpenAPI does not have are not logged). */
   call(method: string, path: string, token: string | null, body?: unknown, logged?: boolean): Promise<{ status: number; body: any; text: string }>;
   onboard(name: string): Promise<WalletUserHandle>;
+  /** A transfer-offer request body to `receiver`, due in an hour, with a fresh tracking id (`prefix-n-random`). */
+  offerBody(prefix: string, defaults: { amount: string; description: string }): (receiver: WalletUserHandle, extra?: Record<string, unknown>) => OfferBody;
   /** POST /v0/wallet/transfer-offers as `from`, expecting 200; the offer's contract id. */
   createOffer(from: WalletUserHandle, body: Record<string, unknown>): Promise<string>;
   /** POST /v0/wallet/transfer-offers/{tracking_id}/status as `who`. */
@@ -36,6 +38,10 @@ export interface OffersFixture {
   ledgerEnd(): Promise<number>;
   balanceOf(party: string): Promise<string[]>;
 }
+
+export type OfferBody = { receiver_party_id: string; amount: string; description: string; expires_at: number; tracking_id: string } & Record<string, unknown>;
+
+const HOUR = 3_600_000_000n;
 
 export const TRANSFER_OFFER = "#splice-wallet:Splice.Wallet.TransferOffer:TransferOffer";
 export const ACCEPTED_TRANSFER_OFFER = "#splice-wallet:Splice.Wallet.TransferOffer:AcceptedTransferOffer";
@@ -69,6 +75,16 @@ export async function startOffers(): Promise<OffersFixture> {
       const r = await f.call("POST", "/v0/admin/users", operator, { name });
       expect(r.status).toBe(200);
       return { name, party: r.body.party_id as string, token: await s.token(name) };
+    },
+    offerBody(prefix, defaults) {
+      let n = 0;
+      return (receiver, extra = {}) => ({
+        receiver_party_id: receiver.party,
+        ...defaults,
+        expires_at: Number(fx.clock.now() + HOUR),
+        tracking_id: `${prefix}-${++n}-${Math.random().toString(36).slice(2)}`,
+        ...extra,
+      });
     },
     async createOffer(from, body) {
       const r = await f.call("POST", "/v0/wallet/transfer-offers", from.token, body);

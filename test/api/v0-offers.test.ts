@@ -18,9 +18,11 @@ let alice: WalletUserHandle;
 let bob: WalletUserHandle;
 let carol: WalletUserHandle;
 let n = 0;
+let makeOfferBody: ReturnType<OffersFixture["offerBody"]>;
 
 beforeAll(async () => {
   o = await startOffers();
+  makeOfferBody = o.offerBody("track", { amount: "10.5", description: "lunch" });
   alice = await o.onboard("alice");
   bob = await o.onboard("bob");
   carol = await o.onboard("carol");
@@ -31,14 +33,7 @@ afterAll(() => o?.fx.stop());
 
 const now = () => o.fx.clock.now();
 const trackingId = () => `track-${++n}-${Math.random().toString(36).slice(2)}`;
-const offerBody = (receiver: WalletUserHandle, extra: Record<string, unknown> = {}) => ({
-  receiver_party_id: receiver.party,
-  amount: "10.5",
-  description: "lunch",
-  expires_at: Number(now() + HOUR),
-  tracking_id: trackingId(),
-  ...extra,
-});
+const offerBody = (receiver: WalletUserHandle, extra: Record<string, unknown> = {}) => makeOfferBody(receiver, extra);
 
 const createOffer = (from: WalletUserHandle, body: Record<string, unknown>) => o.createOffer(from, body);
 const status = (who: WalletUserHandle, tracking: string) => o.offerStatus(who, tracking);
