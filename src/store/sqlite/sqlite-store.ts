@@ -15,18 +15,18 @@ import type {
   UserRight,
 } from "../../ledger/records.js";
 import { isDuplicate } from "../deduplication.js";
-import { grant, revoke } from "../rights-change.js";
 import { decodeRecord, encodeRecord } from "../codec.js";
 import type { CommitRequest, CommitResult, Conflict, ContractQuery, Store, TransactionCommit } from "../port.js";
 import { SAFETY_NET_PAGES, WalCheckpointer } from "./checkpointer.js";
 import { AcsStats } from "./acs-stats.js";
 import { ContractCache } from "./contract-cache.js";
+import { SqliteDirectory } from "./directory.js";
+import { prepareLedgerStatements, type LedgerStatements } from "./ledger-statements.js";
+import { allRecords, oneRecord } from "./rows.js";
 import { SCHEMA } from "./schema.js";
 
 /** SQLite's own default, restored if the checkpoint worker dies. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
-
-type Statement = Database.Statement<unknown[], unknown>;
 
 type Outcome = { readonly ok: true; readonly result: CommitResult } | { readonly ok: false; readonly error: unknown };
 
@@ -44,7 +44,7 @@ export interface SqliteStoreOptions {
 export class SqliteStore implements Store {
   readonly description: string;
   private readonly db: Database.Database;
-  private readonly stmts: Record<string, Statement>;
+  private readonly stmts: LedgerStatements;
   private end: bigint;
   private queue: Pending[] = [];
   private flushScheduled = false;
@@ -53,13 +53,8 @@ export class SqliteStore implements Store {
   private readonly applyInSavepoint: (request: CommitRequest) => CommitResult;
   /** A batch in one SQLite transaction; with `isolate`, each request in its own savepoint. */
   private readonly writeBatch: (batch: readonly Pending[], isolate: boolean) => Outcome[];
-  /**
-   * Users and parties by id, decoded and frozen. Every call authenticates its user, and every
-   * submission looks up its parties; this process is the only writer of its SQLite file, so the
-   * cache is updated with each write and is never stale.
-   */
-  private readonly knownUsers = new Map<string, UserRecord>();
-  private readonly knownParties = new Map<string, PartyRecord>();
+  /** Parties, users and settings: written directly, read from memory once seen. */
+  private readonly directory: SqliteDirectory;
   private closed = false;
   private readonly stats: AcsStats;
   private readonly hot = new ContractCache(HOT_CONTRACTS);
@@ -83,84 +78,8 @@ export class SqliteStore implements Store {
     this.db.defaultSafeIntegers(true);
     this.db.exec(SCHEMA);
     this.stats = new AcsStats(this.db);
-    const p = (sql: string) => this.db.prepare(sql);
-    this.stmts = {
-      contract: p("SELECT record FROM contracts WHERE contract_id = ? AND archived_offset IS NULL"),
-      contractByKey: p("SELECT record FROM contracts WHERE key_hash = ? AND archived_offset IS NULL"),
-      activeAll: p("SELECT record FROM contracts WHERE archived_offset IS NULL ORDER BY created_offset, node_id"),
-      activeByParty: p(
-        `SELECT c.record FROM contract_stakeholders s JOIN contracts c ON c.contract_id = s.contract_id
-         WHERE s.party = ? AND c.archived_offset IS NULL ORDER BY c.created_offset, c.node_id`,
-      ),
-      // Party first (CROSS JOIN keeps that order); the template is filtered before any record is decoded.
-      activeByPartyAndTemplate: p(
-        `SELECT c.record FROM contract_stakeholders s CROSS JOIN contracts c ON c.contract_id = s.contract_id
-         WHERE s.party = ? AND c.template_id = ? AND c.archived_offset IS NULL ORDER BY c.created_offset, c.node_id`,
-      ),
-      // Template first, for a party that is a stakeholder of far more contracts (see acs-stats.ts).
-      activeByTemplateAndParty: p(
-        `SELECT c.record FROM contracts c WHERE c.template_id = ? AND c.archived_offset IS NULL
-         AND EXISTS (SELECT 1 FROM contract_stakeholders s WHERE s.party = ? AND s.contract_id = c.contract_id)
-         ORDER BY c.created_offset, c.node_id`,
-      ),
-      activeByTemplate: p(
-        "SELECT record FROM contracts WHERE template_id = ? AND archived_offset IS NULL ORDER BY created_offset, node_id",
-      ),
-      // The ACS at offset @at: created at or before it, and active now or archived after it.
-      activeAllAt: p(
-        `SELECT record FROM (
-           SELECT record, created_offset, node_id FROM contracts WHERE archived_offset IS NULL AND created_offset <= @at
-           UNION ALL
-           SELECT record, created_offset, node_id FROM contracts WHERE archived_offset > @at AND created_offset <= @at
-         ) ORDER BY created_offset, node_id`,
-      ),
-      activeByPartyAt: p(
-        `SELECT c.record FROM contract_stakeholders s JOIN contracts c ON c.contract_id = s.contract_id
-         WHERE s.party = @party AND c.created_offset <= @at AND (c.archived_offset IS NULL OR c.archived_offset > @at)
-         ORDER BY c.created_offset, c.node_id`,
-      ),
-      activeByTemplateAt: p(
-        `SELECT record FROM (
-           SELECT record, created_offset, node_id FROM contracts
-           WHERE template_id = @template AND archived_offset IS NULL AND created_offset <= @at
-           UNION ALL
-           SELECT record, created_offset, node_id FROM contracts
-           WHERE template_id = @template AND archived_offset > @at AND created_offset <= @at
-         ) ORDER BY created_offset, node_id`,
-      ),
-      insertContract: p(
-        "INSERT INTO contracts (contract_id, template_id, key_hash, created_offset, node_id, record) VALUES (?, ?, ?, ?, ?, ?)",
-      ),
-      insertStakeholder: p("INSERT OR IGNORE INTO contract_stakeholders (party, contract_id) VALUES (?, ?)"),
-      archive: p("UPDATE contracts SET archived_offset = ? WHERE contract_id = ? AND archived_offset IS NULL RETURNING template_id"),
-      isActive: p("SELECT 1 FROM contracts WHERE contract_id = ? AND archived_offset IS NULL"),
-      keyInUse: p("SELECT 1 FROM contracts WHERE key_hash = ? AND archived_offset IS NULL"),
-      insertTx: p("INSERT INTO transactions (offset, update_id, record) VALUES (?, ?, ?)"),
-      txRange: p("SELECT record FROM transactions WHERE offset > ? AND offset <= ? ORDER BY offset LIMIT ?"),
-      txById: p("SELECT record FROM transactions WHERE update_id = ?"),
-      txByOffset: p("SELECT record FROM transactions WHERE offset = ?"),
-      insertCompletion: p("INSERT INTO completions (offset, record) VALUES (?, ?)"),
-      completionRange: p("SELECT record FROM completions WHERE offset > ? AND offset <= ? ORDER BY offset LIMIT ?"),
-      dedup: p("SELECT offset, record_time FROM dedup WHERE change_key = ?"),
-      upsertDedup: p(
-        `INSERT INTO dedup (change_key, offset, record_time) VALUES (?, ?, ?)
-         ON CONFLICT(change_key) DO UPDATE SET offset = excluded.offset, record_time = excluded.record_time`,
-      ),
-      maxOffset: p(
-        "SELECT MAX(m) AS m FROM (SELECT MAX(offset) AS m FROM transactions UNION ALL SELECT MAX(offset) FROM completions)",
-      ),
-      setting: p("SELECT value FROM settings WHERE name = ?"),
-      initSetting: p("INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)"),
-      putSetting: p("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value"),
-      addParty: p("INSERT OR IGNORE INTO parties (party, record) VALUES (?, ?)"),
-      party: p("SELECT record FROM parties WHERE party = ?"),
-      parties: p("SELECT record FROM parties WHERE party > ? ORDER BY party LIMIT ?"),
-      addUser: p("INSERT OR IGNORE INTO users (id, record) VALUES (?, ?)"),
-      user: p("SELECT record FROM users WHERE id = ?"),
-      users: p("SELECT record FROM users WHERE id > ? ORDER BY id LIMIT ?"),
-      putUser: p("UPDATE users SET record = ? WHERE id = ?"),
-      deleteUser: p("DELETE FROM users WHERE id = ?"),
-    };
+    this.stmts = prepareLedgerStatements(this.db);
+    this.directory = new SqliteDirectory(this.db);
     this.applyInSavepoint = this.db.transaction((request: CommitRequest) => this.apply(request));
     this.writeBatch = this.db.transaction((batch: readonly Pending[], isolate: boolean) =>
       batch.map((p) => (isolate ? this.applyIsolated(p.request) : { ok: true as const, result: this.apply(p.request) })),
@@ -307,13 +226,13 @@ export class SqliteStore implements Store {
   async activeContract(contractId: string): Promise<ContractRecord | undefined> {
     const hit = this.hot.get(contractId);
     if (hit) return hit;
-    const found = this.one<ContractRecord>(this.stmts.contract, contractId);
+    const found = oneRecord<ContractRecord>(this.stmts.contract, contractId);
     if (found) this.hot.put(found);
     return found;
   }
 
   async activeContractByKey(keyHash: string): Promise<ContractRecord | undefined> {
-    return this.one<ContractRecord>(this.stmts.contractByKey, keyHash);
+    return oneRecord<ContractRecord>(this.stmts.contractByKey, keyHash);
   }
 
   async activeContracts(query: ContractQuery): Promise<ContractRecord[]> {
@@ -327,39 +246,39 @@ export class SqliteStore implements Store {
       for (const party of query.parties) {
         const partyRows =
           at !== undefined
-            ? this.all<ContractRecord>(s.activeByPartyAt, { party, at })
+            ? allRecords<ContractRecord>(s.activeByPartyAt, { party, at })
             : template
               ? this.stats.templateFirst(party, template)
-                ? this.all<ContractRecord>(s.activeByTemplateAndParty, template, party)
-                : this.all<ContractRecord>(s.activeByPartyAndTemplate, party, template)
-              : this.all<ContractRecord>(s.activeByParty, party);
+                ? allRecords<ContractRecord>(s.activeByTemplateAndParty, template, party)
+                : allRecords<ContractRecord>(s.activeByPartyAndTemplate, party, template)
+              : allRecords<ContractRecord>(s.activeByParty, party);
         for (const r of partyRows) seen.set(r.contractId, r);
       }
       rows = [...seen.values()];
       if (query.parties.length > 1) rows.sort((a, b) => compareCreation(a, b));
     } else if (templates && templates.size === 1) {
       const template = [...templates][0];
-      rows = at === undefined ? this.all<ContractRecord>(s.activeByTemplate, template) : this.all<ContractRecord>(s.activeByTemplateAt, { template, at });
+      rows = at === undefined ? allRecords<ContractRecord>(s.activeByTemplate, template) : allRecords<ContractRecord>(s.activeByTemplateAt, { template, at });
     } else {
-      rows = at === undefined ? this.all<ContractRecord>(s.activeAll) : this.all<ContractRecord>(s.activeAllAt, { at });
+      rows = at === undefined ? allRecords<ContractRecord>(s.activeAll) : allRecords<ContractRecord>(s.activeAllAt, { at });
     }
     return templates ? rows.filter((r) => templates.has(r.templateId)) : rows;
   }
 
   async transactions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<TransactionRecord[]> {
-    return this.all<TransactionRecord>(this.stmts.txRange, beginExclusive, endInclusive, limit);
+    return allRecords<TransactionRecord>(this.stmts.txRange, beginExclusive, endInclusive, limit);
   }
 
   async transactionById(updateId: string): Promise<TransactionRecord | undefined> {
-    return this.one<TransactionRecord>(this.stmts.txById, updateId);
+    return oneRecord<TransactionRecord>(this.stmts.txById, updateId);
   }
 
   async transactionByOffset(offset: bigint): Promise<TransactionRecord | undefined> {
-    return this.one<TransactionRecord>(this.stmts.txByOffset, offset);
+    return oneRecord<TransactionRecord>(this.stmts.txByOffset, offset);
   }
 
   async completions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<CompletionRecord[]> {
-    return this.all<CompletionRecord>(this.stmts.completionRange, beginExclusive, endInclusive, limit);
+    return allRecords<CompletionRecord>(this.stmts.completionRange, beginExclusive, endInclusive, limit);
   }
 
   onLedgerEnd(listener: (end: bigint) => void): () => void {
@@ -367,68 +286,41 @@ export class SqliteStore implements Store {
     return () => this.listeners.delete(listener);
   }
 
-  async addParty(party: PartyRecord): Promise<boolean> {
-    return this.stmts.addParty.run(party.party, encodeRecord(party)).changes === 1;
+  addParty(party: PartyRecord): Promise<boolean> {
+    return this.directory.addParty(party);
   }
-  async party(party: string): Promise<PartyRecord | undefined> {
-    // Parties are never changed or removed once added: a hit can be kept for good.
-    const cached = this.knownParties.get(party);
-    if (cached) return cached;
-    const found = this.one<PartyRecord>(this.stmts.party, party);
-    if (found) remember(this.knownParties, party, found);
-    return found;
+  party(party: string): Promise<PartyRecord | undefined> {
+    return this.directory.party(party);
   }
-  async parties(pageToken: string, pageSize: number): Promise<PartyRecord[]> {
-    return this.all<PartyRecord>(this.stmts.parties, pageToken, pageSize);
+  parties(pageToken: string, pageSize: number): Promise<PartyRecord[]> {
+    return this.directory.parties(pageToken, pageSize);
   }
-
-  async addUser(user: UserRecord): Promise<boolean> {
-    this.knownUsers.delete(user.id);
-    return this.stmts.addUser.run(user.id, encodeRecord(user)).changes === 1;
+  addUser(user: UserRecord): Promise<boolean> {
+    return this.directory.addUser(user);
   }
-  async user(id: string): Promise<UserRecord | undefined> {
-    const cached = this.knownUsers.get(id);
-    if (cached) return cached;
-    const found = this.one<UserRecord>(this.stmts.user, id);
-    if (found) remember(this.knownUsers, id, found);
-    return found;
+  user(id: string): Promise<UserRecord | undefined> {
+    return this.directory.user(id);
   }
-  async users(pageToken: string, pageSize: number): Promise<UserRecord[]> {
-    return this.all<UserRecord>(this.stmts.users, pageToken, pageSize);
+  users(pageToken: string, pageSize: number): Promise<UserRecord[]> {
+    return this.directory.users(pageToken, pageSize);
   }
-  async deleteUser(id: string): Promise<boolean> {
-    this.knownUsers.delete(id);
-    return this.stmts.deleteUser.run(id).changes === 1;
+  deleteUser(id: string): Promise<boolean> {
+    return this.directory.deleteUser(id);
   }
-  async grantRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
-    return this.updateRights(id, (held) => grant(held, rights));
+  grantRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
+    return this.directory.grantRights(id, rights);
   }
-  async revokeRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
-    return this.updateRights(id, (held) => revoke(held, rights));
+  revokeRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
+    return this.directory.revokeRights(id, rights);
   }
-  private updateRights(
-    id: string,
-    change: (held: readonly UserRight[]) => { next: UserRight[]; changed: UserRight[] },
-  ): UserRight[] | undefined {
-    this.knownUsers.delete(id);
-    return this.db.transaction(() => {
-      const user = this.one<UserRecord>(this.stmts.user, id);
-      if (!user) return undefined;
-      const { next, changed } = change(user.rights);
-      if (changed.length > 0) this.stmts.putUser.run(encodeRecord({ ...user, rights: next }), id);
-      return changed;
-    })();
+  setting(name: string): Promise<string | undefined> {
+    return this.directory.setting(name);
   }
-
-  async setting(name: string): Promise<string | undefined> {
-    return (this.stmts.setting.get(name) as { value: string } | undefined)?.value;
+  initSetting(name: string, value: string): Promise<string> {
+    return this.directory.initSetting(name, value);
   }
-  async initSetting(name: string, value: string): Promise<string> {
-    this.stmts.initSetting.run(name, value);
-    return (this.stmts.setting.get(name) as { value: string }).value;
-  }
-  async putSetting(name: string, value: string): Promise<void> {
-    this.stmts.putSetting.run(name, value);
+  putSetting(name: string, value: string): Promise<void> {
+    return this.directory.putSetting(name, value);
   }
 
   async close(): Promise<void> {
@@ -440,33 +332,10 @@ export class SqliteStore implements Store {
     this.listeners.clear();
     this.db.close();
   }
-
-  private one<T>(stmt: Statement, ...args: unknown[]): T | undefined {
-    const row = stmt.get(...args) as { record: string } | undefined;
-    return row ? decodeRecord<T>(row.record) : undefined;
-  }
-  private all<T>(stmt: Statement, ...args: unknown[]): T[] {
-    return (stmt.all(...args) as { record: string }[]).map((r) => decodeRecord<T>(r.record));
-  }
 }
 
-const CACHE_LIMIT = 100_000;
 /** Decoded active contracts kept (a few MB): the network's contracts and recent holdings. */
 const HOT_CONTRACTS = 4096;
-
-/** Caches a record frozen (callers share it; a mutation would be a bug, so make it throw). */
-function remember<T extends object>(cache: Map<string, T>, id: string, record: T): void {
-  if (cache.size >= CACHE_LIMIT) cache.clear();
-  cache.set(id, deepFreeze(record));
-}
-
-function deepFreeze<T>(v: T): T {
-  if (v !== null && typeof v === "object" && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const x of Object.values(v)) deepFreeze(x);
-  }
-  return v;
-}
 
 function compareCreation(a: ContractRecord, b: ContractRecord): number {
   if (a.createdOffset !== b.createdOffset) return a.createdOffset < b.createdOffset ? -1 : 1;

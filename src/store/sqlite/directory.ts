@@ -1,0 +1,122 @@
+/**
+ * Parties, users and settings in the SQLite file: the records beside the ledger, written
+ * directly (no group commit; they are rare) and read from memory once seen.
+ */
+import type Database from "better-sqlite3";
+import type { PartyRecord, UserRecord, UserRight } from "../../ledger/records.js";
+import { encodeRecord } from "../codec.js";
+import type { PartyStore, SettingsStore, UserStore } from "../port.js";
+import { grant, revoke } from "../rights-change.js";
+import { allRecords, oneRecord } from "./rows.js";
+
+const CACHE_LIMIT = 100_000;
+
+function prepare(db: Database.Database) {
+  const p = (sql: string) => db.prepare<unknown[], unknown>(sql);
+  return {
+    setting: p("SELECT value FROM settings WHERE name = ?"),
+    initSetting: p("INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)"),
+    putSetting: p("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value"),
+    addParty: p("INSERT OR IGNORE INTO parties (party, record) VALUES (?, ?)"),
+    party: p("SELECT record FROM parties WHERE party = ?"),
+    parties: p("SELECT record FROM parties WHERE party > ? ORDER BY party LIMIT ?"),
+    addUser: p("INSERT OR IGNORE INTO users (id, record) VALUES (?, ?)"),
+    user: p("SELECT record FROM users WHERE id = ?"),
+    users: p("SELECT record FROM users WHERE id > ? ORDER BY id LIMIT ?"),
+    putUser: p("UPDATE users SET record = ? WHERE id = ?"),
+    deleteUser: p("DELETE FROM users WHERE id = ?"),
+  };
+}
+
+export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
+  private readonly stmts: ReturnType<typeof prepare>;
+  /**
+   * Users and parties by id, decoded and frozen. Every call authenticates its user, and every
+   * submission looks up its parties; this process is the only writer of its SQLite file, so the
+   * cache is updated with each write and is never stale.
+   */
+  private readonly knownUsers = new Map<string, UserRecord>();
+  private readonly knownParties = new Map<string, PartyRecord>();
+
+  constructor(private readonly db: Database.Database) {
+    this.stmts = prepare(db);
+  }
+
+  async addParty(party: PartyRecord): Promise<boolean> {
+    return this.stmts.addParty.run(party.party, encodeRecord(party)).changes === 1;
+  }
+  async party(party: string): Promise<PartyRecord | undefined> {
+    // Parties are never changed or removed once added: a hit can be kept for good.
+    const cached = this.knownParties.get(party);
+    if (cached) return cached;
+    const found = oneRecord<PartyRecord>(this.stmts.party, party);
+    if (found) remember(this.knownParties, party, found);
+    return found;
+  }
+  async parties(pageToken: string, pageSize: number): Promise<PartyRecord[]> {
+    return allRecords<PartyRecord>(this.stmts.parties, pageToken, pageSize);
+  }
+
+  async addUser(user: UserRecord): Promise<boolean> {
+    this.knownUsers.delete(user.id);
+    return this.stmts.addUser.run(user.id, encodeRecord(user)).changes === 1;
+  }
+  async user(id: string): Promise<UserRecord | undefined> {
+    const cached = this.knownUsers.get(id);
+    if (cached) return cached;
+    const found = oneRecord<UserRecord>(this.stmts.user, id);
+    if (found) remember(this.knownUsers, id, found);
+    return found;
+  }
+  async users(pageToken: string, pageSize: number): Promise<UserRecord[]> {
+    return allRecords<UserRecord>(this.stmts.users, pageToken, pageSize);
+  }
+  async deleteUser(id: string): Promise<boolean> {
+    this.knownUsers.delete(id);
+    return this.stmts.deleteUser.run(id).changes === 1;
+  }
+  async grantRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
+    return this.updateRights(id, (held) => grant(held, rights));
+  }
+  async revokeRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
+    return this.updateRights(id, (held) => revoke(held, rights));
+  }
+  private updateRights(
+    id: string,
+    change: (held: readonly UserRight[]) => { next: UserRight[]; changed: UserRight[] },
+  ): UserRight[] | undefined {
+    this.knownUsers.delete(id);
+    return this.db.transaction(() => {
+      const user = oneRecord<UserRecord>(this.stmts.user, id);
+      if (!user) return undefined;
+      const { next, changed } = change(user.rights);
+      if (changed.length > 0) this.stmts.putUser.run(encodeRecord({ ...user, rights: next }), id);
+      return changed;
+    })();
+  }
+
+  async setting(name: string): Promise<string | undefined> {
+    return (this.stmts.setting.get(name) as { value: string } | undefined)?.value;
+  }
+  async initSetting(name: string, value: string): Promise<string> {
+    this.stmts.initSetting.run(name, value);
+    return (this.stmts.setting.get(name) as { value: string }).value;
+  }
+  async putSetting(name: string, value: string): Promise<void> {
+    this.stmts.putSetting.run(name, value);
+  }
+}
+
+/** Caches a record frozen (callers share it; a mutation would be a bug, so make it throw). */
+function remember<T extends object>(cache: Map<string, T>, id: string, record: T): void {
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(id, deepFreeze(record));
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v !== null && typeof v === "object" && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}

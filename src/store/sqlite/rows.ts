@@ -1,0 +1,16 @@
+/** Rows whose `record` column holds an encoded record (see ../codec.ts). */
+import type Database from "better-sqlite3";
+import { decodeRecord } from "../codec.js";
+
+export type Statement = Database.Statement<unknown[], unknown>;
+
+/** The record of the first row, decoded; undefined when there is none. */
+export function oneRecord<T>(stmt: Statement, ...args: unknown[]): T | undefined {
+  const row = stmt.get(...args) as { record: string } | undefined;
+  return row ? decodeRecord<T>(row.record) : undefined;
+}
+
+/** The records of every row, decoded, in the statement's order. */
+export function allRecords<T>(stmt: Statement, ...args: unknown[]): T[] {
+  return (stmt.all(...args) as { record: string }[]).map((r) => decodeRecord<T>(r.record));
+}
