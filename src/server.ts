@@ -7,7 +7,7 @@ import { connectNodeAdapter } from "@connectrpc/connect-node";
 import http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
-import pino from "pino";
+import pino, { type Logger } from "pino";
 import { createRoutes, grpcRoutes, ledgerServices, serveGrpcNatively, STATIC_TIME_SETTING } from "./api/grpc/index.js";
 import type { LedgerApi } from "./api/grpc/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
@@ -62,6 +62,41 @@ export interface ServerOptions {
 
 export async function startServer(config: Config, parts: ServerParts = {}, options: ServerOptions = {}): Promise<RunningServer> {
   const log = pino({ level: config.logLevel, base: undefined });
+  const { api, secret } = await openLedgerApi(config, log);
+  const apps = await startApps(api, config, parts, log);
+  const { grpcServer, httpServer, gateway } = createListeners(api, apps.v0, config, options, log);
+
+  await listen(grpcServer, config.grpcPort, config.host);
+  await listen(httpServer, config.httpPort, config.host);
+  const grpcPort = (grpcServer.address() as AddressInfo).port;
+  const httpPort = (httpServer.address() as AddressInfo).port;
+  const { store, ledger, clock, identity } = api;
+  log.info({ grpcPort, httpPort, store: store.description, time: clock.mode, participantId: identity.participantId }, "ccwallet started");
+
+  let closing: Promise<void> | undefined;
+  return {
+    grpcPort,
+    httpPort,
+    store,
+    api,
+    secret,
+    network: apps.network,
+    wallet: apps.wallet,
+    cc: apps.walletDeps,
+    close: () =>
+      (closing ??= (async () => {
+        await apps.network.automation.stop();
+        gateway.abortStreams();
+        await Promise.all([closeServer(httpServer), closeHttp2(grpcServer)]);
+        await ledger.drain();
+        await store.close();
+        log.info("ccwallet stopped");
+      })()),
+  };
+}
+
+/** The store, the node's identity and secret, the clock and the ledger: what every API serves. */
+async function openLedgerApi(config: Config, log: Logger): Promise<{ api: LedgerApi; secret: Uint8Array }> {
   const store = await openStore(config);
   const { secret, generated } = loadOrCreateSecret(config.dataDir, config.auth.secret);
   log.info({ secret: describeSecret(secret), generated }, "HS256 secret loaded");
@@ -81,12 +116,18 @@ export async function startServer(config: Config, parts: ServerParts = {}, optio
     namespace: identity.namespace,
     apiVersion: LEDGER_API_VERSION,
   };
+  return { api, secret };
+}
+
+/** The simulated network (DSO, rounds, automation) and the wallet apps on top of the ledger. */
+async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log: Logger) {
+  const { ledger, store, clock, identity } = api;
   // The node's own apps act through the same ledger as any client, as the validator user.
-  const client = new LedgerClient(ledger, config.validatorUser, identity.namespace);
+  const client = new LedgerClient(ledger, config.validatorUser, api.namespace);
   const dso = await client.allocateParty(DSO_PARTY_HINT);
   const wallet = createWalletContext({
     store,
-    namespace: identity.namespace,
+    namespace: api.namespace,
     validatorUser: config.validatorUser,
     installer: parts.walletInstaller?.(api) ?? ccWalletInstaller({ client, dso, validatorUser: config.validatorUser }),
     featured: parts.featuredAppRights?.(api) ?? ccFeaturedAppRights(client, dso),
@@ -107,7 +148,11 @@ export async function startServer(config: Config, parts: ServerParts = {}, optio
     onError: (e) => log.debug({ err: e }, "automation step failed; retried on the next pass"),
   });
   const v0 = walletServices({ ledger: api, wallet, log, cc: walletDeps });
+  return { wallet, walletDeps, network, v0 };
+}
 
+/** The gRPC port (HTTP/2: gRPC, gRPC-Web, Connect) and the HTTP/1.1 JSON gateway, not yet listening. */
+function createListeners(api: LedgerApi, v0: ReturnType<typeof walletServices>, config: Config, options: ServerOptions, log: Logger) {
   // connect-node percent-encodes all of grpc-message; re-encode it as the gRPC spec says.
   const grpcServer = http2.createServer(
     specGrpcMessageHandler(
@@ -125,7 +170,7 @@ export async function startServer(config: Config, parts: ServerParts = {}, optio
   trackSessions(grpcServer);
   const gateway = createGateway({
     services: [...ledgerServices(api), ...v0.map((s) => ({ ...s, dialect: "splice" as const }))],
-    registry,
+    registry: api.registry,
     listMaxElements: config.httpListMaxElements,
     maxBodyBytes: config.httpMaxBodyBytes,
     log,
@@ -133,33 +178,7 @@ export async function startServer(config: Config, parts: ServerParts = {}, optio
   const httpServer = http.createServer(gateway.handle);
   // Keep-alive sockets must not hold shutdown hostage.
   httpServer.keepAliveTimeout = 5_000;
-
-  await listen(grpcServer, config.grpcPort, config.host);
-  await listen(httpServer, config.httpPort, config.host);
-  const grpcPort = (grpcServer.address() as AddressInfo).port;
-  const httpPort = (httpServer.address() as AddressInfo).port;
-  log.info({ grpcPort, httpPort, store: store.description, time: clock.mode, participantId: identity.participantId }, "ccwallet started");
-
-  let closing: Promise<void> | undefined;
-  return {
-    grpcPort,
-    httpPort,
-    store,
-    api,
-    secret,
-    network,
-    wallet,
-    cc: walletDeps,
-    close: () =>
-      (closing ??= (async () => {
-        await network.automation.stop();
-        gateway.abortStreams();
-        await Promise.all([closeServer(httpServer), closeHttp2(grpcServer)]);
-        await ledger.drain();
-        await store.close();
-        log.info("ccwallet stopped");
-      })()),
-  };
+  return { grpcServer, httpServer, gateway };
 }
 
 function listen(server: http.Server | http2.Http2Server, port: number, host: string): Promise<void> {
