@@ -3,7 +3,6 @@
  * client, as in production, so the server's event loop is measured alone). All timing is taken
  * inside the worker. HTTP/1.1 keep-alive, one socket per concurrent client.
  */
-import http from "node:http";
 import { performance } from "node:perf_hooks";
 import { runCcTask, type CcTask } from "../cc/cc-load.js";
 import { httpClient } from "../lib/clients.js";

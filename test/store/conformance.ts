@@ -7,13 +7,11 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type {
-  CompletionRecord,
   ContractRecord,
   CreateNodeRecord,
   ExerciseNodeRecord,
   PartyRecord,
   StatusRecord,
-  TransactionRecord,
   UserRecord,
   UserRight,
 } from "../../src/ledger/records.js";

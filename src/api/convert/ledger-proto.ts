@@ -146,10 +146,6 @@ export class LedgerProtoEncoder {
     private readonly identity: LedgerIdentity,
   ) {}
 
-  private payloadType(templateId: string) {
-    return this.registry.template(templateId).payload;
-  }
-
   private choiceTypes(node: ExerciseNodeRecord): { argument: DamlType; result: DamlType } {
     if (node.interfaceId) {
       const e = this.registry.find(node.interfaceId);
