@@ -22,7 +22,7 @@ interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[
 
 const BUCKETS: [string, (f: CallFrame) => boolean][] = [
   ["store flush (SQLite writes + fsync, encodeRecord)", (f) => /sqlite-store/.test(f.url) && f.functionName === "flush"],
-  ["store reads (user/party/dedup lookups)", (f) => /sqlite-store/.test(f.url) && ["one", "all", "user", "party", "acceptedCommand", "completions"].includes(f.functionName)],
+  ["store reads (user/party/dedup lookups)", (f) => /sqlite\/(sqlite-store|directory|rows)/.test(f.url) && ["oneRecord", "allRecords", "user", "party", "acceptedCommand", "completions"].includes(f.functionName)],
   ["decodeRecord", (f) => f.functionName === "decodeRecord"],
   ["encoder.transaction (response)", (f) => /ledger-proto/.test(f.url) && f.functionName === "transaction"],
   ["completionToProto (incl. status details → Any)", (f) => f.functionName === "completionToProto"],
