@@ -28,7 +28,7 @@ import { walletAutomationSteps } from "./automation/index.js";
 import type { WalletDeps } from "./wallet/wallet-deps.js";
 import { LedgerClient } from "./ledger/ledger-client.js";
 import { ccFeaturedAppRights } from "./wallet/cc-featured-app-rights.js";
-import { HoldingsIndex, OfferIndex, ccWalletInstaller, createWalletContext, listWalletParties, type FeaturedAppRights, type WalletContext, type WalletInstaller } from "./wallet/index.js";
+import { HoldingsIndex, OfferIndex, ccWalletInstaller, createWalletContext, type FeaturedAppRights, type WalletContext, type WalletInstaller } from "./wallet/index.js";
 
 export const LEDGER_API_VERSION = "3.4.12";
 
@@ -135,7 +135,7 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
   const validator = await bootstrapValidatorOperator(wallet);
   const walletDeps: WalletDeps = { client, clock, dso, validator, holdings: new HoldingsIndex(ledger.feed, store), offers: OfferIndex.start(ledger.feed, store) };
   // The automation acts for every onboarded wallet (the operator's is one of them).
-  const walletParties = () => listWalletParties(wallet);
+  const walletParties = () => wallet.users.walletParties();
   const network = await startNetwork({
     client,
     clock,

@@ -26,7 +26,6 @@ export { rejectMintingDelegationProposal, rejectMintingDelegation } from "./reje
 export { listOperatorPreapprovals, lookupOperatorPreapproval } from "./operator-preapprovals.js";
 export { cancelOperatorPreapproval } from "./cancel-operator-preapproval.js";
 export { getExternalPartyBalance, type HoldingsSummary } from "./get-external-party-balance.js";
-export { listWalletParties } from "./list-wallet-parties.js";
 export { createTransferOffer, type CreateTransferOfferInput } from "./create-transfer-offer.js";
 export { listTransferOffers } from "./list-transfer-offers.js";
 export { listAcceptedTransferOffers } from "./list-accepted-transfer-offers.js";
