@@ -6,7 +6,7 @@
  * bounded JSON arrays (`limit`, `stream_idle_timeout_ms`, 413 past the list limit).
  */
 import { create, type DescMessage, type DescService } from "@bufbuild/protobuf";
-import { ConnectError, createHandlerContext } from "@connectrpc/connect";
+import { ConnectError } from "@connectrpc/connect";
 import { RequestInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
@@ -16,7 +16,7 @@ import type { TemplateRegistry } from "../../ledger/registry.js";
 import { CantonJsonError, fromCantonJson, toCantonJson } from "./canton-json.js";
 import { damlJsonCodec } from "./daml-json-codec.js";
 import { jsCantonError, ledgerErrorOf } from "./js-canton-error.js";
-import { BodyTooLarge, headersOf, readBody, send, sendText } from "./http-io.js";
+import { BodyTooLarge, handlerContextOf, readBody, send, sendText } from "./http-io.js";
 import { requestJsonOf } from "./request-json.js";
 import { matchRoute, routesOf, sortRoutes, type Dialect, type Route } from "./route-table.js";
 import { createSpliceHandler } from "./splice-gateway.js";
@@ -47,89 +47,20 @@ function nonNegativeInt(v: string | null, name: string): number | undefined {
   return Number(v);
 }
 
+/** What the Canton-dialect half needs per request. */
+interface CantonCalls {
+  readonly impls: ReadonlyMap<DescService, AnyImpl>;
+  readonly daml: ReturnType<typeof damlJsonCodec>;
+  /** Requests being served, aborted together by `abortStreams`. */
+  readonly live: Set<AbortController>;
+  readonly options: GatewayOptions;
+}
+
 export function createGateway(options: GatewayOptions): Gateway {
-  const servicesOf = (d: Dialect) => options.services.filter((s) => (s.dialect ?? "canton") === d).map((s) => s.service);
-  const routes = sortRoutes([...routesOf(servicesOf("canton")), ...routesOf(servicesOf("splice"), { dialect: "splice", aliases: spliceAliases })]);
+  const routes = routesFor(options.services);
   const impls = new Map<DescService, AnyImpl>(options.services.map((s) => [s.service, s.impl as AnyImpl]));
   const splice = createSpliceHandler({ impls, maxBodyBytes: options.maxBodyBytes, log: options.log });
-  const daml = damlJsonCodec(options.registry);
-  const live = new Set<AbortController>();
-  const idleDefault = options.defaultStreamIdleMs ?? 1000;
-
-  async function invoke(route: Route, params: string[], url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let bodyJson: unknown;
-    if (route.body !== "") {
-      const text = await readBody(req, options.maxBodyBytes);
-      try {
-        bodyJson = text.trim() === "" ? {} : JSON.parse(text);
-      } catch (e) {
-        sendText(res, 400, `Invalid value for: body (${(e as Error).message})`);
-        return;
-      }
-    }
-    let input: unknown;
-    try {
-      const json = requestJsonOf(route, params, url.searchParams, bodyJson);
-      input = fromCantonJson(route.method.input as never, json, daml as never);
-    } catch (e) {
-      if (e instanceof CantonJsonError) {
-        sendText(res, 400, `Invalid value for: body (${e.message})`);
-        return;
-      }
-      throw e;
-    }
-    const abort = new AbortController();
-    live.add(abort);
-    res.on("close", () => abort.abort());
-    try {
-      const ctx = createHandlerContext({
-        service: route.service,
-        method: route.method,
-        protocolName: "canton-json",
-        requestMethod: req.method ?? "GET",
-        url: url.toString(),
-        requestSignal: abort.signal,
-        requestHeader: headersOf(req),
-      });
-      const impl = impls.get(route.service)![route.method.localName];
-      const output = route.method.output as DescMessage;
-      if (route.method.methodKind === "server_streaming") {
-        const items = await collect(impl(input, ctx) as AsyncIterable<unknown>, url, abort, output);
-        send(res, 200, items);
-      } else {
-        const result = await (impl(input, ctx) as Promise<unknown>);
-        send(res, 200, toCantonJson(output, create(output, result as never)));
-      }
-    } finally {
-      live.delete(abort);
-      abort.abort();
-    }
-  }
-
-  async function collect(stream: AsyncIterable<unknown>, url: URL, abort: AbortController, output: DescMessage): Promise<unknown[]> {
-    const limit = nonNegativeInt(url.searchParams.get("limit"), "limit");
-    const idleMs = nonNegativeInt(url.searchParams.get("stream_idle_timeout_ms"), "stream_idle_timeout_ms") ?? idleDefault;
-    const max = options.listMaxElements;
-    const take = limit !== undefined && limit <= max ? limit : max + 1;
-    const items: unknown[] = [];
-    const it = stream[Symbol.asyncIterator]();
-    try {
-      while (items.length < take) {
-        let timer: NodeJS.Timeout | undefined;
-        const idle = new Promise<"idle">((resolve) => (timer = setTimeout(() => resolve("idle"), idleMs)));
-        const next = await Promise.race([it.next(), idle]);
-        clearTimeout(timer);
-        if (next === "idle" || next.done) break;
-        items.push(toCantonJson(output, create(output, next.value as never)));
-      }
-    } finally {
-      abort.abort();
-      void it.return?.(undefined)?.catch(() => undefined);
-    }
-    if (items.length > max) throw errors.tooManyElements(max);
-    return items;
-  }
-
+  const calls: CantonCalls = { impls, daml: damlJsonCodec(options.registry), live: new Set(), options };
   return {
     handle(req, res) {
       const url = new URL(req.url ?? "/", "http://localhost");
@@ -139,22 +70,110 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (match === undefined) return spliceError ? splice.notFound(res, method, url.pathname) : sendText(res, 404, "The requested resource could not be found.");
       if (match === "method-not-allowed") return spliceError ? splice.methodNotAllowed(res, method, url.pathname) : sendText(res, 405, "HTTP method not allowed.");
       if (match.route.dialect === "splice") return splice.handle(match.route, match.params, url, req, res);
-      invoke(match.route, match.params, url, req, res).catch((e: unknown) => {
-        if (res.headersSent) return res.destroy();
-        if (e instanceof BodyTooLarge) return sendText(res, 413, `Request entity too large: the body exceeds ${options.maxBodyBytes} bytes`);
-        const err = ledgerErrorOf(e);
-        if (!(e instanceof LedgerError) && err.code === "LEDGER_API_INTERNAL_ERROR" && !(e as { cause?: unknown })?.cause) {
-          options.log.error({ err: e }, "unhandled error in JSON gateway");
-        }
-        const status = err.code === "HTTP_LIST_TOO_LARGE" ? 413 : undefined;
-        const { status: derived, body } = jsCantonError(err, correlationIdOf(e) ?? randomHex(8));
-        send(res, status ?? derived, body);
-      });
+      invoke(calls, match.route, match.params, url, req, res).catch((e: unknown) => sendError(res, e, options));
     },
     abortStreams() {
-      for (const a of live) a.abort();
+      for (const a of calls.live) a.abort();
     },
   };
+}
+
+/** Every annotated route of both dialects (Splice ones also under their aliases), most specific first. */
+function routesFor(services: GatewayOptions["services"]): Route[] {
+  const servicesOf = (d: Dialect) => services.filter((s) => (s.dialect ?? "canton") === d).map((s) => s.service);
+  return sortRoutes([...routesOf(servicesOf("canton")), ...routesOf(servicesOf("splice"), { dialect: "splice", aliases: spliceAliases })]);
+}
+
+async function invoke(calls: CantonCalls, route: Route, params: string[], url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const decoded = await readInput(calls, route, params, url, req, res);
+  if (decoded === undefined) return;
+  const abort = new AbortController();
+  calls.live.add(abort);
+  res.on("close", () => abort.abort());
+  try {
+    const ctx = handlerContextOf(route, "canton-json", url, req, abort.signal);
+    const impl = calls.impls.get(route.service)![route.method.localName];
+    const output = route.method.output as DescMessage;
+    if (route.method.methodKind === "server_streaming") {
+      const items = await collect(calls.options, impl(decoded.input, ctx) as AsyncIterable<unknown>, url, abort, output);
+      send(res, 200, items);
+    } else {
+      const result = await (impl(decoded.input, ctx) as Promise<unknown>);
+      send(res, 200, toCantonJson(output, create(output, result as never)));
+    }
+  } finally {
+    calls.live.delete(abort);
+    abort.abort();
+  }
+}
+
+/** The request message from path, query and body; `undefined` when a 400 has been sent for malformed JSON. */
+async function readInput(
+  calls: CantonCalls,
+  route: Route,
+  params: string[],
+  url: URL,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<{ input: unknown } | undefined> {
+  let bodyJson: unknown;
+  if (route.body !== "") {
+    const text = await readBody(req, calls.options.maxBodyBytes);
+    try {
+      bodyJson = text.trim() === "" ? {} : JSON.parse(text);
+    } catch (e) {
+      sendText(res, 400, `Invalid value for: body (${(e as Error).message})`);
+      return undefined;
+    }
+  }
+  try {
+    const json = requestJsonOf(route, params, url.searchParams, bodyJson);
+    return { input: fromCantonJson(route.method.input as never, json, calls.daml as never) };
+  } catch (e) {
+    if (e instanceof CantonJsonError) {
+      sendText(res, 400, `Invalid value for: body (${e.message})`);
+      return undefined;
+    }
+    throw e;
+  }
+}
+
+/** A server stream as a bounded JSON array: ends at `limit`, after an idle gap, or fails past the list limit. */
+async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, url: URL, abort: AbortController, output: DescMessage): Promise<unknown[]> {
+  const limit = nonNegativeInt(url.searchParams.get("limit"), "limit");
+  const idleMs = nonNegativeInt(url.searchParams.get("stream_idle_timeout_ms"), "stream_idle_timeout_ms") ?? options.defaultStreamIdleMs ?? 1000;
+  const max = options.listMaxElements;
+  const take = limit !== undefined && limit <= max ? limit : max + 1;
+  const items: unknown[] = [];
+  const it = stream[Symbol.asyncIterator]();
+  try {
+    while (items.length < take) {
+      let timer: NodeJS.Timeout | undefined;
+      const idle = new Promise<"idle">((resolve) => (timer = setTimeout(() => resolve("idle"), idleMs)));
+      const next = await Promise.race([it.next(), idle]);
+      clearTimeout(timer);
+      if (next === "idle" || next.done) break;
+      items.push(toCantonJson(output, create(output, next.value as never)));
+    }
+  } finally {
+    abort.abort();
+    void it.return?.(undefined)?.catch(() => undefined);
+  }
+  if (items.length > max) throw errors.tooManyElements(max);
+  return items;
+}
+
+/** A failed Canton-dialect request as Canton's JsCantonError (413 for an oversized body or list). */
+function sendError(res: ServerResponse, e: unknown, options: GatewayOptions): void {
+  if (res.headersSent) return void res.destroy();
+  if (e instanceof BodyTooLarge) return sendText(res, 413, `Request entity too large: the body exceeds ${options.maxBodyBytes} bytes`);
+  const err = ledgerErrorOf(e);
+  if (!(e instanceof LedgerError) && err.code === "LEDGER_API_INTERNAL_ERROR" && !(e as { cause?: unknown })?.cause) {
+    options.log.error({ err: e }, "unhandled error in JSON gateway");
+  }
+  const status = err.code === "HTTP_LIST_TOO_LARGE" ? 413 : undefined;
+  const { status: derived, body } = jsCantonError(err, correlationIdOf(e) ?? randomHex(8));
+  send(res, status ?? derived, body);
 }
 
 /** The submission id a command error carries (Canton reports it as the correlation id). */

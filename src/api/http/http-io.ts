@@ -1,5 +1,7 @@
 /** Reading request bodies and writing responses on node:http, shared by both JSON dialects. */
+import { createHandlerContext, type HandlerContext } from "@connectrpc/connect";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Route } from "./route-table.js";
 
 export class BodyTooLarge extends Error {}
 
@@ -43,4 +45,17 @@ export function headersOf(req: IncomingMessage): Headers {
     else if (Array.isArray(v)) for (const x of v) h.append(k, x);
   }
   return h;
+}
+
+/** The Connect handler context a routed JSON request hands to the service implementation the gRPC port serves. */
+export function handlerContextOf(route: Route, protocolName: string, url: URL, req: IncomingMessage, signal: AbortSignal): HandlerContext {
+  return createHandlerContext({
+    service: route.service,
+    method: route.method,
+    protocolName,
+    requestMethod: req.method ?? "GET",
+    url: url.toString(),
+    requestSignal: signal,
+    requestHeader: headersOf(req),
+  });
 }

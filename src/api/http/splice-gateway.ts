@@ -4,10 +4,9 @@
  * and its answer (or error) encoded back in Splice's dialect.
  */
 import { create, type DescMessage, type DescService } from "@bufbuild/protobuf";
-import { createHandlerContext } from "@connectrpc/connect";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { headersOf, readBody, send } from "./http-io.js";
+import { handlerContextOf, readBody, send } from "./http-io.js";
 import type { Route } from "./route-table.js";
 import { spliceError, spliceErrorOf } from "./splice-error.js";
 import { fromSpliceJson, toSpliceJson } from "./splice-json.js";
@@ -44,15 +43,7 @@ export function createSpliceHandler(options: SpliceHandlerOptions): SpliceHandle
     const input = fromSpliceJson(route.method.input, spliceRequestJsonOf(route, params, url.searchParams, body));
     const abort = new AbortController();
     res.on("close", () => abort.abort());
-    const ctx = createHandlerContext({
-      service: route.service,
-      method: route.method,
-      protocolName: "splice-json",
-      requestMethod: req.method ?? "GET",
-      url: url.toString(),
-      requestSignal: abort.signal,
-      requestHeader: headersOf(req),
-    });
+    const ctx = handlerContextOf(route, "splice-json", url, req, abort.signal);
     const impl = (options.impls.get(route.service) as AnyImpl)[route.method.localName];
     const output = route.method.output as DescMessage;
     const result = await (impl(input, ctx) as Promise<unknown>);

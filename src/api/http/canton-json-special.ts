@@ -1,0 +1,95 @@
+/**
+ * Message types with their own Canton JSON form, keyed by full name: Timestamp (ISO-8601 string),
+ * Duration (`{seconds, nanos, unknownFields}`), Empty (`{}`), Any (ProtoAny) and Identifier
+ * (`"pkg:Module:Entity"`).
+ */
+import { create, ScalarType, type Message } from "@bufbuild/protobuf";
+import { AnySchema, DurationSchema, EmptySchema, TimestampSchema, type Any, type Duration, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { type Identifier, IdentifierSchema } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
+import { formatInstant, parseInstant } from "./canton-json-daml.js";
+import { expectObject, fail } from "./canton-json-error.js";
+import { decodeScalar } from "./canton-json-scalars.js";
+import { TYPE_ANY, TYPE_DURATION, TYPE_EMPTY, TYPE_IDENTIFIER, TYPE_TIMESTAMP } from "./canton-json-tables.js";
+import { expected, joinKey } from "./json-shape.js";
+
+export interface SpecialCodec {
+  encode(message: Message): unknown;
+  /** `json` is never null/undefined here. */
+  decode(json: unknown, path: string): Message;
+}
+
+/** Canton prints scalapb's `unknownFields` of Duration and Any (ProtoAny.unknownFields is required). */
+const unknownFieldsJson = () => ({ fields: {} });
+
+/** Visits the non-null keys of a JSON object whose keys must all be `known` (in the object's key order). */
+function forEachKnownKey(json: unknown, path: string, known: readonly string[], visit: (key: string, v: unknown, p: string) => void): void {
+  const o = expectObject(json, path);
+  for (const key of Object.keys(o)) {
+    const p = joinKey(path, key);
+    if (!known.includes(key)) fail(p, "unknown field");
+    if (o[key] !== null) visit(key, o[key], p);
+  }
+}
+
+export const SPECIAL_MESSAGES: { readonly [typeName: string]: SpecialCodec } = {
+  // JsTransaction.effectiveAt etc.: `type: string` (java.time.Instant#toString).
+  [TYPE_TIMESTAMP]: {
+    encode: (m) => formatInstant((m as Timestamp).seconds, (m as Timestamp).nanos),
+    decode(json, path) {
+      if (typeof json !== "string") fail(path, expected("an ISO-8601 timestamp string", json));
+      const r = parseInstant(json);
+      if (typeof r === "string") fail(path, r);
+      return create(TimestampSchema, r);
+    },
+  },
+  // OpenAPI Duration: {seconds: int64 REQ, nanos: int32 REQ, unknownFields: UnknownFieldSet opt};
+  // a 3.4.12 participant prints `"unknownFields": {"fields": {}}` (e.g. GET /v2/version).
+  [TYPE_DURATION]: {
+    encode: (m) => ({ seconds: Number((m as Duration).seconds), nanos: (m as Duration).nanos, unknownFields: unknownFieldsJson() }),
+    decode(json, path) {
+      const d = create(DurationSchema);
+      forEachKnownKey(json, path, ["seconds", "nanos", "unknownFields"], (key, v, p) => {
+        if (key === "seconds") d.seconds = decodeScalar(ScalarType.INT64, false, v, p) as bigint;
+        else if (key === "nanos") d.nanos = decodeScalar(ScalarType.INT32, false, v, p) as number;
+        else expectObject(v, p); // unknownFields: accepted, contents ignored
+      });
+      if (d.nanos < -999_999_999 || d.nanos > 999_999_999) fail(joinKey(path, "nanos"), "must be within ±999999999");
+      if ((d.seconds > 0n && d.nanos < 0) || (d.seconds < 0n && d.nanos > 0)) fail(joinKey(path, "nanos"), "must have the sign of seconds");
+      return d;
+    },
+  },
+  [TYPE_EMPTY]: {
+    encode: () => ({}),
+    decode(json, path) {
+      forEachKnownKey(json, path, [], () => undefined);
+      return create(EmptySchema);
+    },
+  },
+  // OpenAPI ProtoAny: {typeUrl REQ, value REQ (base64), unknownFields REQ, valueDecoded opt}.
+  [TYPE_ANY]: {
+    encode: (m) => ({ typeUrl: (m as Any).typeUrl, value: Buffer.from((m as Any).value).toString("base64"), unknownFields: unknownFieldsJson() }),
+    decode(json, path) {
+      const a = create(AnySchema);
+      forEachKnownKey(json, path, ["typeUrl", "value", "unknownFields", "valueDecoded"], (key, v, p) => {
+        if (key === "typeUrl") a.typeUrl = decodeScalar(ScalarType.STRING, false, v, p) as string;
+        else if (key === "value") a.value = decodeScalar(ScalarType.BYTES, false, v, p) as Uint8Array;
+        else if (key === "unknownFields") expectObject(v, p);
+        else decodeScalar(ScalarType.STRING, false, v, p); // valueDecoded: informational only
+      });
+      return a;
+    },
+  },
+  // templateId / interfaceId / implementedInterfaces: `type: string` ("<package-id>:<Module>:<Entity>";
+  // input also "#<package-name>:<Module>:<Entity>", kept verbatim in package_id).
+  [TYPE_IDENTIFIER]: {
+    encode: (m) => `${(m as Identifier).packageId}:${(m as Identifier).moduleName}:${(m as Identifier).entityName}`,
+    decode(json, path) {
+      if (typeof json !== "string") fail(path, expected('an identifier string "<package>:<Module>:<Entity>"', json));
+      const parts = json.split(":");
+      if (parts.length !== 3 || parts.some((x) => x === "") || parts[0] === "#") {
+        fail(path, `expected "<package-id>:<Module>:<Entity>" or "#<package-name>:<Module>:<Entity>", got ${JSON.stringify(json)}`);
+      }
+      return create(IdentifierSchema, { packageId: parts[0], moduleName: parts[1], entityName: parts[2] });
+    },
+  },
+};
