@@ -15,19 +15,23 @@ import type { WalletParties } from "./wallet-parties.js";
 export async function collectRewards(deps: WalletDeps, parties: WalletParties, state: NetworkState): Promise<boolean> {
   let acted = false;
   for (const party of await parties()) {
+    // One read of the party's coupons, then a transfer per MAX_INPUTS of them: reading them
+    // again per batch would cost a busy provider (coupons by the hundred thousand) n²/100 reads.
     const spendable = await spendableOf(deps, party);
-    const coupons = spendable.candidates.filter((c) => c.kind === "coupon" && c.value.isPositive()).slice(0, MAX_INPUTS);
-    if (coupons.length === 0) continue;
-    const { context, disclosed } = contextFor(spendable, coupons);
-    await deps.client.exercise(
-      [party],
-      AmuletRules,
-      state.rules.contractId,
-      choiceOf<AmuletRulesPayload>(AmuletRules, "AmuletRules_Transfer"),
-      { transfer: { sender: party, provider: party, inputs: coupons.map((c) => c.input), outputs: [], beneficiaries: null }, context },
-      { disclosed },
-    );
-    acted = true;
+    const coupons = spendable.candidates.filter((c) => c.kind === "coupon" && c.value.isPositive());
+    for (let i = 0; i < coupons.length; i += MAX_INPUTS) {
+      const batch = coupons.slice(i, i + MAX_INPUTS);
+      const { context, disclosed } = contextFor(spendable, batch);
+      await deps.client.exercise(
+        [party],
+        AmuletRules,
+        state.rules.contractId,
+        choiceOf<AmuletRulesPayload>(AmuletRules, "AmuletRules_Transfer"),
+        { transfer: { sender: party, provider: party, inputs: batch.map((c) => c.input), outputs: [], beneficiaries: null }, context },
+        { disclosed },
+      );
+      acted = true;
+    }
   }
   return acted;
 }
@@ -36,8 +40,8 @@ export async function collectRewards(deps: WalletDeps, parties: WalletParties, s
 export async function mergeHoldings(deps: WalletDeps, parties: WalletParties, state: NetworkState, scope: Scope, threshold = 10): Promise<boolean> {
   let acted = false;
   for (const party of (await parties()).filter((p) => inScope(scope, p))) {
-    const spendable = await spendableOf(deps, party);
-    const holdings = spendable.candidates.filter((c) => c.kind === "holding");
+    const spendable = await spendableOf(deps, party, { coupons: false });
+    const holdings = spendable.candidates;
     if (holdings.length <= threshold) continue;
     const inputs = [...holdings].sort((a, b) => a.value.cmp(b.value)).slice(0, MAX_INPUTS);
     if (!inputs.reduce((a, c) => a.add(c.value), Numeric.zero).isPositive()) continue;

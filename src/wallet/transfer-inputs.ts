@@ -27,18 +27,25 @@ export interface Spendable {
   readonly validatorRights: ReadonlyMap<string, string>;
 }
 
-export async function spendableOf(deps: WalletDeps, party: string): Promise<Spendable> {
+/**
+ * What `party` can spend now. Holdings come from the in-memory index; coupons are read from the
+ * store, and a busy provider can hold hundreds of thousands between issuing rounds, so a caller
+ * that spends holdings only (merges) asks for `{ coupons: false }`.
+ */
+export async function spendableOf(deps: WalletDeps, party: string, options: { readonly coupons?: boolean } = {}): Promise<Spendable> {
   const now = deps.clock.now();
   const state = await readNetwork(deps.client, deps.dso);
   const openRound = latestOpenRound(state, now);
   const issuing = new Map(openIssuingRounds(state, now).map((r) => [r.payload.round.number, r.payload]));
   const n = openRound.payload.round.number;
+  const withCoupons = options.coupons ?? true;
+  const none = Promise.resolve([]);
   const [held, appCoupons, validatorCoupons, liveness, rights] = await Promise.all([
     deps.holdings.of(party),
-    deps.client.active(AppRewardCoupon, [party]),
-    deps.client.active(ValidatorRewardCoupon, [party]),
-    deps.client.active(ValidatorLivenessActivityRecord, [party]),
-    deps.client.active(ValidatorRight, [party]),
+    withCoupons ? deps.client.active(AppRewardCoupon, [party]) : none,
+    withCoupons ? deps.client.active(ValidatorRewardCoupon, [party]) : none,
+    withCoupons ? deps.client.active(ValidatorLivenessActivityRecord, [party]) : none,
+    withCoupons ? deps.client.active(ValidatorRight, [party]) : none,
   ]);
   const validatorRights = new Map(rights.filter((r) => r.payload.validator === party).map((r) => [r.payload.user, r.contractId as string]));
   const candidates: SpendableCandidate[] = [];
