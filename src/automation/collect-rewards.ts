@@ -8,7 +8,7 @@ import { inScope, type Scope } from "../dso/automation-step.js";
 import type { NetworkState } from "../dso/network-state.js";
 import { AmuletRules, type AmuletRulesPayload } from "../templates/splice/amulet-rules.js";
 import { MAX_INPUTS } from "../wallet/select-inputs.js";
-import { contextFor, spendableOf } from "../wallet/transfer-inputs.js";
+import { contextFor, spendableOf, type Spendable, type SpendableCandidate } from "../wallet/transfer-inputs.js";
 import type { WalletDeps } from "../wallet/wallet-deps.js";
 import type { WalletParties } from "./wallet-parties.js";
 
@@ -20,16 +20,7 @@ export async function collectRewards(deps: WalletDeps, parties: WalletParties, s
     const spendable = await spendableOf(deps, party);
     const coupons = spendable.candidates.filter((c) => c.kind === "coupon" && c.value.isPositive());
     for (let i = 0; i < coupons.length; i += MAX_INPUTS) {
-      const batch = coupons.slice(i, i + MAX_INPUTS);
-      const { context, disclosed } = contextFor(spendable, batch);
-      await deps.client.exercise(
-        [party],
-        AmuletRules,
-        state.rules.contractId,
-        choiceOf<AmuletRulesPayload>(AmuletRules, "AmuletRules_Transfer"),
-        { transfer: { sender: party, provider: party, inputs: batch.map((c) => c.input), outputs: [], beneficiaries: null }, context },
-        { disclosed },
-      );
+      await selfTransfer(deps, party, state, spendable, coupons.slice(i, i + MAX_INPUTS));
       acted = true;
     }
   }
@@ -45,16 +36,21 @@ export async function mergeHoldings(deps: WalletDeps, parties: WalletParties, st
     if (holdings.length <= threshold) continue;
     const inputs = [...holdings].sort((a, b) => a.value.cmp(b.value)).slice(0, MAX_INPUTS);
     if (!inputs.reduce((a, c) => a.add(c.value), Numeric.zero).isPositive()) continue;
-    const { context, disclosed } = contextFor(spendable, inputs);
-    await deps.client.exercise(
-      [party],
-      AmuletRules,
-      state.rules.contractId,
-      choiceOf<AmuletRulesPayload>(AmuletRules, "AmuletRules_Transfer"),
-      { transfer: { sender: party, provider: party, inputs: inputs.map((c) => c.input), outputs: [], beneficiaries: null }, context },
-      { disclosed },
-    );
+    await selfTransfer(deps, party, state, spendable, inputs);
     acted = true;
   }
   return acted;
+}
+
+/** A transfer to nobody: the inputs' value becomes one new holding of the party (the change). */
+async function selfTransfer(deps: WalletDeps, party: string, state: NetworkState, spendable: Spendable, inputs: readonly SpendableCandidate[]): Promise<void> {
+  const { context, disclosed } = contextFor(spendable, inputs);
+  await deps.client.exercise(
+    [party],
+    AmuletRules,
+    state.rules.contractId,
+    choiceOf<AmuletRulesPayload>(AmuletRules, "AmuletRules_Transfer"),
+    { transfer: { sender: party, provider: party, inputs: inputs.map((c) => c.input), outputs: [], beneficiaries: null }, context },
+    { disclosed },
+  );
 }
