@@ -3,6 +3,7 @@
  * as in production) or inline. All timing is taken inside the thread that runs the task.
  */
 import { performance } from "node:perf_hooks";
+import { closedLoops, type LoopsResult } from "../lib/closed-loops.js";
 import { TaskWorker, type Mark } from "../lib/task-worker.js";
 import { grpcClients, grpcRequests, grpcTransport, iouJson, jsonClient } from "../lib/clients.js";
 import { createdAmulet, createdAmuletJson, mergeTransfer, preapprovedSend, preapprovedSendJson, type CcContext } from "./cc-commands.js";
@@ -35,45 +36,9 @@ export type CcTask =
     }
   | { readonly kind: "merge"; readonly grpcUrl: string; readonly token: string; readonly context: CcContext; readonly sender: string; readonly batches: readonly (readonly string[])[]; readonly idPrefix: string };
 
-export interface CcResult {
-  readonly latencies: number[];
-  readonly seconds: number;
-  readonly errors: number;
-  readonly firstError?: string;
+export interface CcResult extends LoopsResult {
   /** send: each sender's holding after the run (input of the next run). */
   readonly holdings?: string[];
-}
-
-
-async function closedLoops(n: number, warmupMs: number, durationMs: number, mark: Mark, step: (i: number) => Promise<void>): Promise<Omit<CcResult, "holdings">> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let firstError: string | undefined;
-  const t0 = performance.now();
-  const from = t0 + warmupMs;
-  const to = from + durationMs;
-  const startTimer = setTimeout(() => mark("start"), warmupMs);
-  const endTimer = new Promise<void>((r) => setTimeout(() => (mark("end"), r()), warmupMs + durationMs));
-  await Promise.all(
-    Array.from({ length: n }, async (_, i) => {
-      for (;;) {
-        const start = performance.now();
-        if (start >= to) return;
-        try {
-          await step(i);
-          const end = performance.now();
-          if (start >= from && end <= to) latencies.push(end - start);
-        } catch (e) {
-          errors++;
-          firstError ??= String((e as Error)?.message ?? e);
-          if (errors > 50) return;
-        }
-      }
-    }),
-  );
-  clearTimeout(startTimer);
-  await endTimer;
-  return { latencies, seconds: durationMs / 1000, errors, firstError };
 }
 
 export async function runCcTask(task: CcTask, mark: Mark): Promise<CcResult> {
@@ -85,7 +50,7 @@ export async function runCcTask(task: CcTask, mark: Mark): Promise<CcResult> {
       const holdings = task.senders.map((s) => s.holding);
       if (task.httpUrl) {
         const json = jsonClient(task.httpUrl, task.token, task.senders.length);
-        const r = await closedLoops(task.senders.length, task.warmupMs, task.durationMs, mark, async (i) => {
+        const r = await closedLoops(task.senders.length, task, mark, async (i) => {
           const res = await json.post("/v2/commands/submit-and-wait-for-transaction", preapprovedSendJson(task.context, task.senders[i].party, holdings[i], task.amount, id()));
           if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${res.body.slice(0, 300)}`);
           holdings[i] = createdAmuletJson(res.body);
@@ -93,7 +58,7 @@ export async function runCcTask(task: CcTask, mark: Mark): Promise<CcResult> {
         json.close();
         return { ...r, holdings };
       }
-      const r = await closedLoops(task.senders.length, task.warmupMs, task.durationMs, mark, async (i) => {
+      const r = await closedLoops(task.senders.length, task, mark, async (i) => {
         const res = await clients.commands.submitAndWaitForTransaction(preapprovedSend(task.context, task.senders[i].party, holdings[i], task.amount, id()));
         holdings[i] = createdAmulet(res);
       });
@@ -102,14 +67,14 @@ export async function runCcTask(task: CcTask, mark: Mark): Promise<CcResult> {
     case "iou": {
       if (task.httpUrl) {
         const json = jsonClient(task.httpUrl, task.token, task.parties.length);
-        const r = await closedLoops(task.parties.length, task.warmupMs, task.durationMs, mark, async (i) => {
+        const r = await closedLoops(task.parties.length, task, mark, async (i) => {
           const res = await json.post("/v2/commands/submit-and-wait-for-transaction", iouJson(task.parties[i], id()));
           if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${res.body.slice(0, 300)}`);
         });
         json.close();
         return r;
       }
-      return closedLoops(task.parties.length, task.warmupMs, task.durationMs, mark, async (i) => {
+      return closedLoops(task.parties.length, task, mark, async (i) => {
         const res = await clients.commands.submitAndWaitForTransaction(grpcRequests.submitAndWaitForTransaction(task.parties[i], id()));
         if (!res.transaction?.updateId) throw new Error("no transaction");
       });

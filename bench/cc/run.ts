@@ -15,17 +15,17 @@
  * Results: a summary table, and bench/results/cc-latest.json (cc-latest-quick.json when quick).
  */
 import Database from "better-sqlite3";
-import { mkdirSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 import { submissionFromProto } from "../../src/api/convert/commands-proto.js";
 import type { Submission } from "../../src/ledger/commands.js";
 import { iouCommands } from "../lib/clients.js";
+import { log } from "../lib/log.js";
 import { Probe } from "../lib/probe.js";
+import { ResultRows } from "../lib/result-rows.js";
+import { headerLine } from "../lib/run-facts.js";
 import { startBenchServer, type BenchServer } from "../lib/setup.js";
-import { fmt, latencyStats, runStats, table, type LatencyStats, type RunStats } from "../lib/stats.js";
+import { fmt, latencyStats, table } from "../lib/stats.js";
 import { mergeTransfer, preapprovedSend } from "./cc-commands.js";
 import { runInWorker, stopCcWorker, type CcResult, type CcTask } from "./cc-load.js";
 import { ccNetwork, type CcNetwork } from "./cc-network.js";
@@ -39,41 +39,12 @@ const CFG = QUICK
 const SENDERS = [8, 64] as const;
 const HOLDINGS_FOR_BALANCE = 10_000;
 const runId = Date.now().toString(36);
-const log = (s = "") => process.stdout.write(s + "\n");
-const benchDir = dirname(dirname(fileURLToPath(import.meta.url)));
-
-interface Row {
-  readonly what: string;
-  readonly stats: RunStats | LatencyStats;
-  readonly perSec?: number;
-  readonly mainUsPerOp?: number;
-  readonly cpuUsPerOp?: number;
-  readonly foreignCores?: number;
-}
-const rows: Record<string, Row> = {};
-
-function print(key: string, r: Row, unit = "ms"): void {
-  rows[key] = r;
-  const s = r.stats;
-  log(
-    `  ${r.what.padEnd(52)} ${r.perSec !== undefined ? `${fmt(r.perSec).padStart(7)}/s` : " ".repeat(9)}  p50 ${fmt(s.p50, 2).padStart(7)}  p90 ${fmt(s.p90, 2).padStart(7)}  p99 ${fmt(s.p99, 2).padStart(7)} ${unit}` +
-      (r.mainUsPerOp !== undefined ? `  main ${fmt(r.mainUsPerOp, 0).padStart(5)} µs/op  cpu ${fmt(r.cpuUsPerOp, 0).padStart(5)} µs/op  other-procs ${fmt(r.foreignCores, 2)} cores` : "") +
-      ("errors" in s && s.errors ? `  ERRORS ${s.errors}` : ""),
-  );
-}
-
-function withProbe(probe: Probe, ops: number) {
-  const p = probe.result;
-  if (!p || ops === 0) return {};
-  return { mainUsPerOp: (p.mainActiveMs * 1000) / ops, cpuUsPerOp: (p.processCpuMs * 1000) / ops, foreignCores: p.foreignCores };
-}
+const rows = new ResultRows({ whatWidth: 52, mainCpu: false });
 
 async function workerPoint(key: string, what: string, task: CcTask): Promise<CcResult> {
   const probe = new Probe();
   const r = await runInWorker(task, probe.mark);
-  const stats = runStats(r.latencies, r.seconds, r.errors);
-  print(key, { what, stats, perSec: stats.perSec, ...withProbe(probe, stats.n) });
-  if (r.firstError) log(`    first error: ${r.firstError}`);
+  rows.printLoad(key, what, r, probe);
   return r;
 }
 
@@ -106,9 +77,7 @@ async function enginePoint(key: string, what: string, concurrency: number, next:
   );
   clearTimeout(started);
   probe.stop();
-  const stats = runStats(latencies, durationMs / 1000, errors);
-  print(key, { what, stats, perSec: stats.perSec, ...withProbe(probe, stats.n) });
-  if (firstError) log(`    first error: ${firstError}`);
+  rows.printLoad(key, what, { latencies, seconds: durationMs / 1000, errors, firstError }, probe);
 }
 
 let bs: BenchServer;
@@ -177,7 +146,7 @@ async function bigTransfer(net: CcNetwork) {
     latencies.push(performance.now() - t);
     if (out.kind !== "committed") log(`    engine merge rejected: ${out.error.message}`);
   }
-  print("engine-merge-100", { what: "baseline: 100-input transfer, engine only", stats: latencyStats(latencies) });
+  rows.print("engine-merge-100", { what: "baseline: 100-input transfer, engine only", stats: latencyStats(latencies) });
 }
 
 async function balance(net: CcNetwork) {
@@ -202,11 +171,11 @@ async function balance(net: CcNetwork) {
   await getBalance(bs.server.cc, owner);
   log(`  (first wallet balance call, which loads the party into the holdings index: ${fmt(performance.now() - t0, 1)} ms)`);
   const wallet = await measure(async () => (await getBalance(bs.server.cc, owner)).effectiveUnlocked.toString());
-  print("balance-wallet", { what: "balance in process, the wallet's (holdings index)", stats: wallet.stats });
+  rows.print("balance-wallet", { what: "balance in process, the wallet's (holdings index)", stats: wallet.stats });
   const inproc = await measure(() => balanceInProcess(net, bs.server, owner));
-  print("balance-inproc", { what: "baseline: from the ACS (read + decode + fee math)", stats: inproc.stats });
+  rows.print("balance-inproc", { what: "baseline: from the ACS (read + decode + fee math)", stats: inproc.stats });
   const grpc = await measure(() => balanceByGrpc(bs.grpcUrl, token, owner));
-  print("balance-grpc", { what: "balance via gRPC GetActiveContracts (client sums)", stats: grpc.stats });
+  rows.print("balance-grpc", { what: "balance via gRPC GetActiveContracts (client sums)", stats: grpc.stats });
   const file = join(bs.dataDir, "ledger.sqlite");
   const db = new Database(file, { readonly: true });
   const select = db.prepare(
@@ -214,15 +183,15 @@ async function balance(net: CcNetwork) {
   );
   const raw = await measure(() => select.all(owner).map((r) => JSON.parse((r as { record: string }).record)).length);
   db.close();
-  print("balance-raw", { what: "baseline: bare SQLite SELECT + JSON.parse of the rows", stats: raw.stats });
+  rows.print("balance-raw", { what: "baseline: bare SQLite SELECT + JSON.parse of the rows", stats: raw.stats });
   const math = await measure(() => feeMathOnly(HOLDINGS_FOR_BALANCE));
-  print("balance-math", { what: "baseline: fee arithmetic alone (10,000 Numerics)", stats: math.stats });
+  rows.print("balance-math", { what: "baseline: fee arithmetic alone (10,000 Numerics)", stats: math.stats });
   log(`  balance = ${String(wallet.last)} (ACS: ${String(inproc.last)}, gRPC: ${String(grpc.last)}), rows read raw: ${String(raw.last)}`);
 }
 
 async function main() {
   const started = performance.now();
-  log(`ccwallet CC bench ${QUICK ? "(QUICK smoke run)" : ""}: node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, load avg ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  log(headerLine("ccwallet CC bench", QUICK));
   log("columns: throughput; latency percentiles; main = server event-loop busy time per op; cpu = whole-process CPU per op; other-procs = cores used by other processes");
   bs = await startBenchServer(100_000);
   try {
@@ -239,9 +208,8 @@ async function main() {
 }
 
 function summary() {
-  const r = (k: string) => rows[k];
-  const perSec = (k: string) => fmt(r(k)?.perSec);
-  const p50 = (k: string) => `${fmt(r(k)?.stats.p50, 2)} ms`;
+  const perSec = (k: string) => rows.perSec(k);
+  const p50 = (k: string) => rows.ms(k);
   log("\n== Summary (issue #3 targets)");
   log(
     table(
@@ -257,11 +225,7 @@ function summary() {
       ],
     ),
   );
-  const dir = join(benchDir, "results");
-  mkdirSync(dir, { recursive: true });
-  const out = join(dir, QUICK ? "cc-latest-quick.json" : "cc-latest.json");
-  writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), quick: QUICK, node: process.version, cpus: os.cpus().length, rows }, null, 2));
-  log(`written to ${out}`);
+  log(`written to ${rows.write("cc-latest", QUICK)}`);
 }
 
 await main();

@@ -10,4 +10,4 @@ export const CONCURRENCY = [1, 8, 64] as const;
 export const OPEN_RATE = 500;
 /** Prefix of command ids and party hints, so reruns against a kept data dir do not collide. */
 export const runId = Date.now().toString(36);
-export const log = (s = ""): void => void process.stdout.write(s + "\n");
+export { log } from "../lib/log.js";

@@ -5,12 +5,12 @@
 import { performance } from "node:perf_hooks";
 import { submissionFromProto } from "../../src/api/convert/commands-proto.js";
 import { iouCommands } from "../lib/clients.js";
-import { measureWindow } from "../lib/loadgen.js";
+import { measureWindow } from "../lib/measure-window.js";
 import { Probe } from "../lib/probe.js";
 import type { BenchServer } from "../lib/setup.js";
 import { runStats } from "../lib/stats.js";
 import { CFG, log, runId } from "./config.js";
-import { perOp, type Point, type PointRecorder } from "./points.js";
+import { pointCosts, type Point, type PointRecorder } from "./points.js";
 
 export interface EngineResult {
   readonly c1: Point;
@@ -40,7 +40,7 @@ async function enginePoint(rec: PointRecorder, bs: BenchServer, party: string, u
   );
   await closed;
   const stats = runStats(latencies, CFG.echoMs / 1000, errors);
-  return rec.record({ id: `engine-${concurrency}`, what: `engine only (Ledger.submit), ${concurrency} concurrent`, placement: "inproc", concurrency, stats, ...perOp(probe.result, stats.n, m.commits()) });
+  return rec.record({ id: `engine-${concurrency}`, what: `engine only (Ledger.submit), ${concurrency} concurrent`, placement: "inproc", concurrency, stats, ...pointCosts(probe.result, stats.n, m.commits()) });
 }
 
 export async function engineLayer(rec: PointRecorder, bs: BenchServer, party: string, user: string): Promise<EngineResult> {

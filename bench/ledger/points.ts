@@ -5,44 +5,39 @@
  */
 import type { BenchServer } from "../lib/setup.js";
 import { runTaskIn, type LoadResult, type Op, type Placement, type Target } from "../lib/loadgen.js";
+import { perOp, type PerOpCosts } from "../lib/per-op.js";
 import { Probe, type ProbeResult } from "../lib/probe.js";
+import { errorsNote, percentiles } from "../lib/result-rows.js";
 import { fmt, runStats, type RunStats } from "../lib/stats.js";
 import { CommitCounter, type CommitCount } from "./commit-counter.js";
 import { CFG, OPEN_RATE, log, runId } from "./config.js";
 
-export interface Point {
+export interface Point extends Partial<PerOpCosts> {
   readonly id: string;
   readonly what: string;
   readonly placement: Placement | "-";
   readonly concurrency?: number;
   readonly stats: RunStats;
-  /** Server (main) thread busy time per op, µs; includes the client when inproc. */
-  readonly mainUsPerOp?: number;
-  /** Server (main) thread CPU per op, µs: unlike mainUsPerOp it does not grow when other processes take the core. */
-  readonly mainCpuUsPerOp?: number;
-  /** Whole-process CPU per op (server + client threads), µs. */
-  readonly cpuUsPerOp?: number;
-  readonly foreignCores?: number;
   /** Group commit during the window: commits per flush (one fsync each), flushes per second. */
   readonly commitsPerFlush?: number;
   readonly flushesPerSec?: number;
   readonly extra?: Record<string, unknown>;
 }
 
-export function perOp(p: ProbeResult | undefined, ops: number, commits?: CommitCount) {
+/** The window's per-op costs and, when the point talked to the ledger, its group-commit shape. */
+export function pointCosts(p: ProbeResult | undefined, ops: number, commits?: CommitCount) {
   if (!p || ops === 0) return {};
   const group = commits && commits.flushes > 0 ? { commitsPerFlush: commits.commits / commits.flushes, flushesPerSec: commits.flushes / (p.wallMs / 1000) } : {};
-  const mainCpuUsPerOp = p.mainCpuMs !== undefined ? (p.mainCpuMs * 1000) / ops : undefined;
-  return { mainUsPerOp: (p.mainActiveMs * 1000) / ops, mainCpuUsPerOp, cpuUsPerOp: (p.processCpuMs * 1000) / ops, foreignCores: p.foreignCores, ...group };
+  return { ...perOp(p, ops), ...group };
 }
 
 function printPoint(p: Point): void {
   const s = p.stats;
   log(
-    `  ${p.what.padEnd(44)} ${p.placement.padEnd(6)} ${fmt(s.perSec).padStart(7)}/s  p50 ${fmt(s.p50, 2).padStart(6)}  p90 ${fmt(s.p90, 2).padStart(6)}  p99 ${fmt(s.p99, 2).padStart(6)} ms` +
+    `  ${p.what.padEnd(44)} ${p.placement.padEnd(6)} ${fmt(s.perSec).padStart(7)}/s  ${percentiles(s, 6)}` +
       `  main ${fmt(p.mainUsPerOp, 0).padStart(5)} µs/op (cpu ${fmt(p.mainCpuUsPerOp, 0).padStart(4)})  process cpu ${fmt(p.cpuUsPerOp, 0).padStart(5)} µs/op  other-procs ${fmt(p.foreignCores, 2)} cores` +
       (p.commitsPerFlush !== undefined ? `  group commit ${fmt(p.commitsPerFlush, 1)}/flush, ${fmt(p.flushesPerSec, 0)} flush/s` : "") +
-      (s.errors ? `  ERRORS ${s.errors}` : ""),
+      errorsNote(s),
   );
 }
 
@@ -83,7 +78,7 @@ export class PointRecorder {
       m.mark,
     );
     const stats = runStats(r.latencies, r.seconds, r.errors);
-    const p = this.record({ id, what, placement, concurrency, stats, ...perOp(probe.result, stats.n, m.commits()) });
+    const p = this.record({ id, what, placement, concurrency, stats, ...pointCosts(probe.result, stats.n, m.commits()) });
     if (r.firstError) log(`    first error: ${r.firstError}`);
     return p;
   }
@@ -98,7 +93,7 @@ export class PointRecorder {
     );
     const stats = runStats(r.latencies, r.seconds, r.errors);
     const extra = { offeredPerSec: OPEN_RATE, maxInFlight: r.maxInFlight };
-    const p = this.record({ id, what, placement, stats, ...perOp(probe.result, stats.n, m.commits()), extra });
+    const p = this.record({ id, what, placement, stats, ...pointCosts(probe.result, stats.n, m.commits()), extra });
     log(`    offered ${OPEN_RATE}/s, max in flight ${r.maxInFlight}${r.firstError ? `, first error: ${r.firstError}` : ""}`);
     return p;
   }

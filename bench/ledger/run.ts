@@ -25,6 +25,7 @@
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { stopWorker } from "../lib/loadgen.js";
+import { headerLine } from "../lib/run-facts.js";
 import { startBenchServer, startEchoServers } from "../lib/setup.js";
 import { fmt, table } from "../lib/stats.js";
 import { catchUp } from "./catch-up.js";
@@ -40,7 +41,7 @@ import { targetsFor } from "./targets.js";
 import { throughput } from "./throughput.js";
 
 function header(): void {
-  log(`ccwallet bench ${QUICK ? "(QUICK smoke run)" : ""}: node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, load avg ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  log(headerLine("ccwallet bench", QUICK));
   log(`columns: throughput; latency percentiles; main = server event-loop busy time per op (includes the client when inproc);`);
   log(`         cpu = whole-process CPU per op (server + worker client); other-procs = cores used by other processes meanwhile`);
 }

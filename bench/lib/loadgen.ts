@@ -4,6 +4,8 @@
  * All timing is taken inside the thread that runs the task.
  */
 import { performance } from "node:perf_hooks";
+import { closedLoops, type LoopsResult } from "./closed-loops.js";
+import { measureWindow } from "./measure-window.js";
 import { TaskWorker, type Mark } from "./task-worker.js";
 import { grpcClients, grpcRequests, grpcTransport, iouJson, jsonClient } from "./clients.js";
 import { grpcJsClients } from "./grpcjs-clients.js";
@@ -36,12 +38,7 @@ export type Task =
 
 type ReadStreamTask = Extract<Task, { kind: "read-grpc" | "read-grpcjs" }>;
 
-export interface LoadResult {
-  /** Latencies (ms) of operations that completed inside the measured window. */
-  readonly latencies: number[];
-  readonly seconds: number;
-  readonly errors: number;
-  readonly firstError?: string;
+export interface LoadResult extends LoopsResult {
   /** Open loop: highest number of requests in flight; how late the generator itself ran (p99 ms). */
   readonly maxInFlight?: number;
 }
@@ -113,49 +110,12 @@ function makeOp(op: Op, t: Target, idPrefix: string, concurrency: number): { run
   }
 }
 
-
-/**
- * Calls `mark` when the measured window opens and closes (the caller samples CPU there);
- * `closed` resolves once the closing mark has been given (await it before reporting).
- */
-export function measureWindow(t0: number, warmupMs: number, durationMs: number, mark: Mark): { from: number; to: number; closed: Promise<void> } {
-  setTimeout(() => mark("start"), Math.max(0, t0 + warmupMs - performance.now()));
-  const closed = new Promise<void>((resolve) =>
-    setTimeout(() => {
-      mark("end");
-      resolve();
-    }, Math.max(0, t0 + warmupMs + durationMs - performance.now())),
-  );
-  return { from: t0 + warmupMs, to: t0 + warmupMs + durationMs, closed };
-}
-
 async function closedLoop(task: Extract<Task, { kind: "closed" }>, mark: Mark): Promise<LoadResult> {
   const sessions = Math.max(1, Math.min(task.sessions ?? 1, task.concurrency));
   const ops = Array.from({ length: sessions }, (_, i) => makeOp(task.op, task.target, `${task.idPrefix}-s${i}`, Math.ceil(task.concurrency / sessions)));
-  const latencies: number[] = [];
-  let errors = 0;
-  let firstError: string | undefined;
-  const { from, to, closed } = measureWindow(performance.now(), task.warmupMs, task.durationMs, mark);
-  const worker = async (_: unknown, i: number) => {
-    const op = ops[i % sessions];
-    for (;;) {
-      const start = performance.now();
-      if (start >= to) return;
-      try {
-        await op.run();
-        const end = performance.now();
-        if (start >= from && end <= to) latencies.push(end - start);
-      } catch (e) {
-        errors++;
-        firstError ??= String((e as Error)?.message ?? e);
-        if (errors > 1000) return;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: task.concurrency }, worker));
-  await closed;
+  const r = await closedLoops(task.concurrency, { warmupMs: task.warmupMs, durationMs: task.durationMs, maxErrors: 1000 }, mark, (i) => ops[i % sessions].run());
   for (const op of ops) op.close();
-  return { latencies, seconds: task.durationMs / 1000, errors, firstError };
+  return r;
 }
 
 async function openLoop(task: Extract<Task, { kind: "open" }>, mark: Mark): Promise<LoadResult> {

@@ -14,18 +14,20 @@
  *   whose merge automation is off (it would otherwise merge the 10,000 holdings, 100 per pass).
  * Results: a summary table, and bench/results/wallet-latest.json (wallet-latest-quick.json when quick).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import os from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 import { issueToken } from "../../src/auth/index.js";
 import { getBalance } from "../../src/wallet/get-balance.js";
 import { balanceInProcess } from "../cc/cc-balance.js";
 import { ccNetwork } from "../cc/cc-network.js";
+import { log } from "../lib/log.js";
 import { Probe } from "../lib/probe.js";
+import { ResultRows } from "../lib/result-rows.js";
+import { headerLine } from "../lib/run-facts.js";
 import { startBenchServer, startEchoServers, type BenchServer, type EchoServers } from "../lib/setup.js";
-import { fmt, latencyStats, runStats, table, type LatencyStats, type RunStats } from "../lib/stats.js";
+import { fmt, latencyStats, table } from "../lib/stats.js";
 import { runInWorker, stopWalletWorker, type Actor, type WalletResult, type WalletTask } from "./wallet-load.js";
 
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -39,56 +41,18 @@ const BALANCE_CLIENTS = [1, 4] as const;
 const HOLDINGS = 10_000;
 const POLL_MS = 20;
 const runId = Date.now().toString(36);
-const log = (s = "") => process.stdout.write(s + "\n");
-const benchDir = dirname(dirname(fileURLToPath(import.meta.url)));
-
-interface Row {
-  readonly what: string;
-  readonly stats: RunStats | LatencyStats;
-  readonly perSec?: number;
-  readonly mainUsPerOp?: number;
-  readonly mainCpuUsPerOp?: number;
-  readonly cpuUsPerOp?: number;
-  readonly foreignCores?: number;
-  readonly extra?: Record<string, number>;
-}
-const rows: Record<string, Row> = {};
-
-function print(key: string, r: Row): void {
-  rows[key] = r;
-  const s = r.stats;
-  log(
-    `  ${r.what.padEnd(56)} ${r.perSec !== undefined ? `${fmt(r.perSec).padStart(7)}/s` : " ".repeat(9)}  p50 ${fmt(s.p50, 2).padStart(7)}  p90 ${fmt(s.p90, 2).padStart(7)}  p99 ${fmt(s.p99, 2).padStart(7)} ms` +
-      (r.mainUsPerOp !== undefined
-        ? `  main ${fmt(r.mainUsPerOp, 0).padStart(5)} µs/op (cpu ${fmt(r.mainCpuUsPerOp, 0)})  proc ${fmt(r.cpuUsPerOp, 0).padStart(5)} µs/op  other-procs ${fmt(r.foreignCores, 2)} cores`
-        : "") +
-      ("errors" in s && s.errors ? `  ERRORS ${s.errors}` : ""),
-  );
-}
-
-function withProbe(probe: Probe, ops: number) {
-  const p = probe.result;
-  if (!p || ops === 0) return {};
-  return {
-    mainUsPerOp: (p.mainActiveMs * 1000) / ops,
-    mainCpuUsPerOp: p.mainCpuMs !== undefined ? (p.mainCpuMs * 1000) / ops : undefined,
-    cpuUsPerOp: (p.processCpuMs * 1000) / ops,
-    foreignCores: p.foreignCores,
-  };
-}
+const rows = new ResultRows({ whatWidth: 56, mainCpu: true });
 
 async function workerPoint(key: string, what: string, task: WalletTask): Promise<WalletResult> {
   const probe = new Probe();
   const r = await runInWorker(task, probe.mark);
-  const stats = runStats(r.latencies, r.seconds, r.errors);
   const extra = r.phases && {
     createP50: latencyStats(r.phases.create).p50,
     acceptP50: latencyStats(r.phases.accept).p50,
     pollsMean: latencyStats(r.phases.polls).mean,
   };
-  print(key, { what, stats, perSec: stats.perSec, ...withProbe(probe, stats.n), ...(extra ? { extra } : {}) });
-  if (extra) log(`    phases p50: create ${fmt(extra.createP50, 1)} ms, accept ${fmt(extra.acceptP50, 1)} ms; status polls per offer ${fmt(extra.pollsMean, 1)} (every ${POLL_MS} ms)`);
-  if (r.firstError) log(`    first error: ${r.firstError}`);
+  const note = extra && `    phases p50: create ${fmt(extra.createP50, 1)} ms, accept ${fmt(extra.acceptP50, 1)} ms; status polls per offer ${fmt(extra.pollsMean, 1)} (every ${POLL_MS} ms)`;
+  rows.printLoad(key, what, r, probe, extra, note);
   return r;
 }
 
@@ -152,7 +116,7 @@ async function balance(echo: EchoServers): Promise<void> {
     const cold = performance.now();
     const first = await fetch(`${bs.httpUrl}/v0/wallet/balance`, { headers: { authorization: `Bearer ${rich.token}` } });
     const body = (await first.json()) as { effective_unlocked_qty: string };
-    rows["balance-cold"] = { what: "first call (loads the party into the index)", stats: latencyStats([performance.now() - cold]) };
+    rows.keep("balance-cold", { what: "first call (loads the party into the index)", stats: latencyStats([performance.now() - cold]) });
     log(`  first call (loads the party into the index): ${fmt(performance.now() - cold, 1)} ms; effective_unlocked_qty ${body.effective_unlocked_qty}`);
 
     const window = { warmupMs: CFG.balanceWarmupMs, durationMs: CFG.balanceMs };
@@ -171,8 +135,8 @@ async function balance(echo: EchoServers): Promise<void> {
       }
       return latencyStats(samples);
     };
-    print("inproc-index", { what: `in process: getBalance from the index (${HOLDINGS.toLocaleString("en-US")})`, stats: await measure(CFG.inProcessReps, () => getBalance(bs.server.cc, rich.party)) });
-    print("inproc-acs", { what: "in process, before: ACS read + decode + fee math", stats: await measure(CFG.beforeReps, () => balanceInProcess(net, bs.server, rich.party)) });
+    rows.print("inproc-index", { what: `in process: getBalance from the index (${HOLDINGS.toLocaleString("en-US")})`, stats: await measure(CFG.inProcessReps, () => getBalance(bs.server.cc, rich.party)) });
+    rows.print("inproc-acs", { what: "in process, before: ACS read + decode + fee math", stats: await measure(CFG.beforeReps, () => balanceInProcess(net, bs.server, rich.party)) });
   } finally {
     await bs.stop();
   }
@@ -180,7 +144,7 @@ async function balance(echo: EchoServers): Promise<void> {
 
 async function main() {
   const started = performance.now();
-  log(`ccwallet wallet bench ${QUICK ? "(QUICK smoke run)" : ""}: node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, load avg ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  log(headerLine("ccwallet wallet bench", QUICK));
   log("columns: throughput; latency percentiles; main = server event-loop busy time per op (cpu = its CPU time); proc = whole-process CPU per op (incl. the client worker); other-procs = cores used by other processes");
   const echo = await startEchoServers();
   try {
@@ -195,10 +159,9 @@ async function main() {
 }
 
 function summary() {
-  const r = (k: string) => rows[k];
-  const perSec = (k: string) => `${fmt(r(k)?.perSec)}/s`;
-  const p = (k: string, q: "p50" | "p99") => `${fmt(r(k)?.stats[q], 2)} ms`;
-  const other = (k: string) => fmt(r(k)?.foreignCores, 2);
+  const perSec = (k: string) => `${rows.perSec(k)}/s`;
+  const p = (k: string, q: "p50" | "p99") => rows.ms(k, q);
+  const other = (k: string) => fmt(rows.get(k)?.foreignCores, 2);
   log("\n== Summary (issue #4 wallet targets)");
   log(
     table(
@@ -216,11 +179,7 @@ function summary() {
       ],
     ),
   );
-  const dir = join(benchDir, "results");
-  mkdirSync(dir, { recursive: true });
-  const out = join(dir, QUICK ? "wallet-latest-quick.json" : "wallet-latest.json");
-  writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), quick: QUICK, node: process.version, cpus: os.cpus().length, rows }, null, 2));
-  log(`written to ${out}`);
+  log(`written to ${rows.write("wallet-latest", QUICK)}`);
 }
 
 await main();

@@ -6,6 +6,7 @@
 import { performance } from "node:perf_hooks";
 import { runCcTask, type CcTask } from "../cc/cc-load.js";
 import { httpClient } from "../lib/clients.js";
+import { closedLoops, type LoopsResult } from "../lib/closed-loops.js";
 import { TaskWorker, type Mark } from "../lib/task-worker.js";
 
 export interface Actor {
@@ -39,59 +40,9 @@ export type WalletTask =
     }
   | { readonly kind: "cc"; readonly task: CcTask };
 
-export interface WalletResult {
-  readonly latencies: number[];
-  readonly seconds: number;
-  readonly errors: number;
-  readonly firstError?: string;
+export interface WalletResult extends LoopsResult {
   /** offers: p50-able samples of each phase (create, accept, create→completed), ms. */
   readonly phases?: { readonly create: number[]; readonly accept: number[]; readonly polls: number[] };
-}
-
-
-
-/**
- * `n` closed loops for `warmupMs + durationMs`; an iteration counts if it started and ended inside
- * the measured window (`step` reports extra samples through `keep`, which holds them to the same rule).
- */
-async function closedLoops(
-  n: number,
-  warmupMs: number,
-  durationMs: number,
-  mark: Mark,
-  step: (i: number, keep: (f: () => void) => void) => Promise<void>,
-): Promise<WalletResult> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let firstError: string | undefined;
-  const from = performance.now() + warmupMs;
-  const to = from + durationMs;
-  const startTimer = setTimeout(() => mark("start"), warmupMs);
-  const endTimer = new Promise<void>((r) => setTimeout(() => (mark("end"), r()), warmupMs + durationMs));
-  await Promise.all(
-    Array.from({ length: n }, async (_, i) => {
-      for (;;) {
-        const start = performance.now();
-        if (start >= to) return;
-        const kept: (() => void)[] = [];
-        try {
-          await step(i, (f) => kept.push(f));
-          const end = performance.now();
-          if (start >= from && end <= to) {
-            latencies.push(end - start);
-            for (const f of kept) f();
-          }
-        } catch (e) {
-          errors++;
-          firstError ??= String((e as Error)?.message ?? e);
-          if (errors > 50) return;
-        }
-      }
-    }),
-  );
-  clearTimeout(startTimer);
-  await endTimer;
-  return { latencies, seconds: durationMs / 1000, errors, firstError };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -105,7 +56,7 @@ async function offers(task: Extract<WalletTask, { kind: "offers" }>, mark: Mark)
     return JSON.parse(r.body);
   };
   try {
-    const r = await closedLoops(task.pairs.length, task.warmupMs, task.durationMs, mark, async (i, keep) => {
+    const r = await closedLoops(task.pairs.length, task, mark, async (i, keep) => {
       const { sender, receiver } = task.pairs[i];
       const trackingId = `${task.idPrefix}-${i}-${k++}`;
       const t0 = performance.now();
@@ -143,7 +94,7 @@ async function offers(task: Extract<WalletTask, { kind: "offers" }>, mark: Mark)
 async function requests(task: Extract<WalletTask, { kind: "request" }>, mark: Mark): Promise<WalletResult> {
   const client = httpClient(task.httpUrl, task.clients);
   try {
-    return await closedLoops(task.clients, task.warmupMs, task.durationMs, mark, async () => {
+    return await closedLoops(task.clients, task, mark, async () => {
       const r = await client.request(task.method, task.path, task.token, task.body);
       if (r.status !== 200) throw new Error(`${task.method} ${task.path}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
     });
