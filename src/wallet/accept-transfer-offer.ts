@@ -5,7 +5,7 @@
 import { choiceOf } from "../ledger/ledger-client.js";
 import { TransferOffer, type TransferOfferPayload } from "../templates/splice/wallet/transfer-offer.js";
 import { actionCommandId } from "./contract-action.js";
-import { findTransferOffer } from "./find-transfer-offer.js";
+import { actOnOffer, findTransferOffer } from "./find-transfer-offer.js";
 import type { WalletDeps } from "./wallet-deps.js";
 import { walletErrors } from "./wallet-error.js";
 
@@ -13,13 +13,15 @@ import { walletErrors } from "./wallet-error.js";
 export async function acceptTransferOffer(deps: WalletDeps, party: string, contractId: string): Promise<string> {
   const offer = await findTransferOffer(deps, party, contractId, "receiver");
   if (offer.payload.expiresAt <= deps.clock.now()) throw walletErrors.badRequest(`transfer offer ${contractId} has expired`);
-  const { result } = await deps.client.exercise(
-    [party],
-    TransferOffer,
-    offer.contractId,
-    choiceOf<TransferOfferPayload, unknown, { acceptedTransferOffer: string }>(TransferOffer, "TransferOffer_Accept"),
-    {},
-    { commandId: actionCommandId("transfer-offer-accept", offer.contractId) },
+  const { result } = await actOnOffer(deps, offer, () =>
+    deps.client.exercise(
+      [party],
+      TransferOffer,
+      offer.contractId,
+      choiceOf<TransferOfferPayload, unknown, { acceptedTransferOffer: string }>(TransferOffer, "TransferOffer_Accept"),
+      {},
+      { commandId: actionCommandId("transfer-offer-accept", offer.contractId) },
+    ),
   );
   return result.acceptedTransferOffer;
 }

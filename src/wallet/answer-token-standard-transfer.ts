@@ -7,6 +7,7 @@ import { isContractId } from "../ledger/ids.js";
 import type { TransferInstructionChoice } from "../registry/index.js";
 import { AmuletTransferInstruction } from "../templates/splice/amulet-transfer-instruction.js";
 import type { TransferInstructionResult } from "../templates/splice/token-standard/transfer-instruction-v1.js";
+import { actingOnNamed } from "./contention.js";
 import { answerInstruction } from "./token-standard-calls.js";
 import type { WalletDeps } from "./wallet-deps.js";
 import { walletErrors } from "./wallet-error.js";
@@ -17,12 +18,12 @@ export async function answerTokenStandardTransfer(deps: WalletDeps, party: strin
   if (!isContractId(contractId)) throw walletErrors.badRequest(`contract_id: ${JSON.stringify(contractId)} is not a contract id`);
   const instruction = await deps.client.contract(AmuletTransferInstruction, contractId);
   const transfer = instruction?.payload.transfer;
-  if (!transfer || (transfer.sender !== party && transfer.receiver !== party)) {
-    throw walletErrors.notFound(`no open token-standard transfer ${contractId} of party ${party}`);
-  }
+  const gone = () => walletErrors.notFound(`no open token-standard transfer ${contractId} of party ${party}`);
+  if (!transfer || (transfer.sender !== party && transfer.receiver !== party)) throw gone();
   const role = ROLE[choice];
   if (transfer[role] !== party) throw walletErrors.badRequest(`only the ${role} of transfer ${contractId} can ${choice} it`);
-  return answerInstruction(deps, party, contractId, choice);
+  const isActive = async () => (await deps.client.contract(AmuletTransferInstruction, contractId)) !== undefined;
+  return actingOnNamed(isActive, gone, () => answerInstruction(deps, party, contractId, choice));
 }
 
 export const acceptTokenStandardTransfer = (deps: WalletDeps, party: string, contractId: string) => answerTokenStandardTransfer(deps, party, contractId, "accept");

@@ -14,6 +14,7 @@ import { META } from "../templates/splice/metadata.js";
 import { twoStepFeeReserve } from "../templates/splice/token-standard/two-step-transfer.js";
 import type { Transfer, TransferInstructionResult } from "../templates/splice/token-standard/transfer-instruction-v1.js";
 import { commandIdFor, DEDUPLICATION_DAY } from "./command-ids.js";
+import { withPickedContracts } from "./contention.js";
 import { exclusively } from "./in-flight.js";
 import { pickInputs } from "./send-via-preapproval.js";
 import { instructTransfer, registryDepsOf } from "./token-standard-calls.js";
@@ -54,10 +55,8 @@ export async function createTokenStandardTransfer(deps: WalletDeps, req: TokenSt
       inputHoldingCids: inputs.map((i) => i.contractId),
       meta: { values: new Map([[META.reason, req.description]]) },
     };
-    const { result } = await instructTransfer(deps, transfer, {
-      commandId: commandIdFor("token-standard-transfer", req.trackingId),
-      deduplication: DEDUPLICATION_DAY,
-    });
+    const options = { commandId: commandIdFor("token-standard-transfer", req.trackingId), deduplication: DEDUPLICATION_DAY };
+    const { result } = await withPickedContracts(() => instructTransfer(deps, transfer, options));
     return result;
   });
 }

@@ -12,6 +12,7 @@
 import { choiceOf, type Active } from "../ledger/ledger-client.js";
 import { TransferPreapprovalProposal, type TransferPreapprovalProposalPayload } from "../templates/splice/wallet/transfer-preapproval-proposal.js";
 import { MICROS_PER_DAY } from "../templates/splice/types.js";
+import { withPickedContracts } from "./contention.js";
 import { exclusively } from "./in-flight.js";
 import { preapprovalFeeFor } from "./preapproval-fee.js";
 import { findPreapproval, pickInputs } from "./send-via-preapproval.js";
@@ -38,7 +39,7 @@ export async function createTransferPreapproval(deps: WalletDeps, party: string)
     const payment = await operatorPayment(deps, expiresAt);
     const { proposal, fresh } = await proposalOf(deps, party);
     try {
-      return { created: true, contractId: await accept(deps, proposal.contractId, payment, expiresAt) };
+      return { created: true, contractId: await withPickedContracts(() => accept(deps, proposal.contractId, payment, expiresAt)) };
     } catch (e) {
       // A proposal this request created must not outlive its failure.
       if (fresh) await withdraw(deps, party, proposal.contractId).catch(() => undefined);

@@ -2,12 +2,11 @@
 import { choiceOf } from "../ledger/ledger-client.js";
 import { TransferOffer, type TransferOfferPayload } from "../templates/splice/wallet/transfer-offer.js";
 import { actionCommandId } from "./contract-action.js";
-import { findTransferOffer } from "./find-transfer-offer.js";
+import { actOnOffer, findTransferOffer } from "./find-transfer-offer.js";
 import type { WalletDeps } from "./wallet-deps.js";
 
 export async function rejectTransferOffer(deps: WalletDeps, party: string, contractId: string): Promise<void> {
   const offer = await findTransferOffer(deps, party, contractId, "receiver");
-  await deps.client.exercise([party], TransferOffer, offer.contractId, choiceOf<TransferOfferPayload>(TransferOffer, "TransferOffer_Reject"), {}, {
-    commandId: actionCommandId("transfer-offer-reject", offer.contractId),
-  });
+  const commandId = actionCommandId("transfer-offer-reject", offer.contractId);
+  await actOnOffer(deps, offer, () => deps.client.exercise([party], TransferOffer, offer.contractId, choiceOf<TransferOfferPayload>(TransferOffer, "TransferOffer_Reject"), {}, { commandId }));
 }

@@ -8,6 +8,7 @@ import { Numeric } from "../ledger/numeric.js";
 import { TransferPreapproval, type TransferPreapprovalPayload } from "../templates/splice/transfer-preapproval.js";
 import { FeaturedAppRight } from "../templates/splice/amulet.js";
 import { commandIdFor, DEDUPLICATION_DAY } from "./command-ids.js";
+import { withPickedContracts } from "./contention.js";
 import { lookupTransferPreapproval } from "../registry/index.js";
 import { selectInputs } from "./select-inputs.js";
 import { registryDepsOf } from "./token-standard-calls.js";
@@ -36,23 +37,26 @@ export async function sendViaPreapproval(deps: WalletDeps, req: PreapprovalSend)
   const inputs = pickInputs(spendable.candidates, req.amount);
   const [featured] = (await deps.client.active(FeaturedAppRight, [preapproval.payload.provider])).filter((f) => f.payload.provider === preapproval.payload.provider);
   const { context, disclosed } = contextFor(spendable, inputs, featured?.contractId ?? null);
-  await deps.client.exercise(
-    [req.sender],
-    TransferPreapproval,
-    preapproval.contractId,
-    choiceOf<TransferPreapprovalPayload>(TransferPreapproval, "TransferPreapproval_Send"),
-    {
-      context: { amuletRules: spendable.state.rules.contractId, context },
-      inputs: inputs.map((i) => i.input),
-      amount: req.amount,
-      sender: req.sender,
-      description: req.description ?? null,
-    },
-    {
-      commandId: commandIdFor("transfer-preapproval-send", req.deduplicationId),
-      deduplication: DEDUPLICATION_DAY,
-      disclosed: [...disclosed, preapproval.record, ...(featured ? [featured.record] : [])],
-    },
+  // Every contract here was looked up by the wallet: one spent meanwhile is contention (429).
+  await withPickedContracts(() =>
+    deps.client.exercise(
+      [req.sender],
+      TransferPreapproval,
+      preapproval.contractId,
+      choiceOf<TransferPreapprovalPayload>(TransferPreapproval, "TransferPreapproval_Send"),
+      {
+        context: { amuletRules: spendable.state.rules.contractId, context },
+        inputs: inputs.map((i) => i.input),
+        amount: req.amount,
+        sender: req.sender,
+        description: req.description ?? null,
+      },
+      {
+        commandId: commandIdFor("transfer-preapproval-send", req.deduplicationId),
+        deduplication: DEDUPLICATION_DAY,
+        disclosed: [...disclosed, preapproval.record, ...(featured ? [featured.record] : [])],
+      },
+    ),
   );
 }
 

@@ -2,7 +2,7 @@
 import { choiceOf } from "../ledger/ledger-client.js";
 import { TransferOffer, type TransferOfferPayload } from "../templates/splice/wallet/transfer-offer.js";
 import { actionCommandId } from "./contract-action.js";
-import { findTransferOffer } from "./find-transfer-offer.js";
+import { actOnOffer, findTransferOffer } from "./find-transfer-offer.js";
 import type { WalletDeps } from "./wallet-deps.js";
 
 /** The reason the status endpoint reports as `withdrawn_reason`. */
@@ -10,7 +10,8 @@ export const WITHDRAWN_BY_SENDER = "withdrawn by the sender";
 
 export async function withdrawTransferOffer(deps: WalletDeps, party: string, contractId: string): Promise<void> {
   const offer = await findTransferOffer(deps, party, contractId, "sender");
-  await deps.client.exercise([party], TransferOffer, offer.contractId, choiceOf<TransferOfferPayload>(TransferOffer, "TransferOffer_Withdraw"), {
-    reason: WITHDRAWN_BY_SENDER,
-  }, { commandId: actionCommandId("transfer-offer-withdraw", offer.contractId) });
+  const commandId = actionCommandId("transfer-offer-withdraw", offer.contractId);
+  await actOnOffer(deps, offer, () =>
+    deps.client.exercise([party], TransferOffer, offer.contractId, choiceOf<TransferOfferPayload>(TransferOffer, "TransferOffer_Withdraw"), { reason: WITHDRAWN_BY_SENDER }, { commandId }),
+  );
 }
