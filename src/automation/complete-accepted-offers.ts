@@ -21,6 +21,7 @@ import { contextFor, spendableOf, type SpendableCandidate } from "../wallet/tran
 import type { WalletDeps } from "../wallet/wallet-deps.js";
 import { walletErrorOf, walletErrors } from "../wallet/wallet-error.js";
 import { actOnAll, isPermanentRefusal } from "./act-on-each.js";
+import { spendingAs } from "../wallet/spend-queue.js";
 import type { WalletParties } from "./wallet-parties.js";
 
 type Accepted = Active<AcceptedTransferOfferPayload>;
@@ -34,7 +35,7 @@ export async function completeAcceptedOffers(deps: WalletDeps, parties: WalletPa
   for (const a of accepted) if (ours.has(a.payload.sender)) bySender.set(a.payload.sender, [...(bySender.get(a.payload.sender) ?? []), a]);
   if (bySender.size === 0) return false;
   const [featured] = (await deps.client.active(FeaturedAppRight, [deps.validator])).filter((f) => f.payload.provider === deps.validator && f.payload.dso === deps.dso);
-  const acted = await actOnAll([...bySender], ([sender, offers]) => completeForSender(deps, sender, offers, now, featured));
+  const acted = await actOnAll([...bySender], ([sender, offers]) => spendingAs(deps, sender, () => completeForSender(deps, sender, offers, now, featured)));
   return acted;
 }
 

@@ -17,6 +17,7 @@ import type { WalletDeps } from "../wallet/wallet-deps.js";
 import { walletErrorOf } from "../wallet/wallet-error.js";
 import { actionCommandId, type ContractAction } from "../wallet/contract-action.js";
 import { actOnAll, isPermanentRefusal } from "./act-on-each.js";
+import { spendingAs } from "../wallet/spend-queue.js";
 import type { WalletParties } from "./wallet-parties.js";
 
 type Request = Active<BuyTrafficRequestPayload>;
@@ -30,7 +31,7 @@ export async function completeBuyTrafficRequests(deps: WalletDeps, parties: Wall
   for (const r of requests) if (ours.has(r.payload.endUserParty)) byUser.set(r.payload.endUserParty, [...(byUser.get(r.payload.endUserParty) ?? []), r]);
   // Users in parallel; one user's requests one after the other, each on fresh holdings.
   return actOnAll([...byUser.values()], async (mine) => {
-    for (const r of mine) await (r.payload.expiresAt <= now ? expire(deps, r) : complete(deps, state, r));
+    for (const r of mine) await (r.payload.expiresAt <= now ? expire(deps, r) : spendingAs(deps, r.payload.endUserParty, () => complete(deps, state, r)));
   });
 }
 

@@ -18,6 +18,7 @@ import { withPickedContracts } from "./contention.js";
 import { exclusively } from "./in-flight.js";
 import { pickInputs } from "./send-via-preapproval.js";
 import { instructTransfer, registryDepsOf } from "./token-standard-calls.js";
+import { spendingAs } from "./spend-queue.js";
 import { spendableOf } from "./transfer-inputs.js";
 import type { WalletDeps } from "./wallet-deps.js";
 import { walletErrors } from "./wallet-error.js";
@@ -38,7 +39,7 @@ export async function createTokenStandardTransfer(deps: WalletDeps, req: TokenSt
   const now = deps.clock.now();
   if (req.expiresAt <= now) throw walletErrors.badRequest(`expires_at ${req.expiresAt} is not in the future (ledger time is ${now})`);
   const busy = `a token-standard transfer with tracking id ${req.trackingId} is being processed; retry later`;
-  return exclusively(deps, `token-standard-transfer:${req.sender}:${req.trackingId}`, busy, async () => {
+  return exclusively(deps, `token-standard-transfer:${req.sender}:${req.trackingId}`, busy, () => spendingAs(deps, req.sender, async () => {
     // Holdings only: the token standard spends Holding contracts, not reward coupons.
     const spendable = await spendableOf(deps, req.sender);
     const holdings = spendable.candidates.filter((c) => c.kind === "holding");
@@ -58,6 +59,6 @@ export async function createTokenStandardTransfer(deps: WalletDeps, req: TokenSt
     const options = { commandId: commandIdFor("token-standard-transfer", req.trackingId), deduplication: DEDUPLICATION_DAY };
     const { result } = await withPickedContracts(() => instructTransfer(deps, transfer, options));
     return result;
-  });
+  }));
 }
 

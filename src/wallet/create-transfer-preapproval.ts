@@ -13,6 +13,7 @@ import { choiceOf, type Active } from "../ledger/ledger-client.js";
 import { TransferPreapprovalProposal, type TransferPreapprovalProposalPayload } from "../templates/splice/wallet/transfer-preapproval-proposal.js";
 import { MICROS_PER_DAY } from "../templates/splice/types.js";
 import { withPickedContracts } from "./contention.js";
+import { spendingAs } from "./spend-queue.js";
 import { exclusively } from "./in-flight.js";
 import { preapprovalFeeFor } from "./preapproval-fee.js";
 import { findPreapproval, pickInputs } from "./send-via-preapproval.js";
@@ -35,17 +36,22 @@ export async function createTransferPreapproval(deps: WalletDeps, party: string)
   return exclusively(deps, `transfer-preapproval:${party}`, `a transfer preapproval for ${party} is being created; retry later`, async () => {
     const raced = await findPreapproval(deps, party);
     if (raced) return { created: false, contractId: raced.contractId };
-    const expiresAt = deps.clock.now() + PREAPPROVAL_LIFETIME_MICROS;
-    const payment = await operatorPayment(deps, expiresAt);
-    const { proposal, fresh } = await proposalOf(deps, party);
-    try {
-      return { created: true, contractId: await withPickedContracts(() => accept(deps, proposal.contractId, payment, expiresAt)) };
-    } catch (e) {
-      // A proposal this request created must not outlive its failure.
-      if (fresh) await withdraw(deps, party, proposal.contractId).catch(() => undefined);
-      throw e;
-    }
+    // The operator pays: its spends queue, so concurrent creations for many parties all get paid.
+    return spendingAs(deps, deps.validator, async () => ({ created: true, contractId: await create(deps, party) }));
   });
+}
+
+async function create(deps: WalletDeps, party: string): Promise<string> {
+  const expiresAt = deps.clock.now() + PREAPPROVAL_LIFETIME_MICROS;
+  const payment = await operatorPayment(deps, expiresAt);
+  const { proposal, fresh } = await proposalOf(deps, party);
+  try {
+    return await withPickedContracts(() => accept(deps, proposal.contractId, payment, expiresAt));
+  } catch (e) {
+    // A proposal this request created must not outlive its failure.
+    if (fresh) await withdraw(deps, party, proposal.contractId).catch(() => undefined);
+    throw e;
+  }
 }
 
 interface Payment {

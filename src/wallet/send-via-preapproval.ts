@@ -11,6 +11,7 @@ import { commandIdFor, DEDUPLICATION_DAY } from "./command-ids.js";
 import { withPickedContracts } from "./contention.js";
 import { lookupTransferPreapproval } from "../registry/index.js";
 import { selectInputs } from "./select-inputs.js";
+import { spendingAs } from "./spend-queue.js";
 import { registryDepsOf } from "./token-standard-calls.js";
 import { contextFor, spendableOf, type SpendableCandidate } from "./transfer-inputs.js";
 import type { WalletDeps } from "./wallet-deps.js";
@@ -33,6 +34,10 @@ export async function sendViaPreapproval(deps: WalletDeps, req: PreapprovalSend)
   const preapproval = await findPreapproval(deps, req.receiver);
   // Splice answers INVALID_ARGUMENT (400) here: the receiver exists but cannot be paid this way.
   if (!preapproval) throw walletErrors.badRequest(`Receiver ${req.receiver} does not have a TransferPreapproval`);
+  await spendingAs(deps, req.sender, () => send(deps, req, preapproval));
+}
+
+async function send(deps: WalletDeps, req: PreapprovalSend, preapproval: NonNullable<Awaited<ReturnType<typeof findPreapproval>>>): Promise<void> {
   const spendable = await spendableOf(deps, req.sender);
   const inputs = pickInputs(spendable.candidates, req.amount);
   const [featured] = (await deps.client.active(FeaturedAppRight, [preapproval.payload.provider])).filter((f) => f.payload.provider === preapproval.payload.provider);
