@@ -13,6 +13,7 @@ import type { LedgerApi } from "./api/grpc/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
 import { specGrpcMessageHandler } from "./api/grpc/grpc-message-encoding.js";
 import { createGateway } from "./api/http/gateway.js";
+import type { Route } from "./api/http/route-table.js";
 import { createTokenVerifier, describeSecret, loadOrCreateSecret } from "./auth/index.js";
 import { walletServices } from "./api/grpc/wallet/index.js";
 import { bootstrap, bootstrapValidatorOperator } from "./bootstrap.js";
@@ -43,6 +44,8 @@ export interface RunningServer {
   readonly wallet: WalletContext;
   /** What the wallet use cases and automation run with (ledger client, in-memory indexes). */
   readonly cc: WalletDeps;
+  /** The JSON gateway's routes (`/v2`, `/v0` and aliases, registry). */
+  readonly httpRoutes: readonly Route[];
   close(): Promise<void>;
 }
 
@@ -83,6 +86,7 @@ export async function startServer(config: Config, parts: ServerParts = {}, optio
     network: apps.network,
     wallet: apps.wallet,
     cc: apps.walletDeps,
+    httpRoutes: gateway.routes,
     close: () =>
       (closing ??= (async () => {
         await apps.network.automation.stop();

@@ -216,6 +216,11 @@ export const errors = {
     make("PERMISSION_DENIED", Category.InsufficientPermission)(`The provided JWT token is not sufficient to authorize the intended command: ${why}`),
   unimplemented: (what: string) =>
     make("UNSUPPORTED_OPERATION", Category.InternalUnsupportedOperation)(`The request is not supported: ${what}`),
+  invalidPrescribedSynchronizer: (synchronizerId: string) =>
+    make("INVALID_PRESCRIBED_SYNCHRONIZER_ID", Category.InvalidGivenCurrentSystemStateOther)(
+      `The commands name synchronizer ${synchronizerId}, which is not the synchronizer this participant is connected to`,
+      { synchronizer_id: synchronizerId },
+    ),
   internal: (what: string) =>
     make("LEDGER_API_INTERNAL_ERROR", Category.SystemInternalAssumptionViolated)(`Processing the request failed due to a non-transient internal error: ${what}`),
   tooManyElements: (limit: number) =>

@@ -26,6 +26,8 @@ async function prepare(api: LedgerApi, commands: Commands | undefined, ctx: Hand
   }
   requireActAs(user, submission.actAs);
   requireReadAs(user, submission.readAs);
+  // One synchronizer here: commands routed to any other one cannot be submitted (Canton's routing check).
+  if (commands?.synchronizerId && commands.synchronizerId !== api.identity.synchronizerId) throw errors.invalidPrescribedSynchronizer(commands.synchronizerId);
   return submission;
 }
 

@@ -55,6 +55,9 @@ export function partyManagementService(api: LedgerApi): ServiceImpl<typeof Party
         if (req.partyIdHint && !isPartyHint(req.partyIdHint)) {
           throw errors.invalidField("party_id_hint", `Invalid party id hint ${JSON.stringify(req.partyIdHint)}`);
         }
+        if (req.synchronizerId && req.synchronizerId !== api.identity.synchronizerId) {
+          throw errors.invalidField("synchronizer_id", `${req.synchronizerId} is not the synchronizer this participant is connected to`);
+        }
         if (req.userId && !(await api.store.user(req.userId))) throw errors.userNotFound(req.userId);
         const party = partyIdFor(req.partyIdHint || `party-${randomHex(8)}`, api.namespace);
         const record: PartyRecord = {

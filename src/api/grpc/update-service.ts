@@ -104,12 +104,14 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
     getTransactionTreeById: () => guard(async () => { throw errors.unimplemented("deprecated; use GetUpdateById"); }),
     getTransactionByOffset: (req, ctx) =>
       guard(async () => {
+        if (req.offset <= 0n) throw errors.invalidField("offset", "offset must be positive");
         const user = await authenticate(api, ctx);
         if (!isParticipantAdmin(user)) requireReadAs(user, req.requestingParties);
         return legacy(await api.store.transactionByOffset(req.offset), req.requestingParties, `offset ${req.offset}`);
       }),
     getTransactionById: (req, ctx) =>
       guard(async () => {
+        if (!req.updateId) throw errors.missingField("update_id");
         const user = await authenticate(api, ctx);
         if (!isParticipantAdmin(user)) requireReadAs(user, req.requestingParties);
         return legacy(await api.store.transactionById(req.updateId), req.requestingParties, `update id ${req.updateId}`);

@@ -37,14 +37,27 @@ export interface GatewayOptions {
 
 export interface Gateway {
   handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Every route served, both dialects and all aliases (tests sweep them all). */
+  readonly routes: readonly Route[];
   /** Ends every stream being collected (shutdown). */
   abortStreams(): void;
 }
 
-function nonNegativeInt(v: string | null, name: string): number | undefined {
-  if (v === null) return undefined;
-  if (!/^\d+$/.test(v)) throw errors.invalidField(name, `must be a non-negative integer, got ${JSON.stringify(v)}`);
-  return Number(v);
+/** How a server stream is collected into an array: `limit` and `stream_idle_timeout_ms` from the query. */
+interface StreamParams {
+  readonly limit?: number;
+  readonly idleMs?: number;
+}
+
+/** The stream parameters, or the text of Canton's 400 for a query parameter it cannot decode. */
+function streamParamsOf(url: URL): StreamParams | string {
+  const parsed: Record<string, number | undefined> = {};
+  for (const name of ["limit", "stream_idle_timeout_ms"]) {
+    const v = url.searchParams.get(name);
+    if (v !== null && !/^\d+$/.test(v)) return `Invalid value for: query parameter ${name} (must be a non-negative integer, got ${JSON.stringify(v)})`;
+    parsed[name] = v === null ? undefined : Number(v);
+  }
+  return { limit: parsed.limit, idleMs: parsed.stream_idle_timeout_ms };
 }
 
 /** What the Canton-dialect half needs per request. */
@@ -62,6 +75,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const splice = createSpliceHandler({ impls, maxBodyBytes: options.maxBodyBytes, log: options.log });
   const calls: CantonCalls = { impls, daml: damlJsonCodec(options.registry), live: new Set(), options };
   return {
+    routes,
     handle(req, res) {
       const url = new URL(req.url ?? "/", "http://localhost");
       const method = req.method ?? "GET";
@@ -69,6 +83,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       const spliceError = isSplicePath(url.pathname);
       if (match === undefined) return spliceError ? splice.notFound(res, method, url.pathname) : sendText(res, 404, "The requested resource could not be found.");
       if (match === "method-not-allowed") return spliceError ? splice.methodNotAllowed(res, method, url.pathname) : sendText(res, 405, "HTTP method not allowed.");
+      if (match === "bad-encoding") {
+        const why = `a path parameter of ${url.pathname} is not valid percent-encoding`;
+        return spliceError ? splice.badRequest(res, why) : sendText(res, 400, `Invalid value for: path parameter (${why})`);
+      }
       if (match.route.dialect === "splice") return splice.handle(match.route, match.params, url, req, res);
       invoke(calls, match.route, match.params, url, req, res).catch((e: unknown) => sendError(res, e, options));
     },
@@ -95,7 +113,7 @@ async function invoke(calls: CantonCalls, route: Route, params: string[], url: U
     const impl = calls.impls.get(route.service)![route.method.localName];
     const output = route.method.output as DescMessage;
     if (route.method.methodKind === "server_streaming") {
-      const items = await collect(calls.options, impl(decoded.input, ctx) as AsyncIterable<unknown>, url, abort, output);
+      const items = await collect(calls.options, impl(decoded.input, ctx) as AsyncIterable<unknown>, decoded.stream, abort, output);
       send(res, 200, items);
     } else {
       const result = await (impl(decoded.input, ctx) as Promise<unknown>);
@@ -107,7 +125,7 @@ async function invoke(calls: CantonCalls, route: Route, params: string[], url: U
   }
 }
 
-/** The request message from path, query and body; `undefined` when a 400 has been sent for malformed JSON. */
+/** The request message from path, query and body; `undefined` when a 400 has been sent for what cannot be decoded. */
 async function readInput(
   calls: CantonCalls,
   route: Route,
@@ -115,7 +133,12 @@ async function readInput(
   url: URL,
   req: IncomingMessage,
   res: ServerResponse,
-): Promise<{ input: unknown } | undefined> {
+): Promise<{ input: unknown; stream: StreamParams } | undefined> {
+  const stream = route.method.methodKind === "server_streaming" ? streamParamsOf(url) : {};
+  if (typeof stream === "string") {
+    sendText(res, 400, stream);
+    return undefined;
+  }
   let bodyJson: unknown;
   if (route.body !== "") {
     const text = await readBody(req, calls.options.maxBodyBytes);
@@ -128,7 +151,7 @@ async function readInput(
   }
   try {
     const json = requestJsonOf(route, params, url.searchParams, bodyJson);
-    return { input: fromCantonJson(route.method.input as never, json, calls.daml as never) };
+    return { input: fromCantonJson(route.method.input as never, json, calls.daml as never), stream };
   } catch (e) {
     if (e instanceof CantonJsonError) {
       sendText(res, 400, `Invalid value for: body (${e.message})`);
@@ -139,9 +162,9 @@ async function readInput(
 }
 
 /** A server stream as a bounded JSON array: ends at `limit`, after an idle gap, or fails past the list limit. */
-async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, url: URL, abort: AbortController, output: DescMessage): Promise<unknown[]> {
-  const limit = nonNegativeInt(url.searchParams.get("limit"), "limit");
-  const idleMs = nonNegativeInt(url.searchParams.get("stream_idle_timeout_ms"), "stream_idle_timeout_ms") ?? options.defaultStreamIdleMs ?? 1000;
+async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, params: StreamParams, abort: AbortController, output: DescMessage): Promise<unknown[]> {
+  const { limit } = params;
+  const idleMs = params.idleMs ?? options.defaultStreamIdleMs ?? 1000;
   const max = options.listMaxElements;
   const take = limit !== undefined && limit <= max ? limit : max + 1;
   const items: unknown[] = [];

@@ -6,6 +6,8 @@
  */
 import { type DescField, type DescMessage, ScalarType } from "@bufbuild/protobuf";
 import { errors } from "../../ledger/errors.js";
+import { CantonJsonError } from "./canton-json-error.js";
+import { expected } from "./json-shape.js";
 import type { Route } from "./route-table.js";
 
 const GATEWAY_PARAMS = new Set(["limit", "stream_idle_timeout_ms"]);
@@ -19,7 +21,8 @@ export function requestJsonOf(route: Route, params: readonly string[], query: UR
   const input = route.method.input;
   let json: Record<string, unknown> = {};
   if (route.body === "*") {
-    if (typeof body !== "object" || body === null || Array.isArray(body)) throw errors.invalidArgument("the request body must be a JSON object");
+    // Undecodable like any other shape error: Canton answers 400 text/plain, not a JsCantonError.
+    if (typeof body !== "object" || body === null || Array.isArray(body)) throw new CantonJsonError("", expected("an object", body));
     json = { ...(body as Record<string, unknown>) };
   } else if (route.body !== "") {
     const f = fieldByName(input, route.body);

@@ -70,13 +70,24 @@ export function sortRoutes(routes: Route[]): Route[] {
   return routes.sort((a, b) => a.variables.length - b.variables.length);
 }
 
-export function matchRoute(routes: readonly Route[], httpMethod: string, path: string): { route: Route; params: string[] } | "method-not-allowed" | undefined {
+/** The route and its decoded path variables; "bad-encoding" when a variable is not valid percent-encoding (`%ZZ`). */
+export function matchRoute(routes: readonly Route[], httpMethod: string, path: string): { route: Route; params: string[] } | "method-not-allowed" | "bad-encoding" | undefined {
   let pathMatched = false;
   for (const route of routes) {
     const m = route.pattern.exec(path);
     if (!m) continue;
     pathMatched = true;
-    if (route.httpMethod === httpMethod) return { route, params: m.slice(1).map(decodeURIComponent) };
+    if (route.httpMethod !== httpMethod) continue;
+    const params = m.slice(1).map(decodeSegment);
+    return params.every((p) => p !== undefined) ? { route, params: params as string[] } : "bad-encoding";
   }
   return pathMatched ? "method-not-allowed" : undefined;
+}
+
+function decodeSegment(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return undefined;
+  }
 }

@@ -24,6 +24,7 @@ export interface SpliceHandler {
   handle(route: Route, params: string[], url: URL, req: IncomingMessage, res: ServerResponse): void;
   notFound(res: ServerResponse, method: string, path: string): void;
   methodNotAllowed(res: ServerResponse, method: string, path: string): void;
+  badRequest(res: ServerResponse, why: string): void;
 }
 
 export function createSpliceHandler(options: SpliceHandlerOptions): SpliceHandler {
@@ -65,6 +66,10 @@ export function createSpliceHandler(options: SpliceHandlerOptions): SpliceHandle
     },
     methodNotAllowed(res, method, path) {
       const r = spliceError(405, `HTTP method ${method} is not allowed on ${path}`);
+      send(res, r.status, r.body);
+    },
+    badRequest(res, why) {
+      const r = spliceError(400, `Invalid request: ${why}`);
       send(res, r.status, r.body);
     },
   };
