@@ -71,7 +71,6 @@ export class WalletUsers {
   }
 
   private async changed(): Promise<void> {
-    this.parties = undefined;
     await this.store.putSetting(VERSION, randomUUID());
   }
 }

@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Numeric } from "../../src/ledger/numeric.js";
-import { loadOpenApi, OPENAPI_DIR, ResponseLog } from "../support/openapi-validator.js";
+import { ResponseLog } from "../support/openapi-validator.js";
+import { describeOpenApiConformance } from "../support/openapi-conformance.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import { acs, caller, fund, ofTemplate, onboard, type Wallet } from "./v0-coin-support.js";
 
-const openapi = loadOpenApi();
 const log = new ResponseLog();
 let s: TestServer;
 let call: ReturnType<typeof caller>;
@@ -68,8 +68,4 @@ describe("balance and amulets from the holdings index", () => {
   });
 });
 
-describe(`responses against the Splice OpenAPI${openapi ? "" : ` (SKIPPED: ${OPENAPI_DIR} not found)`}`, () => {
-  it.skipIf(!openapi)("every 200 body above conforms", () => {
-    expect(log.check(openapi!).problems).toEqual([]);
-  });
-});
+describeOpenApiConformance(() => log, { title: "every 200 body above conforms", errors: false });

@@ -5,11 +5,10 @@
  * checked against the Splice OpenAPI.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadOpenApi, OPENAPI_DIR } from "../support/openapi-validator.js";
+import { describeOpenApiConformance } from "../support/openapi-conformance.js";
 import { startOffers, type OffersFixture, type WalletUserHandle } from "./v0-offers-support.js";
 
 const HOUR = 3_600_000_000n;
-const openapi = loadOpenApi();
 
 let o: OffersFixture;
 let alice: WalletUserHandle;
@@ -144,11 +143,4 @@ describe("POST /v0/wallet/transactions", () => {
   });
 });
 
-describe(`responses against the Splice OpenAPI${openapi ? "" : ` (SKIPPED: ${OPENAPI_DIR} not found)`}`, () => {
-  it.skipIf(!openapi)("every 200 body above conforms, and every error body is {error}", () => {
-    const ok = o.log.check(openapi!);
-    expect(ok.problems).toEqual([]);
-    expect(ok.operations).toContain("wallet-internal.yaml#listTransactions");
-    expect(o.log.check(openapi!, (s) => s >= 400).problems).toEqual([]);
-  });
-});
+describeOpenApiConformance(() => o.log, { title: "every 200 body above conforms, and every error body is {error}", operationsInclude: ["wallet-internal.yaml#listTransactions"] });

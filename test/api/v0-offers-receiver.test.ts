@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadOpenApi, OPENAPI_DIR, ResponseLog } from "../support/openapi-validator.js";
+import { loadOpenApi, ResponseLog } from "../support/openapi-validator.js";
+import { describeOpenApiConformance } from "../support/openapi-conformance.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import { caller, fund, onboard, type Wallet } from "./v0-coin-support.js";
 import { AMULET, startOffers, TRANSFER_OFFER, type OffersFixture, type WalletUserHandle } from "./v0-offers-support.js";
@@ -193,9 +194,4 @@ describe("after a restart", () => {
   });
 });
 
-describe(`responses against the Splice OpenAPI${openapi ? "" : ` (SKIPPED: ${OPENAPI_DIR} not found)`}`, () => {
-  it.skipIf(!openapi)("every 200 body above conforms, and every error body is {error}", () => {
-    expect(o.log.check(openapi!).problems).toEqual([]);
-    expect(o.log.check(openapi!, (st) => st >= 400).problems).toEqual([]);
-  });
-});
+describeOpenApiConformance(() => o.log, { title: "every 200 body above conforms, and every error body is {error}" });

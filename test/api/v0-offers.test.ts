@@ -6,12 +6,11 @@
  * the Splice OpenAPI. Static time: expiries are reached by moving ledger time.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadOpenApi, OPENAPI_DIR } from "../support/openapi-validator.js";
+import { describeOpenApiConformance } from "../support/openapi-conformance.js";
 import { ACCEPTED_TRANSFER_OFFER, AMULET, startOffers, TRANSFER_OFFER, type OffersFixture, type WalletUserHandle } from "./v0-offers-support.js";
 
 const SECOND = 1_000_000n;
 const HOUR = 3600n * SECOND;
-const openapi = loadOpenApi();
 
 let o: OffersFixture;
 let alice: WalletUserHandle;
@@ -392,10 +391,4 @@ describe("USD offers created on /v2 are completed too", () => {
   });
 });
 
-describe(`responses against the Splice OpenAPI${openapi ? "" : ` (SKIPPED: ${OPENAPI_DIR} not found)`}`, () => {
-  it.skipIf(!openapi)("every 200 body above conforms, and every error body is {error}", () => {
-    const ok = o.log.check(openapi!);
-    expect(ok.problems).toEqual([]);
-    expect(o.log.check(openapi!, (s) => s >= 400).problems).toEqual([]);
-  });
-});
+describeOpenApiConformance(() => o.log, { title: "every 200 body above conforms, and every error body is {error}" });

@@ -12,14 +12,14 @@ import { issueToken } from "../../src/auth/index.js";
 import { loadConfig } from "../../src/config/index.js";
 import { startServer } from "../../src/server.js";
 import type { WalletInstaller } from "../../src/wallet/index.js";
-import { loadOpenApi, OPENAPI_DIR, ResponseLog } from "../support/openapi-validator.js";
+import { ResponseLog } from "../support/openapi-validator.js";
+import { describeOpenApiConformance } from "../support/openapi-conformance.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 let s: TestServer;
 let operator: string;
 let namespace: string;
 const log = new ResponseLog();
-const openapi = loadOpenApi();
 
 /** A `/v0` call (under `/api/validator` when `prefixed`), logged for the OpenAPI check. */
 async function call(method: string, path: string, token: string | null, body?: unknown, prefixed = false) {
@@ -268,21 +268,16 @@ describe("the WalletInstaller port", () => {
   });
 });
 
-describe(`responses against the Splice OpenAPI${openapi ? "" : ` (SKIPPED: ${OPENAPI_DIR} not found)`}`, () => {
-  it.skipIf(!openapi)("every 200 body above conforms, and every error body is {error}", () => {
-    const ok = log.check(openapi!);
-    expect(ok.problems).toEqual([]);
-    expect([...ok.operations].sort()).toEqual([
-      "validator-internal.yaml#getValidatorUserInfo",
-      "validator-internal.yaml#listUsers",
-      "validator-internal.yaml#offboardUser",
-      "validator-internal.yaml#onboardUser",
-      "validator-internal.yaml#register",
-      "wallet-internal.yaml#featureSupport",
-      "wallet-internal.yaml#getBalance",
-      "wallet-internal.yaml#userStatus",
-    ]);
-    const errors = log.check(openapi!, (status) => status >= 400);
-    expect(errors.problems).toEqual([]);
-  });
+describeOpenApiConformance(() => log, {
+  title: "every 200 body above conforms, and every error body is {error}",
+  operations: [
+    "validator-internal.yaml#getValidatorUserInfo",
+    "validator-internal.yaml#listUsers",
+    "validator-internal.yaml#offboardUser",
+    "validator-internal.yaml#onboardUser",
+    "validator-internal.yaml#register",
+    "wallet-internal.yaml#featureSupport",
+    "wallet-internal.yaml#getBalance",
+    "wallet-internal.yaml#userStatus",
+  ],
 });

@@ -11,7 +11,8 @@ import { CreateTransferPreapprovalResponseSchema } from "../../gen/ccwallet/wall
 import { Numeric } from "../../src/ledger/numeric.js";
 import { TransferPreapprovalProposal } from "../../src/templates/splice/wallet/transfer-preapproval-proposal.js";
 import { PREAPPROVAL_LIFETIME_MICROS } from "../../src/wallet/index.js";
-import { loadOpenApi, OPENAPI_DIR, ResponseLog } from "../support/openapi-validator.js";
+import { ResponseLog } from "../support/openapi-validator.js";
+import { describeOpenApiConformance } from "../support/openapi-conformance.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import { acs, amuletTotal, bearer, caller, ccDeps, fund, grpcClients, grpcJs, holdSubmissions, ofTemplate, onboard, operatorWallet, type GrpcClients, type Wallet } from "./v0-coin-support.js";
 
@@ -26,7 +27,6 @@ let operator: Wallet;
 let alice: Wallet;
 let bob: Wallet;
 const log = new ResponseLog();
-const openapi = loadOpenApi();
 let call: ReturnType<typeof caller>;
 
 beforeAll(async () => {
@@ -197,11 +197,4 @@ describe("@grpc/grpc-js with the protos in proto/ccwallet", () => {
   });
 });
 
-describe(`responses against the Splice OpenAPI${openapi ? "" : ` (SKIPPED: ${OPENAPI_DIR} not found)`}`, () => {
-  it.skipIf(!openapi)("every 200 and the 409-with-result conform, every error body is {error}", () => {
-    const ok = log.check(openapi!, (status) => status === 200 || status === 409);
-    expect(ok.problems).toEqual([]);
-    expect([...ok.operations].sort()).toEqual(["wallet-internal.yaml#createTransferPreapproval", "wallet-internal.yaml#transferPreapprovalSend"]);
-    expect(log.check(openapi!, (status) => status >= 400).problems).toEqual([]);
-  });
-});
+describeOpenApiConformance(() => log, { title: "every 200 and the 409-with-result conform, every error body is {error}", success: (status) => status === 200 || status === 409, operations: ["wallet-internal.yaml#createTransferPreapproval", "wallet-internal.yaml#transferPreapprovalSend"] });

@@ -9,7 +9,8 @@ import { status, type ServiceError } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StaticClock } from "../../src/ledger/clock.js";
 import { Numeric } from "../../src/ledger/numeric.js";
-import { loadOpenApi, OPENAPI_DIR, ResponseLog } from "../support/openapi-validator.js";
+import { ResponseLog } from "../support/openapi-validator.js";
+import { describeOpenApiConformance } from "../support/openapi-conformance.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import { acs, amuletTotal, bearer, caller, DAY, fund, grpcClients, grpcJs, holdSubmissions, ofTemplate, onboard, operatorWallet, type GrpcClients, type Wallet } from "./v0-coin-support.js";
 
@@ -23,7 +24,6 @@ let alice: Wallet;
 let bob: Wallet;
 let carol: Wallet;
 const log = new ResponseLog();
-const openapi = loadOpenApi();
 let call: ReturnType<typeof caller>;
 let n = 0;
 
@@ -237,18 +237,14 @@ describe("@grpc/grpc-js with the protos in proto/ccwallet", () => {
   });
 });
 
-describe(`responses against the Splice OpenAPI${openapi ? "" : ` (SKIPPED: ${OPENAPI_DIR} not found)`}`, () => {
-  it.skipIf(!openapi)("every 200 body conforms, every error body is {error}", () => {
-    const ok = log.check(openapi!);
-    expect(ok.problems).toEqual([]);
-    expect([...ok.operations].sort()).toEqual([
-      "wallet-internal.yaml#acceptTokenStandardTransfer",
-      "wallet-internal.yaml#createTokenStandardTransfer",
-      "wallet-internal.yaml#createTransferPreapproval",
-      "wallet-internal.yaml#listTokenStandardTransfers",
-      "wallet-internal.yaml#rejectTokenStandardTransfer",
-      "wallet-internal.yaml#withdrawTokenStandardTransfer",
-    ]);
-    expect(log.check(openapi!, (status) => status >= 400).problems).toEqual([]);
-  });
+describeOpenApiConformance(() => log, {
+  title: "every 200 body conforms, every error body is {error}",
+  operations: [
+    "wallet-internal.yaml#acceptTokenStandardTransfer",
+    "wallet-internal.yaml#createTokenStandardTransfer",
+    "wallet-internal.yaml#createTransferPreapproval",
+    "wallet-internal.yaml#listTokenStandardTransfers",
+    "wallet-internal.yaml#rejectTokenStandardTransfer",
+    "wallet-internal.yaml#withdrawTokenStandardTransfer",
+  ],
 });
