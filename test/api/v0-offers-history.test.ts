@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeOpenApiConformance } from "../support/openapi-conformance.js";
-import { startOffers, type OffersFixture, type WalletUserHandle } from "./v0-offers-support.js";
+import { startWithThreeUsers, type OffersFixture, type WalletUserHandle } from "./v0-offers-support.js";
 
 const HOUR = 3_600_000_000n;
 
@@ -36,11 +36,7 @@ const history = async (who: WalletUserHandle, body: Record<string, unknown>) => 
 };
 
 beforeAll(async () => {
-  o = await startOffers();
-  alice = await o.onboard("alice");
-  bob = await o.onboard("bob");
-  carol = await o.onboard("carol");
-  await o.fx.tap(alice.party, "100");
+  ({ o, alice, bob, carol } = await startWithThreeUsers({ alice: "100" }));
   const paid = await offer(alice, bob, "10");
   expect((await o.call("POST", `/v0/wallet/transfer-offers/${paid}/accept`, bob.token)).status).toBe(200);
   await o.settle();

@@ -12,7 +12,7 @@ import { loadOpenApi, ResponseLog } from "../support/openapi-validator.js";
 import { describeOpenApiConformance } from "../support/openapi-conformance.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import { caller, fund, onboard, type Wallet } from "./v0-coin-support.js";
-import { AMULET, startOffers, TRANSFER_OFFER, type OffersFixture, type WalletUserHandle } from "./v0-offers-support.js";
+import { AMULET, startWithThreeUsers, TRANSFER_OFFER, type OffersFixture, type WalletUserHandle } from "./v0-offers-support.js";
 
 const SECOND = 1_000_000n;
 const HOUR = 3600n * SECOND;
@@ -26,13 +26,8 @@ let n = 0;
 let makeOfferBody: ReturnType<OffersFixture["offerBody"]>;
 
 beforeAll(async () => {
-  o = await startOffers();
+  ({ o, alice, bob, carol } = await startWithThreeUsers({ alice: "1000", carol: "1000" }));
   makeOfferBody = o.offerBody("rx", { amount: "3", description: "receiver side" });
-  alice = await o.onboard("alice");
-  bob = await o.onboard("bob");
-  carol = await o.onboard("carol");
-  await o.fx.tap(alice.party, "1000");
-  await o.fx.tap(carol.party, "1000");
   await o.settle();
 });
 afterAll(() => o?.fx.stop());

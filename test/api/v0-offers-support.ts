@@ -130,3 +130,11 @@ export async function startOffers(): Promise<OffersFixture> {
   };
   return f;
 }
+
+/** A node with alice, bob and carol onboarded (in that order), each tapped the CC given to it. */
+export async function startWithThreeUsers(taps: Partial<Record<"alice" | "bob" | "carol", string>>) {
+  const o = await startOffers();
+  const users = { alice: await o.onboard("alice"), bob: await o.onboard("bob"), carol: await o.onboard("carol") };
+  for (const [name, amount] of Object.entries(taps)) await o.fx.tap(users[name as keyof typeof users].party, amount);
+  return { o, ...users };
+}

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeOpenApiConformance } from "../support/openapi-conformance.js";
-import { ACCEPTED_TRANSFER_OFFER, AMULET, startOffers, TRANSFER_OFFER, type OffersFixture, type WalletUserHandle } from "./v0-offers-support.js";
+import { ACCEPTED_TRANSFER_OFFER, AMULET, startWithThreeUsers, TRANSFER_OFFER, type OffersFixture, type WalletUserHandle } from "./v0-offers-support.js";
 
 const SECOND = 1_000_000n;
 const HOUR = 3600n * SECOND;
@@ -20,12 +20,8 @@ let n = 0;
 let makeOfferBody: ReturnType<OffersFixture["offerBody"]>;
 
 beforeAll(async () => {
-  o = await startOffers();
+  ({ o, alice, bob, carol } = await startWithThreeUsers({ alice: "1000" }));
   makeOfferBody = o.offerBody("track", { amount: "10.5", description: "lunch" });
-  alice = await o.onboard("alice");
-  bob = await o.onboard("bob");
-  carol = await o.onboard("carol");
-  await o.fx.tap(alice.party, "1000");
   await o.settle();
 });
 afterAll(() => o?.fx.stop());
