@@ -4,7 +4,7 @@
  */
 import { hash1220, randomHex } from "./ledger/ids.js";
 import { onboardUser, type WalletContext } from "./wallet/index.js";
-import type { Store } from "./store/port.js";
+import type { Store } from "./ledger/store-port.js";
 
 export interface NodeIdentity {
   readonly namespace: string;

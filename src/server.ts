@@ -21,7 +21,7 @@ import type { Config } from "./config/index.js";
 import { StaticClock, WallClock } from "./ledger/clock.js";
 import { Ledger } from "./ledger/engine.js";
 import { openStore } from "./store/index.js";
-import type { Store } from "./store/port.js";
+import type { Store } from "./ledger/store-port.js";
 import { createRegistry } from "./templates/index.js";
 import { DSO_PARTY_HINT, startNetwork, type RunningNetwork } from "./dso/index.js";
 import { tokenStandardGenesis, tokenStandardSteps } from "./dso/token-standard.js";

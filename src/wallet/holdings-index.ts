@@ -19,7 +19,7 @@ import { fromDamlJson } from "../ledger/daml-type.js";
 import type { ContractRecord, CreateNodeRecord, TransactionRecord } from "../ledger/records.js";
 import { qualifiedId } from "../ledger/template.js";
 import type { TransactionFeed } from "../ledger/transaction-feed.js";
-import type { LedgerStore } from "../store/port.js";
+import type { LedgerStore } from "../ledger/store-port.js";
 import { Amulet, LockedAmulet, type AmuletPayload, type LockedAmuletPayload } from "../templates/splice/amulet.js";
 import { loadAtFeed, recordOfCreate } from "./feed-snapshot.js";
 

@@ -6,7 +6,7 @@
 import { fromDamlJson, type DamlType } from "../ledger/daml-type.js";
 import type { ExerciseNodeRecord, NodeRecord, TransactionRecord } from "../ledger/records.js";
 import { qualifiedId, type Template } from "../ledger/template.js";
-import type { LedgerStore } from "../store/port.js";
+import type { LedgerStore } from "../ledger/store-port.js";
 
 const PAGE = 500;
 

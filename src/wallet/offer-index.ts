@@ -17,7 +17,7 @@ import { fromDamlJson } from "../ledger/daml-type.js";
 import type { CreateNodeRecord, ExerciseNodeRecord, TransactionRecord } from "../ledger/records.js";
 import { qualifiedId } from "../ledger/template.js";
 import type { TransactionFeed } from "../ledger/transaction-feed.js";
-import type { LedgerStore } from "../store/port.js";
+import type { LedgerStore } from "../ledger/store-port.js";
 import { AcceptedTransferOffer, TransferOffer, type AcceptedTransferOfferPayload, type TransferOfferPayload } from "../templates/splice/wallet/transfer-offer.js";
 import { loadAtFeed } from "./feed-snapshot.js";
 import { offerStepOf, type TransferOfferStatus } from "./offer-outcome.js";

@@ -2,7 +2,7 @@
  * What the wallet and validator use cases need, built once at start and passed to each of them.
  * Collaborators arrive as ports (installer, featured app rights), so tests pass plain fakes.
  */
-import type { Store } from "../store/port.js";
+import type { Store } from "../ledger/store-port.js";
 import { noFeaturedAppRights, type FeaturedAppRights } from "./featured-app-rights.js";
 import { KeyedMutex } from "./keyed-mutex.js";
 import { noopWalletInstaller, type WalletInstaller } from "./wallet-installer.js";

@@ -9,7 +9,7 @@
  * no counter), after the record itself: a reader that sees the new version sees the record.
  */
 import { randomUUID } from "node:crypto";
-import type { Store } from "../store/port.js";
+import type { Store } from "../ledger/store-port.js";
 
 export interface WalletUserRecord {
   readonly userId: string;

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { choiceOf } from "../../src/ledger/ledger-client.js";
-import type { LedgerStore } from "../../src/store/port.js";
+import type { LedgerStore } from "../../src/ledger/store-port.js";
 import { TransactionFeed } from "../../src/ledger/transaction-feed.js";
 import { Amulet, LockedAmulet, type LockedAmuletPayload, type TransferResult } from "../../src/templates/splice/index.js";
 import { HoldingsIndex } from "../../src/wallet/holdings-index.js";

@@ -10,7 +10,7 @@
  * the ledger end read when it started; the next starts when the ledger end moves past it.
  */
 import { tail } from "../../ledger/streams.js";
-import type { LedgerStore } from "../../store/port.js";
+import type { LedgerStore } from "../../ledger/store-port.js";
 
 export interface CheckpointAt {
   readonly offset: bigint;

@@ -2,7 +2,7 @@
 import type { TokenVerifier } from "../../auth/index.js";
 import type { Ledger } from "../../ledger/engine.js";
 import type { TemplateRegistry } from "../../ledger/registry.js";
-import type { Store } from "../../store/port.js";
+import type { Store } from "../../ledger/store-port.js";
 import type { LedgerIdentity, LedgerProtoEncoder } from "../convert/ledger-proto.js";
 import type { Clock } from "../../ledger/clock.js";
 

@@ -10,7 +10,7 @@ import { requireAdmin } from "../../auth/index.js";
 import { errors } from "../../ledger/errors.js";
 import { isPartyId, isUserId } from "../../ledger/ids.js";
 import type { UserRecord, UserRight } from "../../ledger/records.js";
-import type { Store } from "../../store/port.js";
+import type { Store } from "../../ledger/store-port.js";
 import { authenticate } from "./authenticate.js";
 import { guard } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";

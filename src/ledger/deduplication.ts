@@ -1,5 +1,5 @@
 /** The deduplication rule, shared by the ledger's early check and both adapters' commit-time check. */
-import type { Deduplication } from "./port.js";
+import type { Deduplication } from "./store-port.js";
 
 /** Whether a previous acceptance of the same change falls inside the deduplication period. */
 export function isDuplicate(previous: { readonly offset: bigint; readonly recordTime: bigint }, dedup: Deduplication): boolean {

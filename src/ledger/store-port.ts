@@ -14,7 +14,7 @@ import type {
   TransactionRecord,
   UserRecord,
   UserRight,
-} from "../ledger/records.js";
+} from "./records.js";
 
 export type Conflict =
   | { readonly kind: "inactive"; readonly contractIds: readonly string[] }
