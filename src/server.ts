@@ -25,7 +25,7 @@ import type { Store } from "./ledger/store-port.js";
 import { createRegistry } from "./templates/index.js";
 import { DSO_PARTY_HINT, startNetwork, type RunningNetwork } from "./dso/index.js";
 import { tokenStandardGenesis, tokenStandardSteps } from "./dso/token-standard.js";
-import { walletAutomationSteps } from "./automation/index.js";
+import { walletAutomationSteps } from "./wallet/automation/index.js";
 import type { WalletDeps } from "./wallet/wallet-deps.js";
 import { LedgerClient } from "./ledger/ledger-client.js";
 import { ccFeaturedAppRights } from "./wallet/cc-featured-app-rights.js";

@@ -8,7 +8,7 @@ import type { Template } from "../ledger/template.js";
 import { Amulet, LockedAmulet } from "../templates/splice/amulet.js";
 import { isExpired } from "../templates/splice/fees.js";
 import { TransferPreapproval } from "../templates/splice/transfer-preapproval.js";
-import { latestOpenRound, type NetworkState } from "./network-state.js";
+import { latestOpenRound, type NetworkState } from "../network/network-state.js";
 
 const BATCH = 100;
 

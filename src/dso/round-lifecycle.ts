@@ -10,7 +10,7 @@ import { AmuletRules } from "../templates/splice/amulet-rules.js";
 import { AppRewardCoupon, ValidatorRewardCoupon } from "../templates/splice/amulet.js";
 import { SummarizingMiningRound } from "../templates/splice/round.js";
 import { ValidatorLivenessActivityRecord } from "../templates/splice/validator-license.js";
-import type { NetworkState } from "./network-state.js";
+import type { NetworkState } from "../network/network-state.js";
 
 const BATCH = 100;
 

@@ -3,8 +3,8 @@ import type { NetworkConfig } from "../config/network.js";
 import type { Clock } from "../ledger/clock.js";
 import type { LedgerClient } from "../ledger/ledger-client.js";
 import { bootstrapNetwork, type GenesisContract, type NetworkParties } from "./bootstrap-network.js";
-import type { AutomationStep } from "./automation-step.js";
-import { DsoAutomation } from "./dso-automation.js";
+import type { AutomationStep } from "../automation/automation-step.js";
+import { DsoAutomation } from "../automation/trigger-loop.js";
 
 export interface NetworkOptions {
   readonly client: LedgerClient;

@@ -16,8 +16,8 @@ import { anyValue, CONTEXT_KEYS } from "../templates/splice/token-standard/choic
 import { TransferInstruction, TransferInstructionChoices } from "../templates/splice/token-standard/transfer-instruction-v1.js";
 import type { AnyValueV } from "../templates/splice/types.js";
 import type { GenesisContract } from "./bootstrap-network.js";
-import { automationStep, type AutomationStep } from "./automation-step.js";
-import { latestOpenRound, type NetworkState } from "./network-state.js";
+import { automationStep, type AutomationStep } from "../automation/automation-step.js";
+import { latestOpenRound, type NetworkState } from "../network/network-state.js";
 import { TransferCommandRunner } from "./transfer-commands.js";
 
 export const tokenStandardGenesis: readonly GenesisContract[] = [

@@ -9,7 +9,7 @@ import { LedgerError } from "../ledger/errors.js";
 import { Amulet, FeaturedAppRight } from "../templates/splice/amulet.js";
 import { TransferCommand, TransferCommandCounter, type TransferCommandPayload } from "../templates/splice/external-party-amulet-rules.js";
 import { TransferPreapproval } from "../templates/splice/transfer-preapproval.js";
-import { latestOpenRound, type NetworkState } from "./network-state.js";
+import { latestOpenRound, type NetworkState } from "../network/network-state.js";
 
 const MAX_INPUTS = 100;
 

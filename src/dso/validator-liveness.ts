@@ -4,7 +4,7 @@
  */
 import { choiceOf, type LedgerClient } from "../ledger/ledger-client.js";
 import { ValidatorLicense } from "../templates/splice/validator-license.js";
-import { latestOpenRound, type NetworkState } from "./network-state.js";
+import { latestOpenRound, type NetworkState } from "../network/network-state.js";
 
 export async function recordLiveness(client: LedgerClient, state: NetworkState, validator: string, now: bigint): Promise<boolean> {
   const [license] = await client.active(ValidatorLicense, [validator]);

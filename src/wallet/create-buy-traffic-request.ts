@@ -7,7 +7,7 @@
  * Every local party is hosted by this one participant only, so the member to top up is this
  * participant (`memberId`), migration 0; a party this participant does not know is refused.
  */
-import { readNetwork } from "../dso/network-state.js";
+import { readNetwork } from "../network/network-state.js";
 import { currentConfig } from "../templates/splice/amulet-rules.js";
 import { BuyTrafficRequest } from "../templates/splice/wallet/buy-traffic-request.js";
 import { submitTracked } from "./tracked-submission.js";

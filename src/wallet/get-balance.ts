@@ -1,5 +1,5 @@
 /** `GET /v0/wallet/balance`: the party's holdings valued at the latest open round. */
-import { latestOpenRoundNumber } from "../dso/network-state.js";
+import { latestOpenRoundNumber } from "../network/network-state.js";
 import { balanceOf, type Balance } from "./holdings.js";
 import type { WalletDeps } from "./wallet-deps.js";
 

@@ -6,7 +6,7 @@
  * Splice serves it for the external parties its validator has a wallet for; every party this
  * participant knows is served here (an unknown party is 404).
  */
-import { readNetwork } from "../dso/network-state.js";
+import { readNetwork } from "../network/network-state.js";
 import { Numeric } from "../ledger/numeric.js";
 import { Amulet, LockedAmulet } from "../templates/splice/amulet.js";
 import { holdingFee } from "../templates/splice/fees.js";

@@ -1,5 +1,5 @@
 /** `GET /v0/wallet/amulets` (and `/coins`): each holding with its fee and value at the open round, in creation order. */
-import { latestOpenRoundNumber } from "../dso/network-state.js";
+import { latestOpenRoundNumber } from "../network/network-state.js";
 import type { ContractRecord } from "../ledger/records.js";
 import { positionOf, type Position } from "./holdings.js";
 import type { WalletDeps } from "./wallet-deps.js";

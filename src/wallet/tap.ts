@@ -1,5 +1,5 @@
 /** `POST /v0/wallet/tap` (DevNet): mint CC to the party through `AmuletRules_DevNet_Tap`. */
-import { latestOpenRound, readNetwork } from "../dso/network-state.js";
+import { latestOpenRound, readNetwork } from "../network/network-state.js";
 import { choiceOf } from "../ledger/ledger-client.js";
 import type { Numeric } from "../ledger/numeric.js";
 import { AmuletRules, type AmuletRulesPayload } from "../templates/splice/amulet-rules.js";

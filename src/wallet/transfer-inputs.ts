@@ -5,7 +5,7 @@
  */
 import type { ContractRecord } from "../ledger/records.js";
 import { Numeric } from "../ledger/numeric.js";
-import { latestOpenRound, openIssuingRounds, readNetwork, type NetworkState } from "../dso/network-state.js";
+import { latestOpenRound, openIssuingRounds, readNetwork, type NetworkState } from "../network/network-state.js";
 import { AppRewardCoupon, ValidatorRewardCoupon, ValidatorRight } from "../templates/splice/amulet.js";
 import { currentAmount } from "../templates/splice/fees.js";
 import type { TransferContext, TransferInput } from "../templates/splice/transfer-types.js";

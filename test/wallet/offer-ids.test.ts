@@ -1,6 +1,6 @@
 /** Pure pieces of the offer use cases: tracked command ids, history event ids, the automation's error policy. */
 import { describe, expect, it } from "vitest";
-import { actOnAll } from "../../src/automation/act-on-each.js";
+import { actOnAll } from "../../src/wallet/automation/act-on-each.js";
 import { errors } from "../../src/ledger/errors.js";
 import { isLedgerString } from "../../src/ledger/ids.js";
 import { actionCommandId } from "../../src/wallet/contract-action.js";

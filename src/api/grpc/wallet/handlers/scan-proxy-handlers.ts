@@ -1,6 +1,6 @@
 /** Scan-proxy reads: the network's shared contracts as Splice's scan serves them. */
 import type { ScanProxyService } from "../../../../../gen/ccwallet/validator/v0/scan_proxy_service_pb.js";
-import { readNetwork } from "../../../../dso/network-state.js";
+import { readNetwork } from "../../../../network/network-state.js";
 import type { ContractRecord } from "../../../../ledger/records.js";
 import { TransferCommandCounter } from "../../../../templates/splice/external-party-amulet-rules.js";
 import { findPreapproval } from "../../../../wallet/send-via-preapproval.js";

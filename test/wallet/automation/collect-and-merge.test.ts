@@ -4,10 +4,10 @@
  * at most 100 inputs a transfer, and merges keep every unit of CC.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExerciseNodeRecord } from "../../src/ledger/records.js";
-import { Numeric } from "../../src/ledger/numeric.js";
-import { AppRewardCoupon, IssuingMiningRound } from "../../src/templates/splice/index.js";
-import { amuletInput, configFile, startCc, type CcFixture } from "../cc/cc-fixture.js";
+import type { ExerciseNodeRecord } from "../../../src/ledger/records.js";
+import { Numeric } from "../../../src/ledger/numeric.js";
+import { AppRewardCoupon, IssuingMiningRound } from "../../../src/templates/splice/index.js";
+import { amuletInput, configFile, startCc, type CcFixture } from "../../cc/cc-fixture.js";
 
 const COUPONS = 230;
 const DAY = 86_400_000_000n;

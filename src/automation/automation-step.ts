@@ -6,7 +6,7 @@
  * it cares about changes.
  */
 import type { QualifiedName } from "../ledger/template.js";
-import type { NetworkState } from "./network-state.js";
+import type { NetworkState } from "../network/network-state.js";
 
 /** Which parties may have work: all of them, or the stakeholders of watched contracts that changed. */
 export type Scope = "all" | ReadonlySet<string>;

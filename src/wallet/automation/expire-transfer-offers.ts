@@ -3,10 +3,10 @@
  * `ExpireTransferOfferTrigger`), so the receiver no longer sees them and their status is final.
  * It runs on the automation loop's clock ticks (expiry comes with time alone).
  */
-import { choiceOf } from "../ledger/ledger-client.js";
-import { TransferOffer, type TransferOfferPayload } from "../templates/splice/wallet/transfer-offer.js";
-import { actionCommandId } from "../wallet/contract-action.js";
-import type { WalletDeps } from "../wallet/wallet-deps.js";
+import { choiceOf } from "../../ledger/ledger-client.js";
+import { TransferOffer, type TransferOfferPayload } from "../../templates/splice/wallet/transfer-offer.js";
+import { actionCommandId } from "../contract-action.js";
+import type { WalletDeps } from "../wallet-deps.js";
 import { actOnAll } from "./act-on-each.js";
 import type { WalletParties } from "./wallet-parties.js";
 

@@ -1,7 +1,7 @@
 /** The automation loop's book of owed work: what makes a step due, and for which parties. */
 import { describe, expect, it } from "vitest";
-import { automationStep, type AutomationStep } from "../../src/dso/automation-step.js";
-import { PendingWork } from "../../src/dso/pending-work.js";
+import { automationStep, type AutomationStep } from "../../src/automation/automation-step.js";
+import { PendingWork } from "../../src/automation/pending-work.js";
 import type { NodeRecord, TransactionRecord } from "../../src/ledger/records.js";
 import { qualifiedId } from "../../src/ledger/template.js";
 import { Amulet, AppRewardCoupon } from "../../src/templates/splice/amulet.js";

@@ -5,19 +5,19 @@
  * refuses (unknown synchronizer, below the minimum top-up), is cancelled with the reason
  * (status: failed/rejected); an expired one is expired.
  */
-import { choiceOf, type Active } from "../ledger/ledger-client.js";
-import { Numeric } from "../ledger/numeric.js";
-import type { NetworkState } from "../dso/network-state.js";
-import { currentConfig } from "../templates/splice/amulet-rules.js";
-import type { OpenMiningRoundPayload } from "../templates/splice/round.js";
-import { BuyTrafficRequest, type BuyTrafficRequestPayload } from "../templates/splice/wallet/buy-traffic-request.js";
-import { pickInputs } from "../wallet/send-via-preapproval.js";
-import { contextFor, spendableOf } from "../wallet/transfer-inputs.js";
-import type { WalletDeps } from "../wallet/wallet-deps.js";
-import { walletErrorOf } from "../wallet/wallet-error.js";
-import { actionCommandId, type ContractAction } from "../wallet/contract-action.js";
+import { choiceOf, type Active } from "../../ledger/ledger-client.js";
+import { Numeric } from "../../ledger/numeric.js";
+import type { NetworkState } from "../../network/network-state.js";
+import { currentConfig } from "../../templates/splice/amulet-rules.js";
+import type { OpenMiningRoundPayload } from "../../templates/splice/round.js";
+import { BuyTrafficRequest, type BuyTrafficRequestPayload } from "../../templates/splice/wallet/buy-traffic-request.js";
+import { pickInputs } from "../send-via-preapproval.js";
+import { contextFor, spendableOf } from "../transfer-inputs.js";
+import type { WalletDeps } from "../wallet-deps.js";
+import { walletErrorOf } from "../wallet-error.js";
+import { actionCommandId, type ContractAction } from "../contract-action.js";
 import { actOnAll, isPermanentRefusal } from "./act-on-each.js";
-import { spendingAs } from "../wallet/spend-queue.js";
+import { spendingAs } from "../spend-queue.js";
 import type { WalletParties } from "./wallet-parties.js";
 
 type Request = Active<BuyTrafficRequestPayload>;

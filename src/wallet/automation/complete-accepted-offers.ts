@@ -11,17 +11,17 @@
  * cover waits for the next pass, and only an offer the whole wallet cannot cover is aborted.
  * Command ids are per accepted offer (contract-action.ts): the status endpoint finds them directly.
  */
-import { choiceOf, type Active } from "../ledger/ledger-client.js";
-import type { Numeric } from "../ledger/numeric.js";
-import { FeaturedAppRight, type FeaturedAppRightPayload } from "../templates/splice/amulet.js";
-import { AcceptedTransferOffer, type AcceptedTransferOfferPayload } from "../templates/splice/wallet/transfer-offer.js";
-import { actionCommandId, type ContractAction } from "../wallet/contract-action.js";
-import { pickInputs } from "../wallet/send-via-preapproval.js";
-import { contextFor, spendableOf, type SpendableCandidate } from "../wallet/transfer-inputs.js";
-import type { WalletDeps } from "../wallet/wallet-deps.js";
-import { walletErrorOf, walletErrors } from "../wallet/wallet-error.js";
+import { choiceOf, type Active } from "../../ledger/ledger-client.js";
+import type { Numeric } from "../../ledger/numeric.js";
+import { FeaturedAppRight, type FeaturedAppRightPayload } from "../../templates/splice/amulet.js";
+import { AcceptedTransferOffer, type AcceptedTransferOfferPayload } from "../../templates/splice/wallet/transfer-offer.js";
+import { actionCommandId, type ContractAction } from "../contract-action.js";
+import { pickInputs } from "../send-via-preapproval.js";
+import { contextFor, spendableOf, type SpendableCandidate } from "../transfer-inputs.js";
+import type { WalletDeps } from "../wallet-deps.js";
+import { walletErrorOf, walletErrors } from "../wallet-error.js";
 import { actOnAll, isPermanentRefusal } from "./act-on-each.js";
-import { spendingAs } from "../wallet/spend-queue.js";
+import { spendingAs } from "../spend-queue.js";
 import type { WalletParties } from "./wallet-parties.js";
 
 type Accepted = Active<AcceptedTransferOfferPayload>;

@@ -1,15 +1,15 @@
 /**
  * The validator app's wallet triggers, run as steps of the node's automation loop (next to the
  * simulated DSO), each acting only through ledger commands and each run only when something it
- * looks at changed (see src/dso/automation-step.ts).
+ * looks at changed (see src/automation/automation-step.ts).
  */
-import type { AutomationConfig } from "../config/automation.js";
-import { automationStep, type AutomationStep } from "../dso/automation-step.js";
-import { Amulet } from "../templates/splice/amulet.js";
-import { IssuingMiningRound } from "../templates/splice/round.js";
-import { BuyTrafficRequest } from "../templates/splice/wallet/buy-traffic-request.js";
-import { AcceptedTransferOffer } from "../templates/splice/wallet/transfer-offer.js";
-import type { WalletDeps } from "../wallet/wallet-deps.js";
+import type { AutomationConfig } from "../../config/automation.js";
+import { automationStep, type AutomationStep } from "../../automation/automation-step.js";
+import { Amulet } from "../../templates/splice/amulet.js";
+import { IssuingMiningRound } from "../../templates/splice/round.js";
+import { BuyTrafficRequest } from "../../templates/splice/wallet/buy-traffic-request.js";
+import { AcceptedTransferOffer } from "../../templates/splice/wallet/transfer-offer.js";
+import type { WalletDeps } from "../wallet-deps.js";
 import { collectRewards, mergeHoldings } from "./collect-rewards.js";
 import { completeAcceptedOffers } from "./complete-accepted-offers.js";
 import { completeBuyTrafficRequests } from "./complete-buy-traffic-requests.js";

@@ -2,15 +2,15 @@
  * Reward collection: a wallet party's coupons of issuing rounds are minted into a holding by a
  * self-transfer that uses them as inputs (Splice's wallet does the same), before they expire.
  */
-import { choiceOf } from "../ledger/ledger-client.js";
-import { Numeric } from "../ledger/numeric.js";
-import { inScope, type Scope } from "../dso/automation-step.js";
-import type { NetworkState } from "../dso/network-state.js";
-import { AmuletRules, type AmuletRulesPayload } from "../templates/splice/amulet-rules.js";
-import { MAX_INPUTS } from "../wallet/select-inputs.js";
-import { spendingAs } from "../wallet/spend-queue.js";
-import { contextFor, spendableOf, type Spendable, type SpendableCandidate } from "../wallet/transfer-inputs.js";
-import type { WalletDeps } from "../wallet/wallet-deps.js";
+import { choiceOf } from "../../ledger/ledger-client.js";
+import { Numeric } from "../../ledger/numeric.js";
+import { inScope, type Scope } from "../../automation/automation-step.js";
+import type { NetworkState } from "../../network/network-state.js";
+import { AmuletRules, type AmuletRulesPayload } from "../../templates/splice/amulet-rules.js";
+import { MAX_INPUTS } from "../select-inputs.js";
+import { spendingAs } from "../spend-queue.js";
+import { contextFor, spendableOf, type Spendable, type SpendableCandidate } from "../transfer-inputs.js";
+import type { WalletDeps } from "../wallet-deps.js";
 import type { WalletParties } from "./wallet-parties.js";
 
 export async function collectRewards(deps: WalletDeps, parties: WalletParties, state: NetworkState): Promise<boolean> {

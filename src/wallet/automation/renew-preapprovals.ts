@@ -2,14 +2,14 @@
  * Preapprovals the validator operator provides are renewed while they still have less than 30 days
  * left, for another 90 days from now, paid from the operator's wallet (spec §3 and §8).
  */
-import { choiceOf, type Active } from "../ledger/ledger-client.js";
-import type { NetworkState } from "../dso/network-state.js";
-import { TransferPreapproval, type TransferPreapprovalPayload } from "../templates/splice/transfer-preapproval.js";
-import { preapprovalFeeFor } from "../wallet/preapproval-fee.js";
-import { pickInputs } from "../wallet/send-via-preapproval.js";
-import { spendingAs } from "../wallet/spend-queue.js";
-import { contextFor, spendableOf } from "../wallet/transfer-inputs.js";
-import type { WalletDeps } from "../wallet/wallet-deps.js";
+import { choiceOf, type Active } from "../../ledger/ledger-client.js";
+import type { NetworkState } from "../../network/network-state.js";
+import { TransferPreapproval, type TransferPreapprovalPayload } from "../../templates/splice/transfer-preapproval.js";
+import { preapprovalFeeFor } from "../preapproval-fee.js";
+import { pickInputs } from "../send-via-preapproval.js";
+import { spendingAs } from "../spend-queue.js";
+import { contextFor, spendableOf } from "../transfer-inputs.js";
+import type { WalletDeps } from "../wallet-deps.js";
 
 const DAY = 86_400_000_000n;
 export const RENEW_WHEN_LESS_THAN = 30n * DAY;

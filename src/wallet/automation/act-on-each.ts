@@ -5,8 +5,8 @@
  * on fresh state; anything else as a plain error, which ends the pass (logged, retried on the
  * next trigger) instead of spinning on a failure that would repeat.
  */
-import { LedgerError } from "../ledger/errors.js";
-import { walletErrorOf } from "../wallet/wallet-error.js";
+import { LedgerError } from "../../ledger/errors.js";
+import { walletErrorOf } from "../wallet-error.js";
 
 /** Acts on each item concurrently (their commands share commits); true if any acted. */
 export async function actOnAll<T>(due: readonly T[], act: (item: T) => Promise<boolean | void>): Promise<boolean> {

@@ -16,11 +16,11 @@ import { qualifiedId } from "../ledger/template.js";
 import { AmuletRules } from "../templates/splice/amulet-rules.js";
 import { ClosedMiningRound, IssuingMiningRound, OpenMiningRound, SummarizingMiningRound } from "../templates/splice/round.js";
 import { automationStep, type AutomationStep, type Scope, type Watched } from "./automation-step.js";
-import { expireDust, expirePreapprovals } from "./expiries.js";
-import { readNetwork, type NetworkState } from "./network-state.js";
+import { expireDust, expirePreapprovals } from "../dso/expiries.js";
+import { readNetwork, type NetworkState } from "../network/network-state.js";
 import { PendingWork } from "./pending-work.js";
-import { advanceRounds, closeIssuingRounds, retireClosedRounds, startIssuing } from "./round-lifecycle.js";
-import { recordLiveness } from "./validator-liveness.js";
+import { advanceRounds, closeIssuingRounds, retireClosedRounds, startIssuing } from "../dso/round-lifecycle.js";
+import { recordLiveness } from "../dso/validator-liveness.js";
 
 
 export interface DsoAutomationOptions {
