@@ -5,7 +5,7 @@
  */
 import { createdEventBlobOf } from "../../src/api/convert/ledger-proto.js";
 import { issueToken } from "../../src/auth/index.js";
-import { latestOpenRound, readNetwork } from "../../src/dso/index.js";
+import { latestOpenRound, readNetwork } from "../../src/network/network-state.js";
 import type { Command } from "../../src/ledger/commands.js";
 import { choiceOf, LedgerClient } from "../../src/ledger/ledger-client.js";
 import { Numeric } from "../../src/ledger/numeric.js";

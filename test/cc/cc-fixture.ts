@@ -10,7 +10,7 @@ import { choiceOf, LedgerClient, type SubmitOptions } from "../../src/ledger/led
 import { Numeric } from "../../src/ledger/numeric.js";
 import { StaticClock } from "../../src/ledger/clock.js";
 import { LedgerError } from "../../src/ledger/errors.js";
-import { latestOpenRound, readNetwork, type NetworkState } from "../../src/dso/index.js";
+import { latestOpenRound, readNetwork, type NetworkState } from "../../src/network/network-state.js";
 import {
   Amulet,
   AmuletRules,

@@ -16,7 +16,7 @@ import {
   type AmuletRulesPayload,
   type ExternalPartyAmuletRulesPayload,
 } from "../../src/templates/splice/index.js";
-import type { AutomationStep } from "../../src/dso/index.js";
+import type { AutomationStep } from "../../src/automation/automation-step.js";
 import { startCc, type CcFixture } from "./cc-fixture.js";
 import { ensureFactory, HOUR, snapshot } from "./token-standard-client.js";
 
