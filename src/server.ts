@@ -28,7 +28,7 @@ import { tokenStandardGenesis, tokenStandardSteps } from "./dso/token-standard.j
 import { walletAutomationSteps } from "./wallet/automation/index.js";
 import type { WalletDeps } from "./wallet/wallet-deps.js";
 import { LedgerClient } from "./ledger/ledger-client.js";
-import { ccFeaturedAppRights } from "./wallet/cc-featured-app-rights.js";
+import { ccFeaturedAppRights } from "./wallet/support/cc-featured-app-rights.js";
 import { HoldingsIndex, OfferIndex, ccWalletInstaller, createWalletContext, type FeaturedAppRights, type WalletContext, type WalletInstaller } from "./wallet/index.js";
 
 export const LEDGER_API_VERSION = "3.4.12";

@@ -30,7 +30,7 @@ import { mergeTransfer, preapprovedSend } from "./cc-commands.js";
 import { runInWorker, stopCcWorker, type CcResult, type CcTask } from "./cc-load.js";
 import { ccNetwork, type CcNetwork } from "./cc-network.js";
 import { balanceByGrpc, balanceInProcess, feeMathOnly } from "./cc-balance.js";
-import { getBalance } from "../../src/wallet/get-balance.js";
+import { getBalance } from "../../src/wallet/use-cases/get-balance.js";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 const CFG = QUICK

@@ -19,7 +19,7 @@ import os from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { issueToken } from "../../src/auth/index.js";
-import { getBalance } from "../../src/wallet/get-balance.js";
+import { getBalance } from "../../src/wallet/use-cases/get-balance.js";
 import { balanceInProcess } from "../cc/cc-balance.js";
 import { ccNetwork } from "../cc/cc-network.js";
 import { log } from "../lib/log.js";

@@ -4,9 +4,9 @@
  */
 import type { Store } from "../ledger/store-port.js";
 import { noFeaturedAppRights, type FeaturedAppRights } from "./featured-app-rights.js";
-import { KeyedMutex } from "./keyed-mutex.js";
+import { KeyedMutex } from "./support/keyed-mutex.js";
 import { noopWalletInstaller, type WalletInstaller } from "./wallet-installer.js";
-import { WalletUsers } from "./wallet-users.js";
+import { WalletUsers } from "./support/wallet-users.js";
 
 export interface WalletContext {
   readonly store: Store;

@@ -1,8 +1,8 @@
 /** What every wallet use case needs: ledger access as the validator's apps, time and the network. */
 import type { Clock } from "../ledger/clock.js";
 import type { LedgerClient } from "../ledger/ledger-client.js";
-import type { HoldingsIndex } from "./holdings-index.js";
-import type { OfferIndex } from "./offer-index.js";
+import type { HoldingsIndex } from "./support/holdings-index.js";
+import type { OfferIndex } from "./support/offer-index.js";
 
 export interface WalletDeps {
   readonly client: LedgerClient;

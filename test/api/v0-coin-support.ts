@@ -15,7 +15,7 @@ import { ValidatorAdminService } from "../../gen/ccwallet/validator/v0/validator
 import { WalletService } from "../../gen/ccwallet/wallet/v0/wallet_service_pb.js";
 import { LedgerClient } from "../../src/ledger/ledger-client.js";
 import { Numeric } from "../../src/ledger/numeric.js";
-import { tap } from "../../src/wallet/tap.js";
+import { tap } from "../../src/wallet/use-cases/tap.js";
 import type { WalletDeps } from "../../src/wallet/wallet-deps.js";
 import { ResponseLog } from "../support/openapi-validator.js";
 import type { TestServer } from "../support/test-server.js";

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Numeric } from "../../src/ledger/numeric.js";
-import { sendViaPreapproval } from "../../src/wallet/send-via-preapproval.js";
+import { sendViaPreapproval } from "../../src/wallet/use-cases/send-via-preapproval.js";
 import type { TestServer } from "../support/test-server.js";
 import { acs, bearer, DAY, fund, ofTemplate, onboard, operatorWallet, type GrpcClients, type Wallet } from "./v0-coin-support.js";
 import { expectOnly, holdFirst, minus, money, outrun, race, startRaces, successes as ok, tally, times, viaGrpc, type Answer, type Races } from "./v0-races-support.js";

@@ -7,9 +7,9 @@ import { Numeric } from "../../ledger/numeric.js";
 import { inScope, type Scope } from "../../automation/automation-step.js";
 import type { NetworkState } from "../../network/network-state.js";
 import { AmuletRules, type AmuletRulesPayload } from "../../templates/splice/amulet-rules.js";
-import { MAX_INPUTS } from "../select-inputs.js";
-import { spendingAs } from "../spend-queue.js";
-import { contextFor, spendableOf, type Spendable, type SpendableCandidate } from "../transfer-inputs.js";
+import { MAX_INPUTS } from "../support/select-inputs.js";
+import { spendingAs } from "../support/spend-queue.js";
+import { contextFor, spendableOf, type Spendable, type SpendableCandidate } from "../support/transfer-inputs.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import type { WalletParties } from "./wallet-parties.js";
 

@@ -15,13 +15,13 @@ import { choiceOf, type Active } from "../../ledger/ledger-client.js";
 import type { Numeric } from "../../ledger/numeric.js";
 import { FeaturedAppRight, type FeaturedAppRightPayload } from "../../templates/splice/amulet.js";
 import { AcceptedTransferOffer, type AcceptedTransferOfferPayload } from "../../templates/splice/wallet/transfer-offer.js";
-import { actionCommandId, type ContractAction } from "../contract-action.js";
-import { pickInputs } from "../send-via-preapproval.js";
-import { contextFor, spendableOf, type SpendableCandidate } from "../transfer-inputs.js";
+import { actionCommandId, type ContractAction } from "../support/contract-action.js";
+import { pickInputs } from "../use-cases/send-via-preapproval.js";
+import { contextFor, spendableOf, type SpendableCandidate } from "../support/transfer-inputs.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import { walletErrorOf, walletErrors } from "../wallet-error.js";
 import { actOnAll, isPermanentRefusal } from "./act-on-each.js";
-import { spendingAs } from "../spend-queue.js";
+import { spendingAs } from "../support/spend-queue.js";
 import type { WalletParties } from "./wallet-parties.js";
 
 type Accepted = Active<AcceptedTransferOfferPayload>;

@@ -11,13 +11,13 @@ import type { NetworkState } from "../../network/network-state.js";
 import { currentConfig } from "../../templates/splice/amulet-rules.js";
 import type { OpenMiningRoundPayload } from "../../templates/splice/round.js";
 import { BuyTrafficRequest, type BuyTrafficRequestPayload } from "../../templates/splice/wallet/buy-traffic-request.js";
-import { pickInputs } from "../send-via-preapproval.js";
-import { contextFor, spendableOf } from "../transfer-inputs.js";
+import { pickInputs } from "../use-cases/send-via-preapproval.js";
+import { contextFor, spendableOf } from "../support/transfer-inputs.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import { walletErrorOf } from "../wallet-error.js";
-import { actionCommandId, type ContractAction } from "../contract-action.js";
+import { actionCommandId, type ContractAction } from "../support/contract-action.js";
 import { actOnAll, isPermanentRefusal } from "./act-on-each.js";
-import { spendingAs } from "../spend-queue.js";
+import { spendingAs } from "../support/spend-queue.js";
 import type { WalletParties } from "./wallet-parties.js";
 
 type Request = Active<BuyTrafficRequestPayload>;

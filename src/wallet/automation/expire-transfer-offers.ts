@@ -5,7 +5,7 @@
  */
 import { choiceOf } from "../../ledger/ledger-client.js";
 import { TransferOffer, type TransferOfferPayload } from "../../templates/splice/wallet/transfer-offer.js";
-import { actionCommandId } from "../contract-action.js";
+import { actionCommandId } from "../support/contract-action.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import { actOnAll } from "./act-on-each.js";
 import type { WalletParties } from "./wallet-parties.js";

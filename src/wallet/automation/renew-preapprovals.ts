@@ -5,10 +5,10 @@
 import { choiceOf, type Active } from "../../ledger/ledger-client.js";
 import type { NetworkState } from "../../network/network-state.js";
 import { TransferPreapproval, type TransferPreapprovalPayload } from "../../templates/splice/transfer-preapproval.js";
-import { preapprovalFeeFor } from "../preapproval-fee.js";
-import { pickInputs } from "../send-via-preapproval.js";
-import { spendingAs } from "../spend-queue.js";
-import { contextFor, spendableOf } from "../transfer-inputs.js";
+import { preapprovalFeeFor } from "../support/preapproval-fee.js";
+import { pickInputs } from "../use-cases/send-via-preapproval.js";
+import { spendingAs } from "../support/spend-queue.js";
+import { contextFor, spendableOf } from "../support/transfer-inputs.js";
 import type { WalletDeps } from "../wallet-deps.js";
 
 const DAY = 86_400_000_000n;

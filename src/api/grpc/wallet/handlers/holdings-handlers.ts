@@ -3,12 +3,12 @@ import type { WalletService } from "../../../../../gen/ccwallet/wallet/v0/wallet
 import type { Template } from "../../../../ledger/template.js";
 import { AppRewardCoupon, ValidatorRewardCoupon } from "../../../../templates/splice/amulet.js";
 import { ValidatorLivenessActivityRecord } from "../../../../templates/splice/validator-license.js";
-import { getBalance } from "../../../../wallet/get-balance.js";
+import { getBalance } from "../../../../wallet/use-cases/get-balance.js";
 import { parseAmount, type WalletUser } from "../../../../wallet/index.js";
-import { listAmulets } from "../../../../wallet/list-amulets.js";
-import type { Position } from "../../../../wallet/holdings.js";
+import { listAmulets } from "../../../../wallet/use-cases/list-amulets.js";
+import type { Position } from "../../../../wallet/support/holdings.js";
 import type { ContractRecord } from "../../../../ledger/records.js";
-import { tap } from "../../../../wallet/tap.js";
+import { tap } from "../../../../wallet/use-cases/tap.js";
 import { contractToProto, contractWithStateToProto } from "../contract-proto.js";
 import type { Handler } from "../endpoints.js";
 import type { WalletApi } from "../wallet-api.js";

@@ -11,7 +11,7 @@ import {
   type RegistryDeps,
 } from "../../../../registry/index.js";
 import { WalletError } from "../../../../wallet/index.js";
-import { registryDepsOf } from "../../../../wallet/token-standard-calls.js";
+import { registryDepsOf } from "../../../../wallet/support/token-standard-calls.js";
 import type { Handler } from "../endpoints.js";
 import type { WalletApi } from "../wallet-api.js";
 

@@ -3,7 +3,7 @@ import type { ScanProxyService } from "../../../../../gen/ccwallet/validator/v0/
 import { readNetwork } from "../../../../network/network-state.js";
 import type { ContractRecord } from "../../../../ledger/records.js";
 import { TransferCommandCounter } from "../../../../templates/splice/external-party-amulet-rules.js";
-import { findPreapproval } from "../../../../wallet/send-via-preapproval.js";
+import { findPreapproval } from "../../../../wallet/use-cases/send-via-preapproval.js";
 import { parsePartyId, walletErrors } from "../../../../wallet/index.js";
 import { contractWithStateToProto } from "../contract-proto.js";
 import type { Handler } from "../endpoints.js";
