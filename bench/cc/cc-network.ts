@@ -3,7 +3,7 @@
  * preapproval through the featured validator, one ledger user acting for all senders, and the
  * disclosed contracts a sender hands over. Everything goes through ledger commands in process.
  */
-import { createdEventBlobOf } from "../../src/api/convert/ledger-proto.js";
+import { createdEventBlobOf } from "../../src/ledger/created-event-blob.js";
 import { issueToken } from "../../src/auth/index.js";
 import { latestOpenRound, readNetwork } from "../../src/network/network-state.js";
 import type { Command } from "../../src/ledger/commands.js";

@@ -3,7 +3,7 @@
  * the choice context and the contracts to disclose, turns the created-event blobs back into
  * disclosed contracts, and exercises the standard interfaces through the ledger only.
  */
-import { parseCreatedEventBlob } from "../../src/api/convert/ledger-proto.js";
+import { parseCreatedEventBlob } from "../../src/ledger/created-event-blob.js";
 import { fromDamlJson, type DamlType } from "../../src/ledger/daml-type.js";
 import { Numeric } from "../../src/ledger/numeric.js";
 import type { ContractRecord, ExerciseNodeRecord, TransactionRecord } from "../../src/ledger/records.js";

@@ -16,7 +16,7 @@ import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import type { CompletionStreamResponseSchema } from "../../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
 import type { Completion } from "../../../gen/com/daml/ledger/api/v2/completion_pb.js";
 import type { CompletionRecord, StatusRecord } from "../../ledger/records.js";
-import { completionToProto, type LedgerIdentity } from "../convert/ledger-proto.js";
+import { completionToProto, type LedgerIdentity } from "./ledger-proto.js";
 import { ProtoWriter, VARINT } from "./proto-writer.js";
 import { WIRE_ENCODING, type WireEncoded } from "./wire-encoded.js";
 

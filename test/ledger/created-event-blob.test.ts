@@ -1,6 +1,6 @@
 /** Created-event blobs: what a client hands back as a disclosed contract is read for its ids. */
 import { describe, expect, it } from "vitest";
-import { createdEventBlobOf, parseCreatedEventBlob } from "../../src/api/convert/ledger-proto.js";
+import { createdEventBlobOf, parseCreatedEventBlob } from "../../src/ledger/created-event-blob.js";
 import { LedgerError } from "../../src/ledger/errors.js";
 
 const record = {

@@ -4,15 +4,15 @@
  */
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { CommandService } from "../../../gen/com/daml/ledger/api/v2/command_service_pb.js";
-import { CommandSubmissionService, SubmitResponseSchema } from "../../../gen/com/daml/ledger/api/v2/command_submission_service_pb.js";
-import type { Commands } from "../../../gen/com/daml/ledger/api/v2/commands_pb.js";
-import { requireActAs, requireReadAs } from "../../auth/index.js";
-import type { Submission } from "../../ledger/commands.js";
-import type { SubmitOutcome } from "../../ledger/engine.js";
-import { errors } from "../../ledger/errors.js";
-import { submissionFromProto } from "../convert/commands-proto.js";
-import { defaultTransactionFormat, transactionFormatOf } from "../convert/format-proto.js";
+import { CommandService } from "../../../../gen/com/daml/ledger/api/v2/command_service_pb.js";
+import { CommandSubmissionService, SubmitResponseSchema } from "../../../../gen/com/daml/ledger/api/v2/command_submission_service_pb.js";
+import type { Commands } from "../../../../gen/com/daml/ledger/api/v2/commands_pb.js";
+import { requireActAs, requireReadAs } from "../../../auth/index.js";
+import type { Submission } from "../../../ledger/commands.js";
+import type { SubmitOutcome } from "../../../ledger/engine.js";
+import { errors } from "../../../ledger/errors.js";
+import { submissionFromProto } from "../../convert/commands-proto.js";
+import { defaultTransactionFormat, transactionFormatOf } from "../../convert/format-proto.js";
 import { authenticate } from "./authenticate.js";
 import { guard, toConnectError } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";

@@ -9,8 +9,9 @@ import type { ContractRecord } from "../../../ledger/records.js";
 import type { TemplateRegistry } from "../../../ledger/registry.js";
 import { fromDamlJson } from "../../../ledger/daml-type.js";
 import { recordToProto } from "../../convert/daml-value-proto.js";
-import { createdEventBlobOf, timestampOf } from "../../convert/ledger-proto.js";
-import { protoRecordToDamlJson } from "../../http/canton-json-daml.js";
+import { createdEventBlobOf } from "../../../ledger/created-event-blob.js";
+import { timestampOf } from "../../convert/ledger-proto.js";
+import { protoRecordToDamlJson } from "../../convert/canton-json-daml.js";
 
 export function contractToProto(c: ContractRecord, registry: TemplateRegistry): MessageInitShape<typeof ContractSchema> {
   const type = registry.template(c.templateId).payload;

@@ -10,8 +10,8 @@ import * as protoLoader from "@grpc/proto-loader";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { VersionService } from "../../gen/com/daml/ledger/api/v2/version_service_pb.js";
-import { reencodeGrpcMessage, specEncodeGrpcMessage, specGrpcMessageHandler } from "../../src/api/grpc/grpc-message-encoding.js";
+import { VersionService } from "../../../gen/com/daml/ledger/api/v2/version_service_pb.js";
+import { reencodeGrpcMessage, specEncodeGrpcMessage, specGrpcMessageHandler } from "../../../src/api/grpc-native/grpc-message-encoding.js";
 
 const MESSAGE = "OFFSET_AFTER_LEDGER_END(12,0a1b): Begin offset (5) is after ledger end (3); 100% sûr, a=b&c #x";
 

@@ -15,7 +15,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { GrpcCallContext } from "./grpc-call-context.js";
-import { wireBytesOf } from "./wire-encoded.js";
+import { wireBytesOf } from "../convert/wire-encoded.js";
 import { asConnectError, errorStatus, frame, MAX_REQUEST_MESSAGE_BYTES, OK_STATUS, parseTimeout, splitFrames, type StatusHeaders } from "./grpc-wire.js";
 
 export type UnaryHandler = (request: unknown, ctx: GrpcCallContext) => unknown;

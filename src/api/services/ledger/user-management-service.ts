@@ -3,14 +3,14 @@
  * may read itself and its own rights (as in Canton, where an empty user id means "me").
  */
 import type { ServiceImpl } from "@connectrpc/connect";
-import type { Right, User } from "../../../gen/com/daml/ledger/api/v2/admin/user_management_service_pb.js";
-import { RightSchema, UserManagementService } from "../../../gen/com/daml/ledger/api/v2/admin/user_management_service_pb.js";
+import type { Right, User } from "../../../../gen/com/daml/ledger/api/v2/admin/user_management_service_pb.js";
+import { RightSchema, UserManagementService } from "../../../../gen/com/daml/ledger/api/v2/admin/user_management_service_pb.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { requireAdmin } from "../../auth/index.js";
-import { errors } from "../../ledger/errors.js";
-import { isPartyId, isUserId } from "../../ledger/ids.js";
-import type { UserRecord, UserRight } from "../../ledger/records.js";
-import type { Store } from "../../ledger/store-port.js";
+import { requireAdmin } from "../../../auth/index.js";
+import { errors } from "../../../ledger/errors.js";
+import { isPartyId, isUserId } from "../../../ledger/ids.js";
+import type { UserRecord, UserRight } from "../../../ledger/records.js";
+import type { Store } from "../../../ledger/store-port.js";
 import { authenticate } from "./authenticate.js";
 import { guard } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";

@@ -1,11 +1,11 @@
 /** The direct completion encoder writes exactly what the generic completionToProto + toBinary path writes. */
 import { create, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { CompletionStreamResponseSchema } from "../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
-import { completionToProto } from "../../src/api/convert/ledger-proto.js";
-import { completionResponse, encodeCompletionResponse } from "../../src/api/grpc/completion-wire.js";
-import { wireBytesOf } from "../../src/api/grpc/wire-encoded.js";
-import type { CompletionRecord, StatusRecord } from "../../src/ledger/records.js";
+import { CompletionStreamResponseSchema } from "../../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
+import { completionToProto } from "../../../src/api/convert/ledger-proto.js";
+import { completionResponse, encodeCompletionResponse } from "../../../src/api/convert/completion-wire.js";
+import { wireBytesOf } from "../../../src/api/convert/wire-encoded.js";
+import type { CompletionRecord, StatusRecord } from "../../../src/ledger/records.js";
 
 const identity = { participantId: "participant::1220ab", synchronizerId: "global-synchronizer::1220cd" };
 const PARTY = "alice::1220" + "e".repeat(64);

@@ -4,10 +4,10 @@
  * becomes INTERNAL without echoing internals to the client.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import { errors, LedgerError } from "../../ledger/errors.js";
-import { statusOf } from "../../ledger/engine.js";
-import { statusDetails } from "../convert/ledger-proto.js";
-import { randomHex } from "../../ledger/ids.js";
+import { errors, LedgerError } from "../../../ledger/errors.js";
+import { statusOf } from "../../../ledger/engine.js";
+import { statusDetails } from "../../convert/ledger-proto.js";
+import { randomHex } from "../../../ledger/ids.js";
 
 export function toConnectError(e: unknown, correlationId = ""): ConnectError {
   if (e instanceof ConnectError) return e;

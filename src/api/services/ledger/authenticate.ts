@@ -3,8 +3,8 @@
  * returned user's rights decide what the call may do.
  */
 import type { HandlerContext } from "@connectrpc/connect";
-import { errors } from "../../ledger/errors.js";
-import type { UserRecord } from "../../ledger/records.js";
+import { errors } from "../../../ledger/errors.js";
+import type { UserRecord } from "../../../ledger/records.js";
 import type { LedgerApi } from "./ledger-api.js";
 
 export async function authenticate(api: LedgerApi, ctx: HandlerContext): Promise<UserRecord> {

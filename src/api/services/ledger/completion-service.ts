@@ -4,14 +4,14 @@
  */
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { CommandCompletionService, type CompletionStreamResponseSchema } from "../../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
-import { isParticipantAdmin, requireReadAs } from "../../auth/index.js";
-import { errors } from "../../ledger/errors.js";
-import { isPartyId } from "../../ledger/ids.js";
-import type { CompletionRecord } from "../../ledger/records.js";
-import { offsetCheckpointToProto } from "../convert/ledger-proto.js";
+import { CommandCompletionService, type CompletionStreamResponseSchema } from "../../../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
+import { isParticipantAdmin, requireReadAs } from "../../../auth/index.js";
+import { errors } from "../../../ledger/errors.js";
+import { isPartyId } from "../../../ledger/ids.js";
+import type { CompletionRecord } from "../../../ledger/records.js";
+import { offsetCheckpointToProto } from "../../convert/ledger-proto.js";
 import { authenticate } from "./authenticate.js";
-import { completionResponse } from "./completion-wire.js";
+import { completionResponse } from "../../convert/completion-wire.js";
 import { guardStream } from "./connect-error.js";
 import { checkpointedTail } from "./checkpointed-tail.js";
 import type { LedgerApi } from "./ledger-api.js";

@@ -1,10 +1,10 @@
 /** admin.PartyManagementService: allocate and list the parties hosted here. */
 import type { ServiceImpl } from "@connectrpc/connect";
-import { PartyManagementService } from "../../../gen/com/daml/ledger/api/v2/admin/party_management_service_pb.js";
-import { isParticipantAdmin, requireAdmin } from "../../auth/index.js";
-import { errors } from "../../ledger/errors.js";
-import { isPartyHint, isPartyId, partyIdFor, randomHex } from "../../ledger/ids.js";
-import type { PartyRecord } from "../../ledger/records.js";
+import { PartyManagementService } from "../../../../gen/com/daml/ledger/api/v2/admin/party_management_service_pb.js";
+import { isParticipantAdmin, requireAdmin } from "../../../auth/index.js";
+import { errors } from "../../../ledger/errors.js";
+import { isPartyHint, isPartyId, partyIdFor, randomHex } from "../../../ledger/ids.js";
+import type { PartyRecord } from "../../../ledger/records.js";
 import { authenticate } from "./authenticate.js";
 import { guard } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";

@@ -1,10 +1,10 @@
 /** testing.TimeService: read ledger time; set it in static-time mode (compare-and-set). */
 import type { ServiceImpl } from "@connectrpc/connect";
-import { TimeService } from "../../../gen/com/daml/ledger/api/v2/testing/time_service_pb.js";
-import { requireAdmin } from "../../auth/index.js";
-import { StaticClock } from "../../ledger/clock.js";
-import { errors } from "../../ledger/errors.js";
-import { microsOf, timestampOf } from "../convert/ledger-proto.js";
+import { TimeService } from "../../../../gen/com/daml/ledger/api/v2/testing/time_service_pb.js";
+import { requireAdmin } from "../../../auth/index.js";
+import { StaticClock } from "../../../ledger/clock.js";
+import { errors } from "../../../ledger/errors.js";
+import { microsOf, timestampOf } from "../../convert/ledger-proto.js";
 import { authenticate } from "./authenticate.js";
 import { guard } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";

@@ -1,5 +1,5 @@
 /**
- * The native gRPC path (src/api/grpc/native-grpc.ts) next to the Connect adapter on the same port:
+ * The native gRPC path (src/api/grpc-native/native-grpc.ts) next to the Connect adapter on the same port:
  * which protocol goes where, status details, grpc-message encoding, deadlines, cancellation,
  * compression, protocol errors and a large catch-up stream, through grpc-js, the Connect gRPC
  * client and a raw HTTP/2 client.
@@ -12,12 +12,12 @@ import * as protoLoader from "@grpc/proto-loader";
 import http2 from "node:http2";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CommandCompletionService, CompletionStreamRequestSchema } from "../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
-import { CommandService, SubmitAndWaitRequestSchema } from "../../gen/com/daml/ledger/api/v2/command_service_pb.js";
-import { VersionService } from "../../gen/com/daml/ledger/api/v2/version_service_pb.js";
-import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
-import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { CommandCompletionService, CompletionStreamRequestSchema } from "../../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
+import { CommandService, SubmitAndWaitRequestSchema } from "../../../gen/com/daml/ledger/api/v2/command_service_pb.js";
+import { VersionService } from "../../../gen/com/daml/ledger/api/v2/version_service_pb.js";
+import { ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
+import { StatusSchema } from "../../../gen/google/rpc/status_pb.js";
+import { startTestServer, type TestServer } from "../../support/test-server.js";
 
 const def = protoLoader.loadSync(
   [

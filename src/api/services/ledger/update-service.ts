@@ -4,15 +4,15 @@
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
-import type { UpdateFormat } from "../../../gen/com/daml/ledger/api/v2/transaction_filter_pb.js";
-import { type GetUpdatesResponseSchema, UpdateService } from "../../../gen/com/daml/ledger/api/v2/update_service_pb.js";
-import { isParticipantAdmin, requireReadAny, requireReadAs } from "../../auth/index.js";
-import { errors } from "../../ledger/errors.js";
-import type { TransactionFormat } from "../../ledger/event-format.js";
-import type { TransactionRecord } from "../../ledger/records.js";
-import { tail } from "../../ledger/streams.js";
-import { defaultTransactionFormat, eventFormatOf, readersOf, transactionFormatOf } from "../convert/format-proto.js";
-import { offsetCheckpointToProto } from "../convert/ledger-proto.js";
+import type { UpdateFormat } from "../../../../gen/com/daml/ledger/api/v2/transaction_filter_pb.js";
+import { type GetUpdatesResponseSchema, UpdateService } from "../../../../gen/com/daml/ledger/api/v2/update_service_pb.js";
+import { isParticipantAdmin, requireReadAny, requireReadAs } from "../../../auth/index.js";
+import { errors } from "../../../ledger/errors.js";
+import type { TransactionFormat } from "../../../ledger/event-format.js";
+import type { TransactionRecord } from "../../../ledger/records.js";
+import { tail } from "../../../ledger/streams.js";
+import { defaultTransactionFormat, eventFormatOf, readersOf, transactionFormatOf } from "../../convert/format-proto.js";
+import { offsetCheckpointToProto } from "../../convert/ledger-proto.js";
 import { authenticate } from "./authenticate.js";
 import { guard, guardStream } from "./connect-error.js";
 import { checkpointedTail } from "./checkpointed-tail.js";

@@ -1,10 +1,10 @@
 /** StateService: the ledger end and the active contracts a reader may see. */
 import type { ServiceImpl } from "@connectrpc/connect";
-import { StateService } from "../../../gen/com/daml/ledger/api/v2/state_service_pb.js";
-import { isParticipantAdmin, requireReadAny, requireReadAs } from "../../auth/index.js";
-import { errors } from "../../ledger/errors.js";
-import { visibleTo } from "../../ledger/event-format.js";
-import { eventFormatOf, readersOf } from "../convert/format-proto.js";
+import { StateService } from "../../../../gen/com/daml/ledger/api/v2/state_service_pb.js";
+import { isParticipantAdmin, requireReadAny, requireReadAs } from "../../../auth/index.js";
+import { errors } from "../../../ledger/errors.js";
+import { visibleTo } from "../../../ledger/event-format.js";
+import { eventFormatOf, readersOf } from "../../convert/format-proto.js";
 import { authenticate } from "./authenticate.js";
 import { guard, guardStream } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";

@@ -1,15 +1,15 @@
 /** Registers every Ledger API service (and the wallet services) on a Connect router. */
 import type { DescService } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
-import { CommandCompletionService } from "../../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
-import { CommandService } from "../../../gen/com/daml/ledger/api/v2/command_service_pb.js";
-import { CommandSubmissionService } from "../../../gen/com/daml/ledger/api/v2/command_submission_service_pb.js";
-import { StateService } from "../../../gen/com/daml/ledger/api/v2/state_service_pb.js";
-import { TimeService } from "../../../gen/com/daml/ledger/api/v2/testing/time_service_pb.js";
-import { UpdateService } from "../../../gen/com/daml/ledger/api/v2/update_service_pb.js";
-import { VersionService } from "../../../gen/com/daml/ledger/api/v2/version_service_pb.js";
-import { PartyManagementService } from "../../../gen/com/daml/ledger/api/v2/admin/party_management_service_pb.js";
-import { UserManagementService } from "../../../gen/com/daml/ledger/api/v2/admin/user_management_service_pb.js";
+import { CommandCompletionService } from "../../../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
+import { CommandService } from "../../../../gen/com/daml/ledger/api/v2/command_service_pb.js";
+import { CommandSubmissionService } from "../../../../gen/com/daml/ledger/api/v2/command_submission_service_pb.js";
+import { StateService } from "../../../../gen/com/daml/ledger/api/v2/state_service_pb.js";
+import { TimeService } from "../../../../gen/com/daml/ledger/api/v2/testing/time_service_pb.js";
+import { UpdateService } from "../../../../gen/com/daml/ledger/api/v2/update_service_pb.js";
+import { VersionService } from "../../../../gen/com/daml/ledger/api/v2/version_service_pb.js";
+import { PartyManagementService } from "../../../../gen/com/daml/ledger/api/v2/admin/party_management_service_pb.js";
+import { UserManagementService } from "../../../../gen/com/daml/ledger/api/v2/admin/user_management_service_pb.js";
 import { commandService, commandSubmissionService } from "./command-services.js";
 import { completionService } from "./completion-service.js";
 import type { LedgerApi } from "./ledger-api.js";

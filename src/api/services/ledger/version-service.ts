@@ -1,6 +1,6 @@
 /** VersionService: the Ledger API version and the features this participant offers. */
 import type { ServiceImpl } from "@connectrpc/connect";
-import { VersionService } from "../../../gen/com/daml/ledger/api/v2/version_service_pb.js";
+import { VersionService } from "../../../../gen/com/daml/ledger/api/v2/version_service_pb.js";
 import { guard } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";
 

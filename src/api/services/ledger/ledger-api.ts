@@ -1,10 +1,10 @@
 /** What the Ledger API services need: one object, built once at start, passed to every service. */
-import type { TokenVerifier } from "../../auth/index.js";
-import type { Ledger } from "../../ledger/engine.js";
-import type { TemplateRegistry } from "../../ledger/registry.js";
-import type { Store } from "../../ledger/store-port.js";
-import type { LedgerIdentity, LedgerProtoEncoder } from "../convert/ledger-proto.js";
-import type { Clock } from "../../ledger/clock.js";
+import type { TokenVerifier } from "../../../auth/index.js";
+import type { Ledger } from "../../../ledger/engine.js";
+import type { TemplateRegistry } from "../../../ledger/registry.js";
+import type { Store } from "../../../ledger/store-port.js";
+import type { LedgerIdentity, LedgerProtoEncoder } from "../../convert/ledger-proto.js";
+import type { Clock } from "../../../ledger/clock.js";
 
 export interface LedgerApi {
   readonly ledger: Ledger;

@@ -9,8 +9,8 @@
  * The rows come from `tail` (src/ledger/streams.ts), one bounded range at a time: a range ends at
  * the ledger end read when it started; the next starts when the ledger end moves past it.
  */
-import { tail } from "../../ledger/streams.js";
-import type { LedgerStore } from "../../ledger/store-port.js";
+import { tail } from "../../../ledger/streams.js";
+import type { LedgerStore } from "../../../ledger/store-port.js";
 
 export interface CheckpointAt {
   readonly offset: bigint;
