@@ -5,7 +5,7 @@
  * visible on `/v2` like any other.
  */
 import { randomUUID } from "node:crypto";
-import type { Command, DeduplicationPeriod } from "./commands.js";
+import { createCommand, exerciseCommand, type Command, type DeduplicationPeriod } from "./commands.js";
 import { fromDamlJson } from "./daml-type.js";
 import type { Ledger } from "./engine.js";
 import { partyIdFor, randomHex } from "./ids.js";
@@ -58,12 +58,15 @@ export class LedgerClient {
   }
 
   async create<P>(actAs: readonly string[], template: Template<P>, payload: P, options?: SubmitOptions): Promise<string> {
-    const tx = await this.submit(actAs, [{ kind: "create", template: template as Template<unknown>, payload }], options);
+    const tx = await this.submit(actAs, [createCommand(template, payload)], options);
     const node = tx.nodes.find((n) => n.kind === "create");
     return node!.kind === "create" ? node!.contractId : "";
   }
 
-  /** Exercises a choice and returns its typed result (read back from the transaction's root node). */
+  /**
+   * Exercises a choice — one of the template's exported choice constants, so the argument and the
+   * result are typed by it — and returns its result (read back from the transaction's root node).
+   */
   async exercise<P, A, R>(
     actAs: readonly string[],
     template: Template<P>,
@@ -72,13 +75,14 @@ export class LedgerClient {
     argument: A,
     options?: SubmitOptions,
   ): Promise<{ result: R; transaction: TransactionRecord }> {
-    const transaction = await this.submit(
-      actAs,
-      [{ kind: "exercise", target: { kind: "template", template: template as Template<unknown> }, contractId, choice: choice.name, argument }],
-      options,
-    );
+    const transaction = await this.submit(actAs, [exerciseCommand(template, contractId, choice, argument)], options);
     const root = transaction.nodes[0] as ExerciseNodeRecord;
     return { result: fromDamlJson(choice.result, root.result) as R, transaction };
+  }
+
+  /** Archives a contract through the template's implicit `Archive` choice (as its signatories). */
+  async archive<P>(actAs: readonly string[], template: Template<P>, contractId: string, options?: SubmitOptions): Promise<TransactionRecord> {
+    return (await this.exercise(actAs, template, contractId, template.archive, {}, options)).transaction;
   }
 
   /** Active contracts of a template, optionally only those a set of parties can see. */
@@ -92,11 +96,4 @@ export class LedgerClient {
     if (!record || record.templateId !== qualifiedId(template.id)) return undefined;
     return { contractId: record.contractId as never, payload: fromDamlJson(template.payload, record.payload) as P, record };
   }
-}
-
-/** Looks up a choice by name, typed by the caller (templates declare their choices as data). */
-export function choiceOf<P, A = unknown, R = unknown>(template: Template<P>, name: string): Choice<P, A, R> {
-  const c = template.choices.get(name);
-  if (!c) throw new Error(`${qualifiedId(template.id)} has no choice ${name}`);
-  return c as Choice<P, A, R>;
 }

@@ -1,6 +1,6 @@
 /** LockedAmulet (unlock, owner expiry of the lock, dust expiry) and AmuletRules_BuyMemberTraffic. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { choiceOf } from "../../src/ledger/ledger-client.js";
+import { choiceOf } from "../support/choice-of.js";
 import {
   Amulet,
   LockedAmulet,

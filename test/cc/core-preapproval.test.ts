@@ -3,7 +3,7 @@
  * sends, renewal, cancel, expiry, and the external-party setup that creates one.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { choiceOf } from "../../src/ledger/ledger-client.js";
+import { choiceOf } from "../support/choice-of.js";
 import {
   ExternalPartySetupProposal,
   TransferPreapproval,

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tokenStandardSteps } from "../../src/dso/token-standard.js";
-import { choiceOf } from "../../src/ledger/ledger-client.js";
+import { choiceOf } from "../support/choice-of.js";
 import { Numeric } from "../../src/ledger/numeric.js";
 import {
   AmuletRules,

@@ -3,7 +3,7 @@
  * payment contexts, holdings snapshots, and refusal assertions that also check nothing moved.
  */
 import { expect } from "vitest";
-import { choiceOf } from "../../src/ledger/ledger-client.js";
+import { choiceOf } from "../support/choice-of.js";
 import { LedgerError } from "../../src/ledger/errors.js";
 import type { ContractRecord } from "../../src/ledger/records.js";
 import type { Template } from "../../src/ledger/template.js";

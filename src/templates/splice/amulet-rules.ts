@@ -21,6 +21,15 @@ import { AmuletRulesRef, currentConfig, rulesPayload, type AmuletRulesPayload } 
 import { AmuletRules_Transfer, preapprovalFee } from "./amulet-rules-transfer.js";
 import { roundLifecycleChoices } from "./amulet-rules-rounds.js";
 
+export {
+  AmuletRules_AdvanceOpenMiningRounds,
+  AmuletRules_Bootstrap_Rounds,
+  AmuletRules_ClaimExpiredRewards,
+  AmuletRules_MiningRound_Archive,
+  AmuletRules_MiningRound_Close,
+  AmuletRules_MiningRound_StartIssuing,
+} from "./amulet-rules-rounds.js";
+
 export { AmuletRulesRef, currentConfig, type AmuletRulesPayload } from "./amulet-rules-payload.js";
 
 export { AmuletRules_Transfer, preapprovalFee, preapprovalFeeUsd, transferControllers } from "./amulet-rules-transfer.js";

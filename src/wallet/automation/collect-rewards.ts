@@ -2,11 +2,10 @@
  * Reward collection: a wallet party's coupons of issuing rounds are minted into a holding by a
  * self-transfer that uses them as inputs (Splice's wallet does the same), before they expire.
  */
-import { choiceOf } from "../../ledger/ledger-client.js";
 import { Numeric } from "../../ledger/numeric.js";
 import { inScope, type Scope } from "../../automation/automation-step.js";
 import type { NetworkState } from "../../network/network-state.js";
-import { AmuletRules, type AmuletRulesPayload } from "../../templates/splice/amulet-rules.js";
+import { AmuletRules, AmuletRules_Transfer } from "../../templates/splice/amulet-rules.js";
 import { MAX_INPUTS } from "../support/select-inputs.js";
 import { spendingAs } from "../support/spend-queue.js";
 import { contextFor, spendableOf, type Spendable, type SpendableCandidate } from "../support/transfer-inputs.js";
@@ -58,7 +57,7 @@ async function selfTransfer(deps: WalletDeps, party: string, state: NetworkState
     [party],
     AmuletRules,
     state.rules.contractId,
-    choiceOf<AmuletRulesPayload>(AmuletRules, "AmuletRules_Transfer"),
+    AmuletRules_Transfer,
     { transfer: { sender: party, provider: party, inputs: inputs.map((c) => c.input), outputs: [], beneficiaries: null }, context },
     { disclosed },
   );

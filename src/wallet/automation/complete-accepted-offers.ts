@@ -11,10 +11,17 @@
  * cover waits for the next pass, and only an offer the whole wallet cannot cover is aborted.
  * Command ids are per accepted offer (contract-action.ts): the status endpoint finds them directly.
  */
-import { choiceOf, type Active } from "../../ledger/ledger-client.js";
+import type { Active } from "../../ledger/ledger-client.js";
+import type { Choice } from "../../ledger/template.js";
 import type { Numeric } from "../../ledger/numeric.js";
 import { FeaturedAppRight, type FeaturedAppRightPayload } from "../../templates/splice/amulet.js";
-import { AcceptedTransferOffer, type AcceptedTransferOfferPayload } from "../../templates/splice/wallet/transfer-offer.js";
+import {
+  AcceptedTransferOffer,
+  AcceptedTransferOffer_Abort,
+  AcceptedTransferOffer_Complete,
+  AcceptedTransferOffer_Expire,
+  type AcceptedTransferOfferPayload,
+} from "../../templates/splice/wallet/transfer-offer.js";
 import { actionCommandId, type ContractAction } from "../support/contract-action.js";
 import { pickInputs } from "../use-cases/send-via-preapproval.js";
 import { contextFor, spendableOf, type SpendableCandidate } from "../support/transfer-inputs.js";
@@ -23,9 +30,11 @@ import { walletErrorOf, walletErrors } from "../wallet-error.js";
 import { actOnAll, isPermanentRefusal } from "./act-on-each.js";
 import { spendingAs } from "../support/spend-queue.js";
 import type { WalletParties } from "./wallet-parties.js";
+import { type ValueOf } from "../../ledger/daml-type.js";
 
 type Accepted = Active<AcceptedTransferOfferPayload>;
 type Featured = Active<FeaturedAppRightPayload> | undefined;
+type CompleteArgument = ValueOf<typeof AcceptedTransferOffer_Complete.argument>;
 
 export async function completeAcceptedOffers(deps: WalletDeps, parties: WalletParties, now: bigint): Promise<boolean> {
   const accepted = (await deps.client.active(AcceptedTransferOffer)).filter((a) => a.payload.dso === deps.dso);
@@ -63,20 +72,26 @@ async function completeForSender(deps: WalletDeps, sender: string, offers: reado
   return actOnAll(actions, (act) => act());
 }
 
-const choice = (name: string) => choiceOf<AcceptedTransferOfferPayload>(AcceptedTransferOffer, name);
-
-async function exercise(deps: WalletDeps, actAs: readonly string[], a: Accepted, name: string, action: ContractAction, argument: unknown, disclosed = [] as Accepted["record"][]) {
-  await deps.client.exercise(actAs, AcceptedTransferOffer, a.contractId, choice(name), argument, { commandId: actionCommandId(action, a.contractId), disclosed });
+async function exercise<A>(
+  deps: WalletDeps,
+  actAs: readonly string[],
+  a: Accepted,
+  choice: Choice<AcceptedTransferOfferPayload, A, unknown>,
+  action: ContractAction,
+  argument: A,
+  disclosed = [] as Accepted["record"][],
+) {
+  await deps.client.exercise(actAs, AcceptedTransferOffer, a.contractId, choice, argument, { commandId: actionCommandId(action, a.contractId), disclosed });
 }
 
 const expire = (deps: WalletDeps, a: Accepted) =>
-  exercise(deps, [a.payload.sender], a, "AcceptedTransferOffer_Expire", "accepted-transfer-offer-expire", { actor: a.payload.sender });
+  exercise(deps, [a.payload.sender], a, AcceptedTransferOffer_Expire, "accepted-transfer-offer-expire", { actor: a.payload.sender });
 
-const abort = (deps: WalletDeps, a: Accepted, reason: string) => exercise(deps, [a.payload.sender], a, "AcceptedTransferOffer_Abort", "accepted-transfer-offer-abort", { reason });
+const abort = (deps: WalletDeps, a: Accepted, reason: string) => exercise(deps, [a.payload.sender], a, AcceptedTransferOffer_Abort, "accepted-transfer-offer-abort", { reason });
 
-async function complete(deps: WalletDeps, a: Accepted, argument: unknown, disclosed: Accepted["record"][]): Promise<void> {
+async function complete(deps: WalletDeps, a: Accepted, argument: CompleteArgument, disclosed: Accepted["record"][]): Promise<void> {
   try {
-    await exercise(deps, [a.payload.sender, deps.validator], a, "AcceptedTransferOffer_Complete", "accepted-transfer-offer-complete", argument, disclosed);
+    await exercise(deps, [a.payload.sender, deps.validator], a, AcceptedTransferOffer_Complete, "accepted-transfer-offer-complete", argument, disclosed);
   } catch (e) {
     if (isPermanentRefusal(e)) return abort(deps, a, `the transfer was refused: ${walletErrorOf(e).message}`);
     throw e;

@@ -5,12 +5,18 @@
  * refuses (unknown synchronizer, below the minimum top-up), is cancelled with the reason
  * (status: failed/rejected); an expired one is expired.
  */
-import { choiceOf, type Active } from "../../ledger/ledger-client.js";
+import type { Active } from "../../ledger/ledger-client.js";
 import { Numeric } from "../../ledger/numeric.js";
 import type { NetworkState } from "../../network/network-state.js";
 import { currentConfig } from "../../templates/splice/amulet-rules.js";
 import type { OpenMiningRoundPayload } from "../../templates/splice/round.js";
-import { BuyTrafficRequest, type BuyTrafficRequestPayload } from "../../templates/splice/wallet/buy-traffic-request.js";
+import {
+  BuyTrafficRequest,
+  BuyTrafficRequest_Cancel,
+  BuyTrafficRequest_Complete,
+  BuyTrafficRequest_Expire,
+  type BuyTrafficRequestPayload,
+} from "../../templates/splice/wallet/buy-traffic-request.js";
 import { pickInputs } from "../use-cases/send-via-preapproval.js";
 import { contextFor, spendableOf } from "../support/transfer-inputs.js";
 import type { WalletDeps } from "../wallet-deps.js";
@@ -21,7 +27,6 @@ import { spendingAs } from "../support/spend-queue.js";
 import type { WalletParties } from "./wallet-parties.js";
 
 type Request = Active<BuyTrafficRequestPayload>;
-const choice = (name: string) => choiceOf<BuyTrafficRequestPayload>(BuyTrafficRequest, name);
 
 export async function completeBuyTrafficRequests(deps: WalletDeps, parties: WalletParties, state: NetworkState, now: bigint): Promise<boolean> {
   const requests = (await deps.client.active(BuyTrafficRequest)).filter((r) => r.payload.dso === deps.dso);
@@ -38,11 +43,11 @@ export async function completeBuyTrafficRequests(deps: WalletDeps, parties: Wall
 const commandId = (action: ContractAction, r: Request) => ({ commandId: actionCommandId(action, r.contractId) });
 
 async function expire(deps: WalletDeps, r: Request): Promise<void> {
-  await deps.client.exercise([r.payload.endUserParty], BuyTrafficRequest, r.contractId, choice("BuyTrafficRequest_Expire"), {}, commandId("buy-traffic-request-expire", r));
+  await deps.client.exercise([r.payload.endUserParty], BuyTrafficRequest, r.contractId, BuyTrafficRequest_Expire, {}, commandId("buy-traffic-request-expire", r));
 }
 
 async function cancel(deps: WalletDeps, r: Request, reason: string): Promise<void> {
-  await deps.client.exercise([r.payload.endUserParty], BuyTrafficRequest, r.contractId, choice("BuyTrafficRequest_Cancel"), { reason }, commandId("buy-traffic-request-cancel", r));
+  await deps.client.exercise([r.payload.endUserParty], BuyTrafficRequest, r.contractId, BuyTrafficRequest_Cancel, { reason }, commandId("buy-traffic-request-cancel", r));
 }
 
 async function complete(deps: WalletDeps, state: NetworkState, r: Request): Promise<void> {
@@ -61,7 +66,7 @@ async function complete(deps: WalletDeps, state: NetworkState, r: Request): Prom
       [user, deps.validator],
       BuyTrafficRequest,
       r.contractId,
-      choice("BuyTrafficRequest_Complete"),
+      BuyTrafficRequest_Complete,
       { inputs: inputs.map((i) => i.input), context: { amuletRules: spendable.state.rules.contractId, context }, walletProvider: deps.validator },
       { disclosed, ...commandId("buy-traffic-request-complete", r) },
     );

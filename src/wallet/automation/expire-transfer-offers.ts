@@ -3,8 +3,7 @@
  * `ExpireTransferOfferTrigger`), so the receiver no longer sees them and their status is final.
  * It runs on the automation loop's clock ticks (expiry comes with time alone).
  */
-import { choiceOf } from "../../ledger/ledger-client.js";
-import { TransferOffer, type TransferOfferPayload } from "../../templates/splice/wallet/transfer-offer.js";
+import { TransferOffer, TransferOffer_Expire } from "../../templates/splice/wallet/transfer-offer.js";
 import { actionCommandId } from "../support/contract-action.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import { actOnAll } from "./act-on-each.js";
@@ -17,7 +16,7 @@ export async function expireTransferOffers(deps: WalletDeps, parties: WalletPart
   return actOnAll(
     expired.filter((o) => ours.has(o.payload.sender)),
     async (o) => {
-      const choice = choiceOf<TransferOfferPayload>(TransferOffer, "TransferOffer_Expire");
+      const choice = TransferOffer_Expire;
       await deps.client.exercise([o.payload.sender], TransferOffer, o.contractId, choice, { actor: o.payload.sender }, { commandId: actionCommandId("transfer-offer-expire", o.contractId) });
     },
   );

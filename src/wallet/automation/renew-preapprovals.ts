@@ -2,9 +2,9 @@
  * Preapprovals the validator operator provides are renewed while they still have less than 30 days
  * left, for another 90 days from now, paid from the operator's wallet (spec §3 and §8).
  */
-import { choiceOf, type Active } from "../../ledger/ledger-client.js";
+import { type Active } from "../../ledger/ledger-client.js";
 import type { NetworkState } from "../../network/network-state.js";
-import { TransferPreapproval, type TransferPreapprovalPayload } from "../../templates/splice/transfer-preapproval.js";
+import { TransferPreapproval, TransferPreapproval_Renew, type TransferPreapprovalPayload } from "../../templates/splice/transfer-preapproval.js";
 import { preapprovalFeeFor } from "../support/preapproval-fee.js";
 import { pickInputs } from "../use-cases/send-via-preapproval.js";
 import { spendingAs } from "../support/spend-queue.js";
@@ -33,7 +33,7 @@ async function renew(deps: WalletDeps, state: NetworkState, p: Active<TransferPr
     [deps.validator],
     TransferPreapproval,
     p.contractId,
-    choiceOf<TransferPreapprovalPayload>(TransferPreapproval, "TransferPreapproval_Renew"),
+    TransferPreapproval_Renew,
     { context: { amuletRules: state.rules.contractId, context }, inputs: inputs.map((i) => i.input), newExpiresAt },
     { disclosed },
   );

@@ -6,8 +6,8 @@
  * installing again is harmless. Uninstalling archives the install; the merge delegation goes
  * with the party's last install.
  */
-import { choiceOf, type LedgerClient } from "../../ledger/ledger-client.js";
-import { MergeDelegation, MergeDelegationProposal, type MergeDelegationPayload } from "../../templates/splice/merge-delegation.js";
+import { type LedgerClient } from "../../ledger/ledger-client.js";
+import { MergeDelegation, MergeDelegation_Reject, type MergeDelegationPayload, MergeDelegationProposal, MergeDelegationProposal_Accept } from "../../templates/splice/merge-delegation.js";
 import { emptyMetadata } from "../../templates/splice/types.js";
 import { WalletAppInstall } from "../../templates/splice/wallet/install.js";
 import type { WalletInstaller } from "../wallet-installer.js";
@@ -41,7 +41,7 @@ export function ccWalletInstaller(options: CcWalletInstallerOptions): WalletInst
     if ((await client.active(MergeDelegation, [party])).some((d) => mine(d.payload))) return;
     const open = (await client.active(MergeDelegationProposal, [party])).find((p) => mine(p.payload.delegation));
     const proposal = open?.contractId ?? (await client.create([party], MergeDelegationProposal, { delegation: { operator, owner: party, meta: emptyMetadata() } }));
-    await client.exercise([operator], MergeDelegationProposal, proposal, choiceOf(MergeDelegationProposal, "MergeDelegationProposal_Accept"), {});
+    await client.exercise([operator], MergeDelegationProposal, proposal, MergeDelegationProposal_Accept, {});
   }
 
   return {
@@ -54,12 +54,12 @@ export function ccWalletInstaller(options: CcWalletInstallerOptions): WalletInst
       const operator = await operatorParty();
       const installs = await installsOf(party, operator);
       for (const i of installs.filter((x) => x.payload.endUserName === user)) {
-        await client.exercise([party, operator], WalletAppInstall, i.contractId, choiceOf(WalletAppInstall, "Archive"), {});
+        await client.exercise([party, operator], WalletAppInstall, i.contractId, WalletAppInstall.archive, {});
       }
       if (installs.some((i) => i.payload.endUserName !== user)) return;
       const mine = isDelegation(party, operator);
       for (const d of (await client.active(MergeDelegation, [party])).filter((x) => mine(x.payload))) {
-        await client.exercise([operator], MergeDelegation, d.contractId, choiceOf(MergeDelegation, "MergeDelegation_Reject"), {});
+        await client.exercise([operator], MergeDelegation, d.contractId, MergeDelegation_Reject, {});
       }
     },
   };

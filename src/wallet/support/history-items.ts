@@ -19,13 +19,30 @@
 import { fromDamlJson } from "../../ledger/daml-type.js";
 import { Numeric } from "../../ledger/numeric.js";
 import type { ExerciseNodeRecord, TransactionRecord } from "../../ledger/records.js";
-import { AmuletRules } from "../../templates/splice/amulet-rules.js";
-import { Amulet, LockedAmulet, type AmuletPayload } from "../../templates/splice/amulet.js";
-import type { Transfer, TransferResult, TransferSummary } from "../../templates/splice/transfer-types.js";
-import { TransferPreapproval } from "../../templates/splice/transfer-preapproval.js";
-import { BuyTrafficRequest } from "../../templates/splice/wallet/buy-traffic-request.js";
-import { AcceptedTransferOffer, TransferOffer } from "../../templates/splice/wallet/transfer-offer.js";
-import { exerciseOf, isOf } from "./ledger-scan.js";
+import {
+  AmuletRules,
+  AmuletRules_BuyMemberTraffic,
+  AmuletRules_CreateTransferPreapproval,
+  AmuletRules_DevNet_Tap,
+  AmuletRules_Mint,
+  AmuletRules_Transfer,
+} from "../../templates/splice/amulet-rules.js";
+import { Amulet, Amulet_Expire, LockedAmulet, LockedAmulet_ExpireAmulet, type AmuletPayload } from "../../templates/splice/amulet.js";
+import type { TransferSummary } from "../../templates/splice/transfer-types.js";
+import { TransferPreapproval, TransferPreapproval_Renew, TransferPreapproval_Send } from "../../templates/splice/transfer-preapproval.js";
+import { BuyTrafficRequest, BuyTrafficRequest_Cancel, BuyTrafficRequest_Expire } from "../../templates/splice/wallet/buy-traffic-request.js";
+import {
+  AcceptedTransferOffer,
+  AcceptedTransferOffer_Abort,
+  AcceptedTransferOffer_Complete,
+  AcceptedTransferOffer_Expire,
+  AcceptedTransferOffer_Withdraw,
+  TransferOffer,
+  TransferOffer_Expire,
+  TransferOffer_Reject,
+  TransferOffer_Withdraw,
+} from "../../templates/splice/wallet/transfer-offer.js";
+import { exerciseOf, isOf, ran } from "./ledger-scan.js";
 
 export interface PartyAmount {
   readonly party: string;
@@ -125,33 +142,41 @@ function itemsOfNode(tx: TransactionRecord, i: number, end: number, party: strin
   };
   if (isOf(node, AmuletRules)) {
     switch (node.choice) {
-      case "AmuletRules_Transfer":
+      case AmuletRules_Transfer.name:
         return keep(transferItem(base, node, enclosing));
-      case "AmuletRules_BuyMemberTraffic":
-      case "AmuletRules_CreateTransferPreapproval":
-        return keep(burnItem(base, node, payerOf(node)));
-      case "AmuletRules_DevNet_Tap":
-      case "AmuletRules_Mint":
+      case AmuletRules_BuyMemberTraffic.name: {
+        const { argument, result } = exerciseOf(AmuletRules_BuyMemberTraffic, node);
+        return keep(burnItem(base, node, argument.provider, result.summary));
+      }
+      case AmuletRules_CreateTransferPreapproval.name: {
+        const { argument, result } = exerciseOf(AmuletRules_CreateTransferPreapproval, node);
+        return keep(burnItem(base, node, argument.provider, result.transferResult.summary));
+      }
+      case AmuletRules_DevNet_Tap.name:
+      case AmuletRules_Mint.name:
         return keep(createdAmuletItem(base, node, tx, i, end));
     }
     return false;
   }
-  if (isOf(node, AcceptedTransferOffer) && node.choice === "AcceptedTransferOffer_Complete") {
+  if (isOf(node, AcceptedTransferOffer) && ran(node, AcceptedTransferOffer_Complete)) {
     walk(tx, i + 1, end, party, out, { subtype: subtypeOf(node) });
     return true;
   }
   if (isOf(node, TransferPreapproval)) {
-    if (node.choice === "TransferPreapproval_Renew") return keep(burnItem(base, node, payerOf(node)));
-    if (node.choice === "TransferPreapproval_Send") {
-      const { description } = exerciseOf<{ description: string | null }, unknown>(TransferPreapproval, node).argument;
+    if (ran(node, TransferPreapproval_Renew)) {
+      const { result } = exerciseOf(TransferPreapproval_Renew, node);
+      return keep(burnItem(base, node, result.provider, result.transferResult.summary));
+    }
+    if (ran(node, TransferPreapproval_Send)) {
+      const { description } = exerciseOf(TransferPreapproval_Send, node).argument;
       walk(tx, i + 1, end, party, out, { description: description ?? undefined });
       return true;
     }
     return false;
   }
-  if (isOf(node, Amulet) && node.choice === "Amulet_Expire") return keep(expiredItem(base, node));
+  if (isOf(node, Amulet) && ran(node, Amulet_Expire)) return keep(expiredItem(base, node, exerciseOf(Amulet_Expire, node).result.expireSum.owner));
   if (isOf(node, LockedAmulet)) {
-    if (node.choice === "LockedAmulet_ExpireAmulet") return keep(expiredItem(base, node));
+    if (ran(node, LockedAmulet_ExpireAmulet)) return keep(expiredItem(base, node, exerciseOf(LockedAmulet_ExpireAmulet, node).result.expireSum.owner));
     if (/^LockedAmulet_(Unlock|OwnerExpireLock)(V2)?$/.test(node.choice)) return keep(createdAmuletItem(base, node, tx, i, end));
     return false;
   }
@@ -185,7 +210,7 @@ function rewards(summary: TransferSummary) {
 
 /** Splice's net amounts: the sender's balance change and each other receiver's, fees split by `receiverFeeRatio`. */
 function transferItem(base: Omit<ItemBase, "subtype">, node: ExerciseNodeRecord, enclosing: Enclosing): TransferItem {
-  const { argument, result } = exerciseOf<{ transfer: Transfer }, TransferResult>(AmuletRules, node);
+  const { argument, result } = exerciseOf(AmuletRules_Transfer, node);
   const { transfer } = argument;
   const { summary } = result;
   const outputs = transfer.outputs.map((o, k) => {
@@ -212,17 +237,11 @@ function transferItem(base: Omit<ItemBase, "subtype">, node: ExerciseNodeRecord,
   };
 }
 
-/** The party whose inputs pay a burn: the provider of a preapproval or traffic purchase. */
-function payerOf(node: ExerciseNodeRecord): string {
-  const { argument, result } = exerciseOf<{ provider?: string }, { provider?: string }>(isOf(node, AmuletRules) ? AmuletRules : TransferPreapproval, node);
-  return argument.provider ?? result.provider ?? "";
-}
-
-/** A payment burnt in a self-transfer (no transfer node): the payer's net change; the DSO "receives" 0, as in Splice. */
-function burnItem(base: Omit<ItemBase, "subtype">, node: ExerciseNodeRecord, payer: string): TransferItem {
-  const template = isOf(node, AmuletRules) ? AmuletRules : TransferPreapproval;
-  const { result } = exerciseOf<unknown, { transferResult?: TransferResult; summary?: TransferSummary }>(template, node);
-  const summary = result.summary ?? result.transferResult!.summary;
+/**
+ * A payment burnt in a self-transfer (no transfer node): the payer's net change; the DSO "receives"
+ * 0, as in Splice. The payer is the provider of a preapproval or traffic purchase.
+ */
+function burnItem(base: Omit<ItemBase, "subtype">, node: ExerciseNodeRecord, payer: string, summary: TransferSummary): TransferItem {
   const dsoParties = summary.balanceChanges.map(([p]) => p).filter((p) => p !== payer);
   return {
     ...base,
@@ -247,40 +266,46 @@ function createdAmuletItem(base: Omit<ItemBase, "subtype">, node: ExerciseNodeRe
 }
 
 /** Dust expiry: the owner's balance changes by (next to) nothing; Splice reports 0. */
-function expiredItem(base: Omit<ItemBase, "subtype">, node: ExerciseNodeRecord): BalanceChangeItem {
-  const result = fromDamlJson(Amulet.choices.get("Amulet_Expire")!.result, node.result) as { expireSum: { owner: string } };
-  return { ...base, type: "balance_change", subtype: subtypeOf(node), receivers: [{ party: result.expireSum.owner, amount: Numeric.zero }] };
+function expiredItem(base: Omit<ItemBase, "subtype">, node: ExerciseNodeRecord, owner: string): BalanceChangeItem {
+  return { ...base, type: "balance_change", subtype: subtypeOf(node), receivers: [{ party: owner, amount: Numeric.zero }] };
 }
 
-type OfferTracking = { trackingInfo: { trackingId: string; sender: string; receiver: string } };
-type TrafficTracking = { trackingInfo: { trackingId: string; endUserParty: string } };
+type OfferTracking = { readonly trackingInfo: { readonly trackingId: string; readonly sender: string; readonly receiver: string } };
+const offerText = ({ trackingInfo: { trackingId, sender, receiver } }: OfferTracking) => `transfer offer ${JSON.stringify(trackingId)} from ${sender} to ${receiver}`;
+const reasonText = (reason: string) => (reason ? `: ${reason}` : "");
 
 /** What a notification says about an offer or traffic request that ended without paying. */
 function failureDetails(node: ExerciseNodeRecord): string | undefined {
   if (isOf(node, TransferOffer) || isOf(node, AcceptedTransferOffer)) {
-    const template = isOf(node, TransferOffer) ? TransferOffer : AcceptedTransferOffer;
-    if (!/_(Reject|Withdraw|Abort|Expire)$/.test(node.choice)) return undefined;
-    const { argument, result } = exerciseOf<{ reason?: string }, OfferTracking>(template, node);
-    const { trackingId, sender, receiver } = result.trackingInfo;
-    const offer = `transfer offer ${JSON.stringify(trackingId)} from ${sender} to ${receiver}`;
-    const reason = argument.reason ? `: ${argument.reason}` : "";
     switch (node.choice) {
-      case "TransferOffer_Reject":
-        return `${offer} was rejected by the receiver`;
-      case "TransferOffer_Withdraw":
-        return `${offer} was withdrawn by the sender${reason}`;
-      case "AcceptedTransferOffer_Withdraw":
-        return `${offer} was withdrawn by the receiver after accepting${reason}`;
-      case "AcceptedTransferOffer_Abort":
-        return `${offer} could not be completed${reason}`;
-      default:
-        return `${offer} expired`;
+      case TransferOffer_Reject.name:
+        return `${offerText(exerciseOf(TransferOffer_Reject, node).result)} was rejected by the receiver`;
+      case TransferOffer_Withdraw.name: {
+        const { argument, result } = exerciseOf(TransferOffer_Withdraw, node);
+        return `${offerText(result)} was withdrawn by the sender${reasonText(argument.reason)}`;
+      }
+      case AcceptedTransferOffer_Withdraw.name: {
+        const { argument, result } = exerciseOf(AcceptedTransferOffer_Withdraw, node);
+        return `${offerText(result)} was withdrawn by the receiver after accepting${reasonText(argument.reason)}`;
+      }
+      case AcceptedTransferOffer_Abort.name: {
+        const { argument, result } = exerciseOf(AcceptedTransferOffer_Abort, node);
+        return `${offerText(result)} could not be completed${reasonText(argument.reason)}`;
+      }
+      case TransferOffer_Expire.name:
+        return `${offerText(exerciseOf(TransferOffer_Expire, node).result)} expired`;
+      case AcceptedTransferOffer_Expire.name:
+        return `${offerText(exerciseOf(AcceptedTransferOffer_Expire, node).result)} expired`;
     }
+    return undefined;
   }
-  if (isOf(node, BuyTrafficRequest) && (node.choice === "BuyTrafficRequest_Cancel" || node.choice === "BuyTrafficRequest_Expire")) {
-    const { argument, result } = exerciseOf<{ reason?: string }, TrafficTracking>(BuyTrafficRequest, node);
-    const request = `buy traffic request ${JSON.stringify(result.trackingInfo.trackingId)}`;
-    return node.choice === "BuyTrafficRequest_Cancel" ? `${request} was rejected: ${argument.reason ?? ""}` : `${request} expired`;
+  if (isOf(node, BuyTrafficRequest)) {
+    const request = (r: { readonly trackingInfo: { readonly trackingId: string } }) => `buy traffic request ${JSON.stringify(r.trackingInfo.trackingId)}`;
+    if (ran(node, BuyTrafficRequest_Cancel)) {
+      const { argument, result } = exerciseOf(BuyTrafficRequest_Cancel, node);
+      return `${request(result)} was rejected: ${argument.reason}`;
+    }
+    if (ran(node, BuyTrafficRequest_Expire)) return `${request(exerciseOf(BuyTrafficRequest_Expire, node).result)} expired`;
   }
   return undefined;
 }

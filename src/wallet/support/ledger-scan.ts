@@ -3,9 +3,9 @@
  * their answers from (the node keeps no separate wallet transaction log): the transaction that
  * consumed a contract, transactions newest first, and typed views of a node's argument and result.
  */
-import { fromDamlJson, type DamlType } from "../../ledger/daml-type.js";
+import { fromDamlJson } from "../../ledger/daml-type.js";
 import type { ExerciseNodeRecord, NodeRecord, TransactionRecord } from "../../ledger/records.js";
-import { qualifiedId, type Template } from "../../ledger/template.js";
+import { qualifiedId, type Choice, type Template } from "../../ledger/template.js";
 import type { LedgerStore } from "../../ledger/store-port.js";
 
 const PAGE = 500;
@@ -48,9 +48,11 @@ export async function* transactionsNewestFirst(store: LedgerStore, atOrBefore: b
 /** Whether a node is of this template (package-id form, as stored). */
 export const isOf = <P>(node: NodeRecord, template: Template<P>): boolean => node.templateId === qualifiedId(template.id);
 
-/** The typed argument and result of an exercise node of `template`. */
-export function exerciseOf<A, R>(template: { readonly choices: ReadonlyMap<string, { readonly argument: DamlType; readonly result: DamlType }> }, node: ExerciseNodeRecord): { argument: A; result: R } {
-  const choice = template.choices.get(node.choice);
-  if (!choice) throw new Error(`${node.templateId} has no choice ${node.choice}`);
+/** Whether an exercise node ran this choice (callers check the template with `isOf` first). */
+export const ran = (node: ExerciseNodeRecord, choice: { readonly name: string }): boolean => node.choice === choice.name;
+
+/** The argument and result of an exercise node that ran `choice`, typed by the choice. */
+export function exerciseOf<P, A, R>(choice: Choice<P, A, R>, node: ExerciseNodeRecord): { argument: A; result: R } {
+  if (!ran(node, choice)) throw new Error(`${node.templateId} node ${node.nodeId} ran ${node.choice}, not ${choice.name}`);
   return { argument: fromDamlJson(choice.argument, node.argument) as A, result: fromDamlJson(choice.result, node.result) as R };
 }

@@ -4,9 +4,17 @@
  * lookup that follows an offer through the ledger and the offer index fed by commits.
  */
 import type { ExerciseNodeRecord, TransactionRecord } from "../../ledger/records.js";
-import type { TransferResult } from "../../templates/splice/transfer-types.js";
-import { AcceptedTransferOffer, TransferOffer } from "../../templates/splice/wallet/transfer-offer.js";
-import { exerciseOf, isOf } from "./ledger-scan.js";
+import {
+  AcceptedTransferOffer_Abort,
+  AcceptedTransferOffer_Complete,
+  AcceptedTransferOffer_Expire,
+  AcceptedTransferOffer_Withdraw,
+  TransferOffer_Accept,
+  TransferOffer_Expire,
+  TransferOffer_Reject,
+  TransferOffer_Withdraw,
+} from "../../templates/splice/wallet/transfer-offer.js";
+import { exerciseOf } from "./ledger-scan.js";
 
 export type TransferOfferFailure = "expired" | "rejected" | "withdrawn";
 
@@ -21,23 +29,23 @@ export type OfferStep = { readonly kind: "accepted"; readonly acceptedCid: strin
 export function offerStepOf(transaction: TransactionRecord, node: ExerciseNodeRecord): OfferStep {
   const ended = (status: TransferOfferStatus): OfferStep => ({ kind: "ended", status });
   switch (node.choice) {
-    case "TransferOffer_Accept":
-      return { kind: "accepted", acceptedCid: exerciseOf<unknown, { acceptedTransferOffer: string }>(TransferOffer, node).result.acceptedTransferOffer };
-    case "AcceptedTransferOffer_Complete": {
-      const { result } = exerciseOf<unknown, { transferResult: TransferResult }>(AcceptedTransferOffer, node);
+    case TransferOffer_Accept.name:
+      return { kind: "accepted", acceptedCid: exerciseOf(TransferOffer_Accept, node).result.acceptedTransferOffer };
+    case AcceptedTransferOffer_Complete.name: {
+      const { result } = exerciseOf(AcceptedTransferOffer_Complete, node);
       const [amulet] = result.transferResult.createdAmulets;
       return ended({ status: "completed", transactionId: transaction.updateId, contractId: amulet?.value ?? "" });
     }
-    case "TransferOffer_Reject":
-    case "AcceptedTransferOffer_Withdraw": // the receiver takes the acceptance back
+    case TransferOffer_Reject.name:
+    case AcceptedTransferOffer_Withdraw.name: // the receiver takes the acceptance back
       return ended({ status: "failed", failureKind: "rejected" });
-    case "TransferOffer_Withdraw":
-    case "AcceptedTransferOffer_Abort": {
-      const { argument } = exerciseOf<{ reason: string }, unknown>(isOf(node, TransferOffer) ? TransferOffer : AcceptedTransferOffer, node);
+    case TransferOffer_Withdraw.name:
+    case AcceptedTransferOffer_Abort.name: {
+      const { argument } = node.choice === TransferOffer_Withdraw.name ? exerciseOf(TransferOffer_Withdraw, node) : exerciseOf(AcceptedTransferOffer_Abort, node);
       return ended({ status: "failed", failureKind: "withdrawn", withdrawnReason: argument.reason });
     }
-    case "TransferOffer_Expire":
-    case "AcceptedTransferOffer_Expire":
+    case TransferOffer_Expire.name:
+    case AcceptedTransferOffer_Expire.name:
       return ended({ status: "failed", failureKind: "expired" });
     default: // `Archive` by a signatory: the sender gave it up
       return ended({ status: "failed", failureKind: "withdrawn", withdrawnReason: `archived with ${node.choice}` });

@@ -3,12 +3,7 @@
  * beneficiary's proposal; the delegation it already holds for that beneficiary is replaced
  * (archived by the same choice), so there is at most one per beneficiary and delegate.
  */
-import { choiceOf } from "../../ledger/ledger-client.js";
-import {
-  MintingDelegation,
-  MintingDelegationProposal,
-  type MintingDelegationProposalPayload,
-} from "../../templates/splice/wallet/minting-delegation.js";
+import { MintingDelegation, MintingDelegationProposal, MintingDelegationProposal_Accept } from "../../templates/splice/wallet/minting-delegation.js";
 import { delegateContract } from "../support/delegate-contract.js";
 import type { WalletDeps } from "../wallet-deps.js";
 
@@ -22,7 +17,7 @@ export async function acceptMintingDelegationProposal(deps: WalletDeps, party: s
     [party],
     MintingDelegationProposal,
     contractId,
-    choiceOf<MintingDelegationProposalPayload, unknown, { mintingDelegationCid: string }>(MintingDelegationProposal, "MintingDelegationProposal_Accept"),
+    MintingDelegationProposal_Accept,
     { existingDelegationCid: existing?.contractId ?? null },
   );
   return result.mintingDelegationCid;

@@ -2,8 +2,7 @@
  * `POST /v0/wallet/transfer-offers/{contract_id}/accept`: the receiver accepts; the ledger
  * replaces the offer by an `AcceptedTransferOffer` that the sender's wallet completes on its own.
  */
-import { choiceOf } from "../../ledger/ledger-client.js";
-import { TransferOffer, type TransferOfferPayload } from "../../templates/splice/wallet/transfer-offer.js";
+import { TransferOffer, TransferOffer_Accept } from "../../templates/splice/wallet/transfer-offer.js";
 import { actionCommandId } from "../support/contract-action.js";
 import { actOnOffer, findTransferOffer } from "../support/find-transfer-offer.js";
 import type { WalletDeps } from "../wallet-deps.js";
@@ -18,7 +17,7 @@ export async function acceptTransferOffer(deps: WalletDeps, party: string, contr
       [party],
       TransferOffer,
       offer.contractId,
-      choiceOf<TransferOfferPayload, unknown, { acceptedTransferOffer: string }>(TransferOffer, "TransferOffer_Accept"),
+      TransferOffer_Accept,
       {},
       { commandId: actionCommandId("transfer-offer-accept", offer.contractId) },
     ),

@@ -9,8 +9,8 @@
  * request accepts it itself, so the answer is immediate. The operator's funds are checked before
  * anything is submitted, so a validator that cannot pay changes nothing.
  */
-import { choiceOf, type Active } from "../../ledger/ledger-client.js";
-import { TransferPreapprovalProposal, type TransferPreapprovalProposalPayload } from "../../templates/splice/wallet/transfer-preapproval-proposal.js";
+import { type Active } from "../../ledger/ledger-client.js";
+import { TransferPreapprovalProposal, TransferPreapprovalProposal_Accept, type TransferPreapprovalProposalPayload } from "../../templates/splice/wallet/transfer-preapproval-proposal.js";
 import { MICROS_PER_DAY } from "../../templates/splice/types.js";
 import { withPickedContracts } from "../support/contention.js";
 import { spendingAs } from "../support/spend-queue.js";
@@ -88,7 +88,7 @@ async function accept(deps: WalletDeps, proposal: string, payment: Payment, expi
     [deps.validator],
     TransferPreapprovalProposal,
     proposal,
-    choiceOf<TransferPreapprovalProposalPayload, unknown, { transferPreapprovalCid: string }>(TransferPreapprovalProposal, "TransferPreapprovalProposal_Accept"),
+    TransferPreapprovalProposal_Accept,
     { context: { amuletRules: payment.spendable.state.rules.contractId, context }, inputs: payment.inputs.map((i) => i.input), expiresAt },
     { disclosed },
   );
@@ -96,6 +96,6 @@ async function accept(deps: WalletDeps, proposal: string, payment: Payment, expi
 }
 
 async function withdraw(deps: WalletDeps, party: string, proposal: string): Promise<void> {
-  await deps.client.exercise([party], TransferPreapprovalProposal, proposal, choiceOf(TransferPreapprovalProposal, "Archive"), {});
+  await deps.client.exercise([party], TransferPreapprovalProposal, proposal, TransferPreapprovalProposal.archive, {});
 }
 

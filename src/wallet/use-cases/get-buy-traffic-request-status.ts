@@ -5,7 +5,7 @@
  * consumed it (by the automation's command ids, else a forward scan): `BuyTrafficRequest_Complete` is `completed`, `_Cancel` is `failed/rejected` with
  * the automation's reason, `_Expire` is `failed/expired`. Unknown ids answer 404.
  */
-import { BuyTrafficRequest } from "../../templates/splice/wallet/buy-traffic-request.js";
+import { BuyTrafficRequest, BuyTrafficRequest_Cancel, BuyTrafficRequest_Complete, BuyTrafficRequest_Expire } from "../../templates/splice/wallet/buy-traffic-request.js";
 import { consumptionOf } from "../support/contract-action.js";
 import { exerciseOf, isOf } from "../support/ledger-scan.js";
 import { trackedCreate } from "../support/tracked-submission.js";
@@ -33,11 +33,11 @@ export async function getBuyTrafficRequestStatus(deps: WalletDeps, party: string
   if (!consumed) throw walletErrors.unavailable("the buy traffic request changed while its status was read; retry");
   const { transaction, node } = consumed;
   switch (node.choice) {
-    case "BuyTrafficRequest_Complete":
+    case BuyTrafficRequest_Complete.name:
       return { status: "completed", transactionId: transaction.updateId };
-    case "BuyTrafficRequest_Cancel":
-      return { status: "failed", failureReason: "rejected", rejectionReason: exerciseOf<{ reason: string }, unknown>(BuyTrafficRequest, node).argument.reason };
-    case "BuyTrafficRequest_Expire":
+    case BuyTrafficRequest_Cancel.name:
+      return { status: "failed", failureReason: "rejected", rejectionReason: exerciseOf(BuyTrafficRequest_Cancel, node).argument.reason };
+    case BuyTrafficRequest_Expire.name:
       return { status: "failed", failureReason: "expired" };
     default:
       return { status: "failed", failureReason: "rejected", rejectionReason: `archived with ${node.choice}` };

@@ -3,9 +3,8 @@
  * preapproval. The deduplication id becomes the command id (`commandIdFor`) with a 24-hour
  * deduplication period, so a retried request never pays twice.
  */
-import { choiceOf } from "../../ledger/ledger-client.js";
 import { Numeric } from "../../ledger/numeric.js";
-import { TransferPreapproval, type TransferPreapprovalPayload } from "../../templates/splice/transfer-preapproval.js";
+import { TransferPreapproval, TransferPreapproval_Send } from "../../templates/splice/transfer-preapproval.js";
 import { FeaturedAppRight } from "../../templates/splice/amulet.js";
 import { commandIdFor, DEDUPLICATION_DAY } from "../support/command-ids.js";
 import { withPickedContracts } from "../support/contention.js";
@@ -48,7 +47,7 @@ async function send(deps: WalletDeps, req: PreapprovalSend, preapproval: NonNull
       [req.sender],
       TransferPreapproval,
       preapproval.contractId,
-      choiceOf<TransferPreapprovalPayload>(TransferPreapproval, "TransferPreapproval_Send"),
+      TransferPreapproval_Send,
       {
         context: { amuletRules: spendable.state.rules.contractId, context },
         inputs: inputs.map((i) => i.input),

@@ -1,8 +1,7 @@
 /** `POST /v0/wallet/tap` (DevNet): mint CC to the party through `AmuletRules_DevNet_Tap`. */
 import { latestOpenRound, readNetwork } from "../../network/network-state.js";
-import { choiceOf } from "../../ledger/ledger-client.js";
 import type { Numeric } from "../../ledger/numeric.js";
-import { AmuletRules, type AmuletRulesPayload } from "../../templates/splice/amulet-rules.js";
+import { AmuletRules, AmuletRules_DevNet_Tap } from "../../templates/splice/amulet-rules.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import { walletErrors } from "../wallet-error.js";
 
@@ -15,7 +14,7 @@ export async function tap(deps: WalletDeps, party: string, amount: Numeric, comm
     [party],
     AmuletRules,
     state.rules.contractId,
-    choiceOf<AmuletRulesPayload, unknown, { amuletSum: { amulet: string } }>(AmuletRules, "AmuletRules_DevNet_Tap"),
+    AmuletRules_DevNet_Tap,
     { receiver: party, amount, openRound: round.contractId },
     { disclosed: [state.rules.record, round.record], ...(commandId ? { commandId } : {}) },
   );

@@ -1,6 +1,5 @@
 /** `POST /v0/wallet/transfer-offers/{contract_id}/withdraw`: the sender takes the offer back; it is archived. */
-import { choiceOf } from "../../ledger/ledger-client.js";
-import { TransferOffer, type TransferOfferPayload } from "../../templates/splice/wallet/transfer-offer.js";
+import { TransferOffer, TransferOffer_Withdraw } from "../../templates/splice/wallet/transfer-offer.js";
 import { actionCommandId } from "../support/contract-action.js";
 import { actOnOffer, findTransferOffer } from "../support/find-transfer-offer.js";
 import type { WalletDeps } from "../wallet-deps.js";
@@ -12,6 +11,6 @@ export async function withdrawTransferOffer(deps: WalletDeps, party: string, con
   const offer = await findTransferOffer(deps, party, contractId, "sender");
   const commandId = actionCommandId("transfer-offer-withdraw", offer.contractId);
   await actOnOffer(deps, offer, () =>
-    deps.client.exercise([party], TransferOffer, offer.contractId, choiceOf<TransferOfferPayload>(TransferOffer, "TransferOffer_Withdraw"), { reason: WITHDRAWN_BY_SENDER }, { commandId }),
+    deps.client.exercise([party], TransferOffer, offer.contractId, TransferOffer_Withdraw, { reason: WITHDRAWN_BY_SENDER }, { commandId }),
   );
 }

@@ -6,7 +6,7 @@
  * also when its feed lags behind the store.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { choiceOf } from "../../../src/ledger/ledger-client.js";
+import { choiceOf } from "../../support/choice-of.js";
 import type { LedgerStore } from "../../../src/ledger/store-port.js";
 import { TransactionFeed } from "../../../src/ledger/transaction-feed.js";
 import { Amulet, LockedAmulet, type LockedAmuletPayload, type TransferResult } from "../../../src/templates/splice/index.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { choiceOf } from "../../../src/ledger/ledger-client.js";
+import { choiceOf } from "../../support/choice-of.js";
 import { Numeric } from "../../../src/ledger/numeric.js";
 import { AmuletRules, type AmuletRulesPayload } from "../../../src/templates/splice/index.js";
 import { getBalance } from "../../../src/wallet/use-cases/get-balance.js";
