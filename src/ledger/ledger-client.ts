@@ -5,12 +5,12 @@
  * visible on `/v2` like any other.
  */
 import { randomUUID } from "node:crypto";
-import { createCommand, exerciseCommand, type Command, type DeduplicationPeriod } from "./commands.js";
+import { createCommand, exerciseCommand, exerciseInterfaceCommand, type Command, type DeduplicationPeriod } from "./commands.js";
 import { fromDamlJson } from "./daml-type.js";
 import type { Ledger } from "./engine.js";
 import { partyIdFor, randomHex } from "./ids.js";
 import type { ContractRecord, ExerciseNodeRecord, TransactionRecord } from "./records.js";
-import type { Choice, ContractRef, Template } from "./template.js";
+import type { Choice, ContractRef, InterfaceChoice, InterfaceDef, Template } from "./template.js";
 import { qualifiedId } from "./template.js";
 
 export interface SubmitOptions {
@@ -76,6 +76,20 @@ export class LedgerClient {
     options?: SubmitOptions,
   ): Promise<{ result: R; transaction: TransactionRecord }> {
     const transaction = await this.submit(actAs, [exerciseCommand(template, contractId, choice, argument)], options);
+    const root = transaction.nodes[0] as ExerciseNodeRecord;
+    return { result: fromDamlJson(choice.result, root.result) as R, transaction };
+  }
+
+  /** Exercises an interface choice (the interface's exported choice constant), like `exercise`. */
+  async exerciseInterface<V, A, R>(
+    actAs: readonly string[],
+    iface: InterfaceDef<V>,
+    contractId: string,
+    choice: InterfaceChoice<V, A, R>,
+    argument: A,
+    options?: SubmitOptions,
+  ): Promise<{ result: R; transaction: TransactionRecord }> {
+    const transaction = await this.submit(actAs, [exerciseInterfaceCommand(iface, contractId, choice, argument)], options);
     const root = transaction.nodes[0] as ExerciseNodeRecord;
     return { result: fromDamlJson(choice.result, root.result) as R, transaction };
   }

@@ -6,7 +6,7 @@
  */
 import { fromDamlJson, toDamlJson } from "../../ledger/daml-type.js";
 import type { SubmitOptions } from "../../ledger/ledger-client.js";
-import type { ContractRecord, ExerciseNodeRecord } from "../../ledger/records.js";
+import type { ContractRecord } from "../../ledger/records.js";
 import type { InterfaceChoice, InterfaceDef } from "../../ledger/template.js";
 import {
   getTransferFactory,
@@ -52,21 +52,16 @@ const extraArgsOf = (ctx: ChoiceContextWithDisclosures): ExtraArgs => ({
   meta: emptyMetadata(),
 });
 
-async function exerciseInterface(
+async function exerciseInterface<V, A>(
   deps: WalletDeps,
   actAs: string,
-  iface: InterfaceDef<never>,
+  iface: InterfaceDef<V>,
   contractId: string,
-  choice: Pick<InterfaceChoice<never>, "name" | "result">,
-  argument: unknown,
+  choice: InterfaceChoice<V, A, TransferInstructionResult>,
+  argument: A,
   options: SubmitOptions,
 ): Promise<TransferInstructionResult> {
-  const tx = await deps.client.submit(
-    [actAs],
-    [{ kind: "exercise", target: { kind: "interface", iface: iface as InterfaceDef<unknown> }, contractId, choice: choice.name, argument }],
-    options,
-  );
-  return fromDamlJson(choice.result, (tx.nodes[0] as ExerciseNodeRecord).result) as TransferInstructionResult;
+  return (await deps.client.exerciseInterface([actAs], iface, contractId, choice, argument, options)).result;
 }
 
 /** `TransferFactory_Transfer` as the sender: registry call for factory and context, then the ledger. */
@@ -77,7 +72,7 @@ export async function instructTransfer(deps: WalletDeps, transfer: Transfer, opt
   const result = await exerciseInterface(
     deps,
     transfer.sender,
-    TransferFactory as InterfaceDef<never>,
+    TransferFactory,
     factory.factoryId,
     TransferFactoryChoices.transfer,
     { expectedAdmin: deps.dso, transfer, extraArgs: extraArgsOf(factory.choiceContext) },
@@ -92,7 +87,7 @@ export async function answerInstruction(deps: WalletDeps, actor: string, instruc
   return exerciseInterface(
     deps,
     actor,
-    TransferInstruction as InterfaceDef<never>,
+    TransferInstruction,
     instructionCid,
     TransferInstructionChoices[choice],
     { extraArgs: extraArgsOf(ctx) },
