@@ -135,7 +135,7 @@ async function balance(echo: EchoServers): Promise<void> {
       }
       return latencyStats(samples);
     };
-    rows.print("inproc-index", { what: `in process: getBalance from the index (${HOLDINGS.toLocaleString("en-US")})`, stats: await measure(CFG.inProcessReps, () => getBalance(bs.server.cc, rich.party)) });
+    rows.print("inproc-index", { what: `in process: getBalance from the index (${HOLDINGS.toLocaleString("en-US")})`, stats: await measure(CFG.inProcessReps, () => getBalance(bs.server.wallet, rich.party)) });
     rows.print("inproc-acs", { what: "in process, before: ACS read + decode + fee math", stats: await measure(CFG.beforeReps, () => balanceInProcess(net, bs.server, rich.party)) });
   } finally {
     await bs.stop();

@@ -1,4 +1,4 @@
-export { createWalletContext, type WalletContext, type WalletContextOptions } from "./wallet-context.js";
+export { newWalletLocal, type OnboardingDeps, type WalletDeps, type WalletLocal } from "./wallet-deps.js";
 export { WalletError, walletErrors, walletErrorOf, kindOfCategory, type WalletErrorKind } from "./wallet-error.js";
 export { noopWalletInstaller, type WalletInstaller } from "./wallet-installer.js";
 export { noFeaturedAppRights, type FeaturedAppRights } from "./featured-app-rights.js";

@@ -6,7 +6,8 @@
  * installing again is harmless. Uninstalling archives the install; the merge delegation goes
  * with the party's last install.
  */
-import { type LedgerClient } from "../../ledger/ledger-client.js";
+import type { LedgerClient } from "../../ledger/ledger-client.js";
+import type { UserStore } from "../../ledger/store-port.js";
 import { MergeDelegation, MergeDelegation_Reject, type MergeDelegationPayload, MergeDelegationProposal, MergeDelegationProposal_Accept } from "../../templates/splice/merge-delegation.js";
 import { emptyMetadata } from "../../templates/splice/types.js";
 import { WalletAppInstall } from "../../templates/splice/wallet/install.js";
@@ -15,15 +16,16 @@ import { walletErrors } from "../wallet-error.js";
 
 export interface CcWalletInstallerOptions {
   readonly client: LedgerClient;
+  readonly store: UserStore;
   readonly dso: string;
   /** `CCWALLET_VALIDATOR_USER`: its primary party is the operator (known once it is onboarded itself). */
   readonly validatorUser: string;
 }
 
 export function ccWalletInstaller(options: CcWalletInstallerOptions): WalletInstaller {
-  const { client, dso } = options;
+  const { client, store, dso } = options;
   const operatorParty = async (): Promise<string> => {
-    const party = (await client.ledger.store.user(options.validatorUser))?.primaryParty;
+    const party = (await store.user(options.validatorUser))?.primaryParty;
     if (!party) throw walletErrors.internal(`the validator user ${options.validatorUser} has no party yet`);
     return party;
   };

@@ -36,7 +36,7 @@ export interface PossibleAction {
  * taken outside the wallet, e.g. directly on `/v2`).
  */
 export async function consumptionOf(deps: WalletDeps, contractId: string, afterOffset: bigint, possible: readonly PossibleAction[]): Promise<Consumption | undefined> {
-  const store = deps.client.ledger.store;
+  const store = deps.store;
   for (const p of possible) {
     const accepted = await store.acceptedCommand(changeKeyOf(deps.client.userId, p.actAs, actionCommandId(p.action, contractId)));
     const transaction: TransactionRecord | undefined = accepted && (await store.transactionByOffset(accepted.offset));

@@ -3,7 +3,7 @@
  * onboarded here. Returns the wallet's party for the use cases.
  */
 import type { PartyId } from "../../ledger/ids.js";
-import type { WalletContext } from "../wallet-context.js";
+import type { OnboardingDeps } from "../wallet-deps.js";
 import { walletErrors } from "../wallet-error.js";
 
 export interface WalletUser {
@@ -11,7 +11,7 @@ export interface WalletUser {
   readonly party: PartyId;
 }
 
-export async function findWalletUser(ctx: WalletContext, userId: string): Promise<WalletUser> {
+export async function findWalletUser(ctx: OnboardingDeps, userId: string): Promise<WalletUser> {
   const user = await ctx.store.user(userId);
   if (!user || user.isDeactivated) throw walletErrors.forbidden(`user ${userId} ${user ? "is deactivated" : "does not exist"}`);
   const known = await ctx.users.get(userId);
@@ -20,7 +20,7 @@ export async function findWalletUser(ctx: WalletContext, userId: string): Promis
 }
 
 /** The validator operator's user, or any active user with the ParticipantAdmin right. */
-export async function isValidatorAdmin(ctx: WalletContext, userId: string): Promise<boolean> {
+export async function isValidatorAdmin(ctx: OnboardingDeps, userId: string): Promise<boolean> {
   const user = await ctx.store.user(userId);
   if (!user || user.isDeactivated) return false;
   return userId === ctx.validatorUser || user.rights.some((r) => r.kind === "ParticipantAdmin");

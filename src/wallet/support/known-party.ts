@@ -6,6 +6,6 @@ import { parsePartyId } from "./wallet-input.js";
 
 export async function knownParty(deps: WalletDeps, field: string, raw: string): Promise<PartyId> {
   const party = parsePartyId(field, raw);
-  if (!(await deps.client.ledger.store.party(party))) throw walletErrors.notFound(`${field}: party ${party} does not exist`);
+  if (!(await deps.store.party(party))) throw walletErrors.notFound(`${field}: party ${party} does not exist`);
   return party;
 }

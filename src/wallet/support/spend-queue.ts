@@ -5,27 +5,32 @@
  * here each spend of a party (select inputs, submit) waits for the one before it to finish, so the
  * change it made is there to select from. Different parties spend in parallel.
  *
- * One queue per wallet deps, i.e. per running node: another node sharing the store still races
+ * One queue per node (`WalletDeps.local.spends`): another node sharing the store still races
  * this one, and its losers get contention (429) as before (see contention.ts).
  */
 import type { WalletDeps } from "../wallet-deps.js";
 
-const queues = new WeakMap<WalletDeps, Map<string, Promise<void>>>();
+export class SpendQueue {
+  private readonly tails = new Map<string, Promise<void>>();
 
-/** Runs `spend` once the party's earlier spends have finished (succeeded or failed). */
-export function spendingAs<T>(deps: WalletDeps, party: string, spend: () => Promise<T>): Promise<T> {
-  let tails = queues.get(deps);
-  if (!tails) queues.set(deps, (tails = new Map()));
-  const queue = tails;
-  const result = (queue.get(party) ?? Promise.resolve()).then(spend);
-  const tail = result.then(
-    () => undefined,
-    () => undefined,
-  );
-  queue.set(party, tail);
-  // An idle party leaves no entry behind.
-  void tail.then(() => {
-    if (queue.get(party) === tail) queue.delete(party);
-  });
-  return result;
+  /** Runs `spend` once the party's earlier spends have finished (succeeded or failed). */
+  run<T>(party: string, spend: () => Promise<T>): Promise<T> {
+    const queue = this.tails;
+    const result = (queue.get(party) ?? Promise.resolve()).then(spend);
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    queue.set(party, tail);
+    // An idle party leaves no entry behind.
+    void tail.then(() => {
+      if (queue.get(party) === tail) queue.delete(party);
+    });
+    return result;
+  }
+}
+
+/** Runs `spend` in the party's queue on this node. */
+export function spendingAs<T>(deps: Pick<WalletDeps, "local">, party: string, spend: () => Promise<T>): Promise<T> {
+  return deps.local.spends.run(party, spend);
 }

@@ -43,7 +43,7 @@ async function fromRegistry<T>(call: Promise<T>): Promise<T> {
 
 /** What the Ledger API does with `disclosed_contracts`: look each one up; an archived one is simply absent. */
 async function disclosedOf(deps: WalletDeps, ctx: ChoiceContextWithDisclosures): Promise<ContractRecord[]> {
-  const records = await Promise.all(ctx.disclosedContracts.map((d) => deps.client.ledger.store.activeContract(d.contractId)));
+  const records = await Promise.all(ctx.disclosedContracts.map((d) => deps.store.activeContract(d.contractId)));
   return records.filter((r): r is ContractRecord => r !== undefined);
 }
 

@@ -34,6 +34,6 @@ export function parseExpiresAt(deps: WalletDeps, raw: bigint): bigint {
 /** A well-formed party id that this participant knows. */
 export async function parseKnownParty(deps: WalletDeps, field: string, raw: string): Promise<PartyId> {
   const party = parsePartyId(field, raw);
-  if (!(await deps.client.ledger.store.party(party))) throw walletErrors.badRequest(`${field}: party ${party} does not exist`);
+  if (!(await deps.store.party(party))) throw walletErrors.badRequest(`${field}: party ${party} does not exist`);
   return party;
 }

@@ -3,8 +3,9 @@
  * the wallet derives a deterministic command id from it, so the ledger's own command
  * deduplication is the durable record of "created". A second request with the same id answers
  * 409 once the first was accepted (found through the deduplication record, which outlives the
- * deduplication window) and 429 while the first is still being processed in this process; the
- * ledger's commit-time duplicate check settles races between processes sharing a store.
+ * deduplication window) and 429 while the first is still being processed on this node
+ * (in-flight.ts); the ledger's commit-time duplicate check settles races between processes
+ * sharing a store.
  */
 import { createHash } from "node:crypto";
 import { changeKeyOf } from "../../ledger/engine.js";
@@ -13,6 +14,7 @@ import { isLedgerString } from "../../ledger/ids.js";
 import type { TransactionRecord } from "../../ledger/records.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import { walletErrors } from "../wallet-error.js";
+import { exclusively } from "./in-flight.js";
 
 /** What a tracking id names: the same id may be used once per kind and party. */
 export type TrackedKind = "transfer-offer" | "buy-traffic-request";
@@ -28,17 +30,8 @@ export function trackedCommandId(kind: TrackedKind, trackingId: string): string 
   return `${kind}#${createHash("sha256").update(trackingId).digest("hex")}`;
 }
 
-/** Requests in flight per ledger client; WalletDeps is built once per node, so one set per node. */
-const inFlightByClient = new WeakMap<object, Set<string>>();
-
-function inFlightOf(deps: WalletDeps): Set<string> {
-  let set = inFlightByClient.get(deps.client);
-  if (!set) inFlightByClient.set(deps.client, (set = new Set()));
-  return set;
-}
-
 const acceptance = (deps: WalletDeps, party: string, kind: TrackedKind, trackingId: string) =>
-  deps.client.ledger.store.acceptedCommand(changeKeyOf(deps.client.userId, [party], trackedCommandId(kind, trackingId)));
+  deps.store.acceptedCommand(changeKeyOf(deps.client.userId, [party], trackedCommandId(kind, trackingId)));
 
 /** The offset of an accepted tracked create by `party`, if there was one (a point lookup). */
 export async function trackedCreateOffset(deps: WalletDeps, party: string, kind: TrackedKind, trackingId: string): Promise<bigint | undefined> {
@@ -48,7 +41,7 @@ export async function trackedCreateOffset(deps: WalletDeps, party: string, kind:
 /** The transaction of an accepted tracked create by `party`, if there was one. */
 export async function trackedCreate(deps: WalletDeps, party: string, kind: TrackedKind, trackingId: string): Promise<TransactionRecord | undefined> {
   const accepted = await acceptance(deps, party, kind, trackingId);
-  return accepted ? deps.client.ledger.store.transactionByOffset(accepted.offset) : undefined;
+  return accepted ? deps.store.transactionByOffset(accepted.offset) : undefined;
 }
 
 /**
@@ -59,16 +52,13 @@ export async function trackedCreate(deps: WalletDeps, party: string, kind: Track
 export async function submitTracked<T>(deps: WalletDeps, party: string, kind: TrackedKind, trackingId: string, submit: (commandId: string) => Promise<T>): Promise<T> {
   const what = `a ${kind.replaceAll("-", " ")} with tracking id ${JSON.stringify(trackingId)}`;
   const key = JSON.stringify([party, kind, trackingId]);
-  const inFlight = inFlightOf(deps);
-  if (inFlight.has(key)) throw walletErrors.inFlight(`${what} is being processed; retry later`);
-  inFlight.add(key);
-  try {
-    if (await acceptance(deps, party, kind, trackingId)) throw walletErrors.conflict(`${what} has already been created; check its status`);
-    return await submit(trackedCommandId(kind, trackingId));
-  } catch (e) {
-    if (e instanceof LedgerError && e.code === "DUPLICATE_COMMAND") throw walletErrors.conflict(`${what} has already been created; check its status`);
-    throw e;
-  } finally {
-    inFlight.delete(key);
-  }
+  return exclusively(deps, key, `${what} is being processed; retry later`, async () => {
+    try {
+      if (await acceptance(deps, party, kind, trackingId)) throw walletErrors.conflict(`${what} has already been created; check its status`);
+      return await submit(trackedCommandId(kind, trackingId));
+    } catch (e) {
+      if (e instanceof LedgerError && e.code === "DUPLICATE_COMMAND") throw walletErrors.conflict(`${what} has already been created; check its status`);
+      throw e;
+    }
+  });
 }

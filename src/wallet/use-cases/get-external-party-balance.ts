@@ -28,7 +28,7 @@ export interface HoldingsSummary {
 
 export async function getExternalPartyBalance(deps: WalletDeps, partyRaw: string): Promise<HoldingsSummary> {
   const party = parsePartyId("party_id", partyRaw);
-  if (!(await deps.client.ledger.store.party(party))) throw walletErrors.notFound(`No wallet for external party ${party}`);
+  if (!(await deps.store.party(party))) throw walletErrors.notFound(`No wallet for external party ${party}`);
   const earliest = (await readNetwork(deps.client, deps.dso)).openRounds[0];
   if (!earliest) throw walletErrors.notFound("No open mining round found");
   const round = earliest.payload.round.number;

@@ -33,7 +33,7 @@ export async function getTransferOfferStatus(deps: WalletDeps, party: string, tr
   if (created !== undefined) {
     const known = await deps.offers.statusOfCreated(party, trackingId, created, now);
     if (known) return known;
-    const transaction = await deps.client.ledger.store.transactionByOffset(created);
+    const transaction = await deps.store.transactionByOffset(created);
     const offer = transaction?.nodes.find((n): n is CreateNodeRecord => n.kind === "create" && isOf(n, TransferOffer));
     if (transaction && offer) return followOffer(deps, transaction, offer);
   }

@@ -1,5 +1,5 @@
 /** `GET /v0/wallet/user-status`: whether the token's user is onboarded and its wallet installed. */
-import type { WalletContext } from "../wallet-context.js";
+import type { OnboardingDeps } from "../wallet-deps.js";
 
 export interface UserStatus {
   /** "" when not onboarded. */
@@ -9,7 +9,7 @@ export interface UserStatus {
   readonly featured: boolean;
 }
 
-export async function getUserStatus(ctx: WalletContext, userId: string): Promise<UserStatus> {
+export async function getUserStatus(ctx: OnboardingDeps, userId: string): Promise<UserStatus> {
   const known = await ctx.users.get(userId);
   if (!known) return { party: "", onboarded: false, walletInstalled: false, featured: false };
   return { party: known.party, onboarded: true, walletInstalled: known.walletInstalled, featured: await ctx.featured.isFeatured(known.party) };

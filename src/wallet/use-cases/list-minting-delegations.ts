@@ -60,5 +60,5 @@ async function pageOf<P>(
 }
 
 async function isHosted(deps: WalletDeps, party: string): Promise<boolean> {
-  return (await deps.client.ledger.store.party(party))?.isLocal === true;
+  return (await deps.store.party(party))?.isLocal === true;
 }

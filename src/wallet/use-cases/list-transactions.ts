@@ -25,7 +25,7 @@ export async function listTransactions(deps: WalletDeps, input: ListTransactions
   if (input.pageSize < 1n || input.pageSize > BigInt(MAX_PAGE_SIZE)) {
     throw walletErrors.badRequest(`page_size: must be between 1 and ${MAX_PAGE_SIZE}, got ${input.pageSize}`);
   }
-  const store = deps.client.ledger.store;
+  const store = deps.store;
   const pageSize = Number(input.pageSize);
   let start = await store.ledgerEnd();
   let beforeNode = Number.POSITIVE_INFINITY;

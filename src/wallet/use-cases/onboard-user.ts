@@ -6,7 +6,7 @@
  */
 import { isPartyHint, partyIdFor, randomHex, type PartyId } from "../../ledger/ids.js";
 import type { PartyRecord, UserRight } from "../../ledger/records.js";
-import type { WalletContext } from "../wallet-context.js";
+import type { OnboardingDeps } from "../wallet-deps.js";
 import { walletErrors } from "../wallet-error.js";
 import { parsePartyId, parseUserId } from "../support/wallet-input.js";
 
@@ -16,10 +16,10 @@ export interface OnboardUserInput {
   readonly createPartyIfMissing?: boolean;
 }
 
-export async function onboardUser(ctx: WalletContext, input: OnboardUserInput): Promise<{ party: PartyId }> {
+export async function onboardUser(ctx: OnboardingDeps, input: OnboardUserInput): Promise<{ party: PartyId }> {
   const name = parseUserId("name", input.name);
   const wanted = input.partyId === undefined ? undefined : parsePartyId("party_id", input.partyId);
-  return ctx.userLocks.run(name, async () => {
+  return ctx.local.userLocks.run(name, async () => {
     const known = await ctx.users.get(name);
     if (known && wanted && known.party !== wanted) {
       throw walletErrors.conflict(`user ${name} is already onboarded with party ${known.party}`);
@@ -35,7 +35,7 @@ export async function onboardUser(ctx: WalletContext, input: OnboardUserInput): 
   });
 }
 
-async function partyFor(ctx: WalletContext, name: string, wanted: PartyId | undefined, createIfMissing: boolean): Promise<PartyId> {
+async function partyFor(ctx: OnboardingDeps, name: string, wanted: PartyId | undefined, createIfMissing: boolean): Promise<PartyId> {
   if (wanted) {
     if (await ctx.store.party(wanted)) return wanted;
     if (!createIfMissing) throw walletErrors.notFound(`party ${wanted} does not exist (set createPartyIfMissing to allocate it)`);
@@ -62,12 +62,12 @@ export function partyHintOf(name: string): string {
   return name.replace(/[^A-Za-z0-9\-_ ]/g, "_").slice(0, 185);
 }
 
-async function allocate(ctx: WalletContext, party: PartyId): Promise<boolean> {
+async function allocate(ctx: OnboardingDeps, party: PartyId): Promise<boolean> {
   const record: PartyRecord = { party, isLocal: true, localMetadata: { resourceVersion: "0", annotations: {} }, identityProviderId: "" };
   return ctx.store.addParty(record);
 }
 
-async function ensureLedgerUser(ctx: WalletContext, name: string, party: PartyId): Promise<void> {
+async function ensureLedgerUser(ctx: OnboardingDeps, name: string, party: PartyId): Promise<void> {
   const rights: UserRight[] = [
     { kind: "CanActAs", party },
     { kind: "CanReadAs", party },

@@ -1,8 +1,8 @@
 /** `POST /v0/register`: self-onboarding; the ledger user is the token's subject. */
 import type { PartyId } from "../../ledger/ids.js";
 import { onboardUser } from "./onboard-user.js";
-import type { WalletContext } from "../wallet-context.js";
+import type { OnboardingDeps } from "../wallet-deps.js";
 
-export function registerUser(ctx: WalletContext, tokenUser: string): Promise<{ party: PartyId }> {
+export function registerUser(ctx: OnboardingDeps, tokenUser: string): Promise<{ party: PartyId }> {
   return onboardUser(ctx, { name: tokenUser });
 }

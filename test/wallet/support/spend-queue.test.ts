@@ -1,9 +1,9 @@
 /** One party's spends run one after another, whatever their outcome; other parties' do not wait. */
 import { describe, expect, it } from "vitest";
 import { spendingAs } from "../../../src/wallet/support/spend-queue.js";
-import type { WalletDeps } from "../../../src/wallet/wallet-deps.js";
+import { newWalletLocal, type WalletDeps } from "../../../src/wallet/wallet-deps.js";
 
-const deps = () => ({}) as WalletDeps;
+const deps = () => ({ local: newWalletLocal() }) as WalletDeps;
 
 function gate() {
   let open!: () => void;

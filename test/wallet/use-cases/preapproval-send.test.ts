@@ -5,14 +5,14 @@ import { AmuletRules, type AmuletRulesPayload } from "../../../src/templates/spl
 import { getBalance } from "../../../src/wallet/use-cases/get-balance.js";
 import { sendViaPreapproval } from "../../../src/wallet/use-cases/send-via-preapproval.js";
 import { WalletError } from "../../../src/wallet/wallet-error.js";
-import type { WalletDeps } from "../../../src/wallet/wallet-deps.js";
+import { newWalletLocal, type WalletDeps } from "../../../src/wallet/wallet-deps.js";
 import { startCc, type CcFixture } from "../../cc/cc-fixture.js";
 
 let fx: CcFixture;
 let deps: WalletDeps;
 beforeAll(async () => {
   fx = await startCc();
-  deps = { ...fx.t.server.cc, client: fx.client };
+  deps = { ...fx.t.server.wallet, client: fx.client, local: newWalletLocal() };
 });
 afterAll(() => fx.stop());
 

@@ -13,14 +13,14 @@ export type AdminCoinMethod = "listTransferPreapprovals" | "lookupTransferPreapp
 const withState = (api: WalletApi, c: ContractRecord) => contractWithStateToProto(c, api.ledger.registry, api.ledger.identity.synchronizerId);
 
 export const adminCoinHandlers: { [K in AdminCoinMethod]: Handler<Admin, K, string> } = {
-  listTransferPreapprovals: async (_req, _caller, api) => ({ contracts: (await listOperatorPreapprovals(api.cc)).map((p) => withState(api, p.record)) }),
-  lookupTransferPreapprovalByParty: async (req, _caller, api) => ({ transferPreapproval: withState(api, (await lookupOperatorPreapproval(api.cc, req.receiverParty)).record) }),
+  listTransferPreapprovals: async (_req, _caller, api) => ({ contracts: (await listOperatorPreapprovals(api.wallet)).map((p) => withState(api, p.record)) }),
+  lookupTransferPreapprovalByParty: async (req, _caller, api) => ({ transferPreapproval: withState(api, (await lookupOperatorPreapproval(api.wallet, req.receiverParty)).record) }),
   cancelTransferPreapprovalByParty: async (req, _caller, api) => {
-    await cancelOperatorPreapproval(api.cc, req.receiverParty);
+    await cancelOperatorPreapproval(api.wallet, req.receiverParty);
     return {};
   },
   getExternalPartyBalance: async (req, _caller, api) => {
-    const s = await getExternalPartyBalance(api.cc, req.partyId);
+    const s = await getExternalPartyBalance(api.wallet, req.partyId);
     return {
       partyId: s.party,
       totalUnlockedCoin: s.totalUnlockedCoin.toString(),

@@ -28,7 +28,7 @@ const positionToProto = (api: WalletApi, p: Position<ContractRecord>) => ({
 });
 
 async function contractsOf<P>(api: WalletApi, template: Template<P>, party: string, mine: (p: P) => boolean) {
-  const active = await api.cc.client.active(template, [party]);
+  const active = await api.wallet.client.active(template, [party]);
   return active
     .filter((c) => mine(c.payload))
     .slice(0, COUPON_LIST_LIMIT)
@@ -37,7 +37,7 @@ async function contractsOf<P>(api: WalletApi, template: Template<P>, party: stri
 
 export const holdingsHandlers: { [K in HoldingsMethod]: Handler<Wallet, K, WalletUser> } = {
   getBalance: async (_req, caller, api) => {
-    const b = await getBalance(api.cc, caller.party);
+    const b = await getBalance(api.wallet, caller.party);
     return {
       round: b.round,
       effectiveUnlockedQty: b.effectiveUnlocked.toString(),
@@ -46,10 +46,10 @@ export const holdingsHandlers: { [K in HoldingsMethod]: Handler<Wallet, K, Walle
     };
   },
   listAmulets: async (_req, caller, api) => {
-    const list = await listAmulets(api.cc, caller.party);
+    const list = await listAmulets(api.wallet, caller.party);
     return { amulets: list.amulets.map((p) => positionToProto(api, p)), lockedAmulets: list.lockedAmulets.map((p) => positionToProto(api, p)) };
   },
-  tap: async (req, caller, api) => ({ contractId: await tap(api.cc, caller.party, parseAmount("amount", req.amount), req.commandId) }),
+  tap: async (req, caller, api) => ({ contractId: await tap(api.wallet, caller.party, parseAmount("amount", req.amount), req.commandId) }),
   listAppRewardCoupons: async (_req, caller, api) => ({
     appRewardCoupons: await contractsOf(api, AppRewardCoupon, caller.party, (c) => (c.beneficiary ?? c.provider) === caller.party),
   }),

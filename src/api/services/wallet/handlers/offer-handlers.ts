@@ -29,7 +29,7 @@ export type OfferMethod = "createTransferOffer" | "listTransferOffers" | "getTra
 
 export const offerHandlers: { [K in OfferMethod]: Handler<Wallet, K, WalletUser> } = {
   createTransferOffer: async (req, caller, api) => ({
-    offerContractId: await createTransferOffer(api.cc, {
+    offerContractId: await createTransferOffer(api.wallet, {
       sender: caller.party,
       receiver: req.receiverPartyId,
       amount: parseAmount("amount", req.amount),
@@ -39,23 +39,23 @@ export const offerHandlers: { [K in OfferMethod]: Handler<Wallet, K, WalletUser>
     }),
   }),
   listTransferOffers: async (_req, caller, api) => ({
-    offers: (await listTransferOffers(api.cc, caller.party)).map((o) => contractToProto(o.record, api.ledger.registry)),
+    offers: (await listTransferOffers(api.wallet, caller.party)).map((o) => contractToProto(o.record, api.ledger.registry)),
   }),
-  getTransferOfferStatus: async (req, caller, api) => transferOfferStatusToProto(await getTransferOfferStatus(api.cc, caller.party, req.trackingId)),
-  acceptTransferOffer: async (req, caller, api) => ({ acceptedOfferContractId: await acceptTransferOffer(api.cc, caller.party, req.contractId) }),
+  getTransferOfferStatus: async (req, caller, api) => transferOfferStatusToProto(await getTransferOfferStatus(api.wallet, caller.party, req.trackingId)),
+  acceptTransferOffer: async (req, caller, api) => ({ acceptedOfferContractId: await acceptTransferOffer(api.wallet, caller.party, req.contractId) }),
   rejectTransferOffer: async (req, caller, api) => {
-    await rejectTransferOffer(api.cc, caller.party, req.contractId);
+    await rejectTransferOffer(api.wallet, caller.party, req.contractId);
     return {};
   },
   withdrawTransferOffer: async (req, caller, api) => {
-    await withdrawTransferOffer(api.cc, caller.party, req.contractId);
+    await withdrawTransferOffer(api.wallet, caller.party, req.contractId);
     return {};
   },
   listAcceptedTransferOffers: async (_req, caller, api) => ({
-    acceptedOffers: (await listAcceptedTransferOffers(api.cc, caller.party)).map((o) => contractToProto(o.record, api.ledger.registry)),
+    acceptedOffers: (await listAcceptedTransferOffers(api.wallet, caller.party)).map((o) => contractToProto(o.record, api.ledger.registry)),
   }),
   createBuyTrafficRequest: async (req, caller, api) => ({
-    requestContractId: await createBuyTrafficRequest(api.cc, {
+    requestContractId: await createBuyTrafficRequest(api.wallet, {
       party: caller.party,
       receivingValidator: req.receivingValidatorPartyId,
       synchronizerId: req.domainId,
@@ -65,8 +65,8 @@ export const offerHandlers: { [K in OfferMethod]: Handler<Wallet, K, WalletUser>
       participantId: api.ledger.identity.participantId,
     }),
   }),
-  getBuyTrafficRequestStatus: async (req, caller, api) => buyTrafficRequestStatusToProto(await getBuyTrafficRequestStatus(api.cc, caller.party, req.trackingId)),
+  getBuyTrafficRequestStatus: async (req, caller, api) => buyTrafficRequestStatusToProto(await getBuyTrafficRequestStatus(api.wallet, caller.party, req.trackingId)),
   listTransactions: async (req, caller, api) => ({
-    items: (await listTransactions(api.cc, { party: caller.party, beginAfterId: req.beginAfterId, pageSize: req.pageSize })).map(historyItemToProto),
+    items: (await listTransactions(api.wallet, { party: caller.party, beginAfterId: req.beginAfterId, pageSize: req.pageSize })).map(historyItemToProto),
   }),
 };

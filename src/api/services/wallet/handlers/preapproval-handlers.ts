@@ -11,7 +11,7 @@ export type PreapprovalMethod = "createTransferPreapproval" | "transferPreapprov
 
 export const preapprovalHandlers: { [K in PreapprovalMethod]: Handler<Wallet, K, WalletUser> } = {
   createTransferPreapproval: async (_req, caller, api) => {
-    const outcome = await createTransferPreapproval(api.cc, caller.party);
+    const outcome = await createTransferPreapproval(api.wallet, caller.party);
     const body = { transferPreapprovalContractId: outcome.contractId };
     if (!outcome.created) throw conflictWithResult(CreateTransferPreapprovalResponseSchema, body, `a transfer preapproval for ${caller.party} already exists: ${outcome.contractId}`);
     return body;
@@ -20,8 +20,8 @@ export const preapprovalHandlers: { [K in PreapprovalMethod]: Handler<Wallet, K,
   transferPreapprovalSend: async (req, caller, api) => {
     const amount = parseAmount("amount", req.amount);
     if (req.deduplicationId.length === 0) throw walletErrors.badRequest("deduplication_id must not be empty");
-    const receiver = await knownParty(api.cc, "receiver_party_id", req.receiverPartyId);
-    await sendViaPreapproval(api.cc, { sender: caller.party, receiver, amount, deduplicationId: req.deduplicationId, description: req.description });
+    const receiver = await knownParty(api.wallet, "receiver_party_id", req.receiverPartyId);
+    await sendViaPreapproval(api.wallet, { sender: caller.party, receiver, amount, deduplicationId: req.deduplicationId, description: req.description });
     return {};
   },
 };

@@ -19,7 +19,7 @@ type Registry = typeof TokenStandardRegistryService;
 
 const KINDS = { self: TransferKind.SELF, direct: TransferKind.DIRECT, offer: TransferKind.OFFER } as const;
 
-const depsOf = (api: WalletApi): RegistryDeps => registryDepsOf(api.cc);
+const depsOf = (api: WalletApi): RegistryDeps => registryDepsOf(api.wallet);
 
 /** Registry refusals are 400/404 `{error}` like every other /v0 refusal. */
 async function registry<T>(run: () => Promise<T>): Promise<T> {

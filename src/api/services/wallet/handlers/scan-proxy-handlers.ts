@@ -15,13 +15,13 @@ const withState = (api: WalletApi, record: ContractRecord) => contractWithStateT
 
 /** Caller: any valid token (its user id). */
 export const scanProxyHandlers: { [K in keyof ScanProxy["method"]]: Handler<ScanProxy, K, string> } = {
-  getDsoPartyId: async (_req, _caller, api) => ({ dsoPartyId: api.cc.dso }),
+  getDsoPartyId: async (_req, _caller, api) => ({ dsoPartyId: api.wallet.dso }),
   getAmuletRules: async (_req, _caller, api) => {
-    const state = await readNetwork(api.cc.client, api.cc.dso);
+    const state = await readNetwork(api.wallet.client, api.wallet.dso);
     return { amuletRules: withState(api, state.rules.record) };
   },
   getOpenAndIssuingMiningRounds: async (_req, _caller, api) => {
-    const state = await readNetwork(api.cc.client, api.cc.dso);
+    const state = await readNetwork(api.wallet.client, api.wallet.dso);
     return {
       openMiningRounds: state.openRounds.map((r) => withState(api, r.record)),
       issuingMiningRounds: state.issuingRounds.map((r) => withState(api, r.record)),
@@ -29,14 +29,14 @@ export const scanProxyHandlers: { [K in keyof ScanProxy["method"]]: Handler<Scan
   },
   lookupTransferPreapprovalByParty: async (req, _caller, api) => {
     const party = parsePartyId("party", req.party);
-    const found = await findPreapproval(api.cc, party);
+    const found = await findPreapproval(api.wallet, party);
     if (!found) throw walletErrors.notFound(`No TransferPreapproval found for party: ${party}`);
     return { transferPreapproval: withState(api, found.record) };
   },
   lookupTransferCommandCounterByParty: async (req, _caller, api) => {
     const party = parsePartyId("party", req.party);
-    const counters = await api.cc.client.active(TransferCommandCounter, [party]);
-    const found = counters.find((c) => c.payload.sender === party && c.payload.dso === api.cc.dso);
+    const counters = await api.wallet.client.active(TransferCommandCounter, [party]);
+    const found = counters.find((c) => c.payload.sender === party && c.payload.dso === api.wallet.dso);
     if (!found) throw walletErrors.notFound(`No TransferCommandCounter found for party: ${party}`);
     return { transferCommandCounter: withState(api, found.record) };
   },

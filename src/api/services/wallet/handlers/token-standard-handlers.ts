@@ -56,8 +56,8 @@ function pageToProto<P>(api: WalletApi, page: DelegationPage<P>) {
 export const tokenStandardHandlers: { [K in TokenStandardMethod]: Handler<Wallet, K, WalletUser> } = {
   createTokenStandardTransfer: async (req, caller, api) => {
     const amount = parseAmount("amount", req.amount);
-    const receiver = await knownParty(api.cc, "receiver_party_id", req.receiverPartyId);
-    const result = await createTokenStandardTransfer(api.cc, {
+    const receiver = await knownParty(api.wallet, "receiver_party_id", req.receiverPartyId);
+    const result = await createTokenStandardTransfer(api.wallet, {
       sender: caller.party,
       receiver,
       amount,
@@ -68,27 +68,27 @@ export const tokenStandardHandlers: { [K in TokenStandardMethod]: Handler<Wallet
     return resultToProto(result);
   },
   listTokenStandardTransfers: async (_req, caller, api) => ({
-    transfers: (await listTokenStandardTransfers(api.cc, caller.party)).map((c) => contractToProto(c.record, api.ledger.registry)),
+    transfers: (await listTokenStandardTransfers(api.wallet, caller.party)).map((c) => contractToProto(c.record, api.ledger.registry)),
   }),
-  acceptTokenStandardTransfer: async (req, caller, api) => resultToProto(await acceptTokenStandardTransfer(api.cc, caller.party, req.contractId)),
-  rejectTokenStandardTransfer: async (req, caller, api) => resultToProto(await rejectTokenStandardTransfer(api.cc, caller.party, req.contractId)),
-  withdrawTokenStandardTransfer: async (req, caller, api) => resultToProto(await withdrawTokenStandardTransfer(api.cc, caller.party, req.contractId)),
+  acceptTokenStandardTransfer: async (req, caller, api) => resultToProto(await acceptTokenStandardTransfer(api.wallet, caller.party, req.contractId)),
+  rejectTokenStandardTransfer: async (req, caller, api) => resultToProto(await rejectTokenStandardTransfer(api.wallet, caller.party, req.contractId)),
+  withdrawTokenStandardTransfer: async (req, caller, api) => resultToProto(await withdrawTokenStandardTransfer(api.wallet, caller.party, req.contractId)),
 
   listMintingDelegationProposals: async (req, caller, api) => {
-    const page = pageToProto(api, await listMintingDelegationProposals(api.cc, caller.party, { after: req.after, limit: req.limit }));
+    const page = pageToProto(api, await listMintingDelegationProposals(api.wallet, caller.party, { after: req.after, limit: req.limit }));
     return { proposals: page.items, nextPageToken: page.nextPageToken };
   },
-  acceptMintingDelegationProposal: async (req, caller, api) => ({ contractId: await acceptMintingDelegationProposal(api.cc, caller.party, req.contractId) }),
+  acceptMintingDelegationProposal: async (req, caller, api) => ({ contractId: await acceptMintingDelegationProposal(api.wallet, caller.party, req.contractId) }),
   rejectMintingDelegationProposal: async (req, caller, api) => {
-    await rejectMintingDelegationProposal(api.cc, caller.party, req.contractId);
+    await rejectMintingDelegationProposal(api.wallet, caller.party, req.contractId);
     return {};
   },
   listMintingDelegations: async (req, caller, api) => {
-    const page = pageToProto(api, await listMintingDelegations(api.cc, caller.party, { after: req.after, limit: req.limit }));
+    const page = pageToProto(api, await listMintingDelegations(api.wallet, caller.party, { after: req.after, limit: req.limit }));
     return { delegations: page.items, nextPageToken: page.nextPageToken };
   },
   rejectMintingDelegation: async (req, caller, api) => {
-    await rejectMintingDelegation(api.cc, caller.party, req.contractId);
+    await rejectMintingDelegation(api.wallet, caller.party, req.contractId);
     return {};
   },
 };
