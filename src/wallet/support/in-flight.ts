@@ -3,7 +3,6 @@
  * first still runs is answered 429 (Splice: "currently being processed, retry with back-off")
  * instead of racing it. One set per node (`WalletDeps.local.requests`).
  */
-import type { WalletDeps } from "../wallet-deps.js";
 import { walletErrors } from "../wallet-error.js";
 
 export class InFlight {
@@ -20,6 +19,7 @@ export class InFlight {
   }
 }
 
-export function exclusively<T>(deps: Pick<WalletDeps, "local">, key: string, busy: string, run: () => Promise<T>): Promise<T> {
+/** Runs `run` unless a request with the same key is in flight on this node (`deps` is the WalletDeps). */
+export function exclusively<T>(deps: { readonly local: { readonly requests: InFlight } }, key: string, busy: string, run: () => Promise<T>): Promise<T> {
   return deps.local.requests.exclusively(key, busy, run);
 }

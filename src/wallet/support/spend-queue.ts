@@ -8,8 +8,6 @@
  * One queue per node (`WalletDeps.local.spends`): another node sharing the store still races
  * this one, and its losers get contention (429) as before (see contention.ts).
  */
-import type { WalletDeps } from "../wallet-deps.js";
-
 export class SpendQueue {
   private readonly tails = new Map<string, Promise<void>>();
 
@@ -30,7 +28,7 @@ export class SpendQueue {
   }
 }
 
-/** Runs `spend` in the party's queue on this node. */
-export function spendingAs<T>(deps: Pick<WalletDeps, "local">, party: string, spend: () => Promise<T>): Promise<T> {
+/** Runs `spend` in the party's queue on this node (`deps` is the WalletDeps). */
+export function spendingAs<T>(deps: { readonly local: { readonly spends: SpendQueue } }, party: string, spend: () => Promise<T>): Promise<T> {
   return deps.local.spends.run(party, spend);
 }
