@@ -126,6 +126,7 @@ async function openLedgerApi(config: Config, log: Logger): Promise<{ api: Ledger
     clock,
     namespace: identity.namespace,
     apiVersion: LEDGER_API_VERSION,
+    log,
   };
   return { api, secret };
 }
@@ -179,7 +180,11 @@ function createListeners(api: LedgerApi, v0: ReturnType<typeof walletServices>, 
     ),
   );
   // Plain gRPC is served natively (native-grpc.ts); gRPC-Web and Connect stay with the adapter.
-  if (options.grpcTransport !== "connect") serveGrpcNatively(grpcServer, grpcRoutes([...ledgerServices(api), ...v0]));
+  if (options.grpcTransport !== "connect") {
+    serveGrpcNatively(grpcServer, grpcRoutes([...ledgerServices(api), ...v0]), {
+      onInternalError: (path, err) => log.error({ err, path }, "internal error in gRPC call"),
+    });
+  }
   const grpcSessions = trackSessions(grpcServer);
   const gateway = createGateway({
     services: [...ledgerServices(api), ...v0.map((s) => ({ ...s, dialect: "splice" as const }))],

@@ -37,8 +37,17 @@ const STREAM_BUFFER_BYTES = 1024 * 1024;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const DECOMPRESS = { gzip: gunzipSync, br: brotliDecompressSync } as const;
 
-export function runGrpcCall(route: GrpcRoute, stream: ServerHttp2Stream, headers: IncomingHttpHeaders, contentType: string): void {
-  new GrpcCall(route, stream, headers, contentType).start();
+/** Reports an unexpected error a call ended with (the client is told INTERNAL and nothing more). */
+export type InternalErrorReporter = (path: string, error: unknown) => void;
+
+export function runGrpcCall(
+  route: GrpcRoute,
+  stream: ServerHttp2Stream,
+  headers: IncomingHttpHeaders,
+  contentType: string,
+  onInternalError: InternalErrorReporter = () => undefined,
+): void {
+  new GrpcCall(route, stream, headers, contentType, onInternalError).start();
 }
 
 class GrpcCall {
@@ -56,6 +65,7 @@ class GrpcCall {
     private readonly stream: ServerHttp2Stream,
     private readonly headers: IncomingHttpHeaders,
     private readonly contentType: string,
+    private readonly onInternalError: InternalErrorReporter,
   ) {}
 
   start(): void {
@@ -269,8 +279,7 @@ class GrpcCall {
     if (this.ended) return;
     const error = asConnectError(e);
     if (error.code === Code.Internal && error.cause !== undefined && !(e instanceof ConnectError)) {
-      // eslint-disable-next-line no-console
-      console.error("internal error in gRPC call", this.headers[":path"], e);
+      this.onInternalError(this.headers[":path"] ?? "", e);
     }
     this.ctx?.abort(error);
     this.finish(errorStatus(error));

@@ -57,7 +57,12 @@ type StreamListener = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, 
  * rest go to the listeners installed before (Node's compat layer, which runs the Connect adapter
  * given to `http2.createServer`).
  */
-export function serveGrpcNatively(server: Http2Server, routes: ReadonlyMap<string, GrpcRoute>): void {
+export interface NativeGrpcOptions {
+  /** Told about an unexpected error (not a ConnectError) a call ended with; the client only sees INTERNAL. */
+  readonly onInternalError?: (path: string, error: unknown) => void;
+}
+
+export function serveGrpcNatively(server: Http2Server, routes: ReadonlyMap<string, GrpcRoute>, options: NativeGrpcOptions = {}): void {
   const fallback = server.listeners("stream") as StreamListener[];
   if (fallback.length === 0) throw new Error("serveGrpcNatively: create the server with its (Connect) request handler first");
   server.removeAllListeners("stream");
@@ -65,7 +70,7 @@ export function serveGrpcNatively(server: Http2Server, routes: ReadonlyMap<strin
     const contentType = headers[":method"] === "POST" ? grpcContentType(headers) : undefined;
     if (contentType) {
       const route = routes.get(headers[":path"] ?? "");
-      if (route) runGrpcCall(route, stream, headers, contentType);
+      if (route) runGrpcCall(route, stream, headers, contentType, options.onInternalError);
       else refuseUnknownMethod(stream, headers[":path"] ?? "", contentType);
       return;
     }

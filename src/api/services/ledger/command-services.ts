@@ -31,29 +31,29 @@ async function prepare(api: LedgerApi, commands: Commands | undefined, ctx: Hand
   return submission;
 }
 
-function committed(outcome: SubmitOutcome) {
-  if (outcome.kind === "rejected") throw toConnectError(outcome.error, outcome.completion.submissionId);
+function committed(api: LedgerApi, outcome: SubmitOutcome) {
+  if (outcome.kind === "rejected") throw toConnectError(outcome.error, api.log, outcome.completion.submissionId);
   return outcome;
 }
 
 export function commandService(api: LedgerApi): ServiceImpl<typeof CommandService> {
   return {
     submitAndWait: (req, ctx) =>
-      guard(async () => {
-        const outcome = committed(await api.ledger.submit(await prepare(api, req.commands, ctx)));
+      guard(api.log, async () => {
+        const outcome = committed(api, await api.ledger.submit(await prepare(api, req.commands, ctx)));
         return { updateId: outcome.transaction.updateId, completionOffset: outcome.transaction.offset };
       }),
     submitAndWaitForTransaction: (req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         const submission = await prepare(api, req.commands, ctx);
         const format = req.transactionFormat
           ? transactionFormatOf(req.transactionFormat, api.registry)
           : defaultTransactionFormat([...submission.actAs, ...submission.readAs]);
-        const outcome = committed(await api.ledger.submit(submission));
+        const outcome = committed(api, await api.ledger.submit(submission));
         return { transaction: api.encoder.transaction(outcome.transaction, format, true) };
       }),
     submitAndWaitForTransactionTree: () =>
-      guard(async () => {
+      guard(api.log, async () => {
         throw errors.unimplemented("SubmitAndWaitForTransactionTree is deprecated; use SubmitAndWaitForTransaction with TRANSACTION_SHAPE_LEDGER_EFFECTS");
       }),
   };
@@ -62,10 +62,10 @@ export function commandService(api: LedgerApi): ServiceImpl<typeof CommandServic
 export function commandSubmissionService(api: LedgerApi): ServiceImpl<typeof CommandSubmissionService> {
   return {
     submit: (req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         const submission = await prepare(api, req.commands, ctx);
         // The outcome arrives as a completion; the ledger tracks the submission until it lands.
-        void api.ledger.submit(submission).catch((e: unknown) => console.error("async submission failed", e));
+        void api.ledger.submit(submission).catch((e: unknown) => api.log.error({ err: e }, "async submission failed"));
         return create(SubmitResponseSchema, {});
       }),
   };

@@ -21,7 +21,7 @@ type Response = MessageInitShape<typeof CompletionStreamResponseSchema>;
 export function completionService(api: LedgerApi): ServiceImpl<typeof CommandCompletionService> {
   return {
     completionStream: (req, ctx) =>
-      guardStream(async function* () {
+      guardStream(api.log, async function* () {
         const user = await authenticate(api, ctx);
         if (req.parties.length === 0) throw errors.missingField("parties");
         for (const p of req.parties) if (!isPartyId(p)) throw errors.invalidField("parties", `Invalid party id ${JSON.stringify(p)}`);

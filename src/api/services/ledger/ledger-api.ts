@@ -5,6 +5,7 @@ import type { TemplateRegistry } from "../../../ledger/registry.js";
 import type { Store } from "../../../ledger/store-port.js";
 import type { LedgerIdentity, LedgerProtoEncoder } from "../../convert/ledger-proto.js";
 import type { Clock } from "../../../ledger/clock.js";
+import type { ErrorLog } from "./connect-error.js";
 
 export interface LedgerApi {
   readonly ledger: Ledger;
@@ -17,4 +18,6 @@ export interface LedgerApi {
   /** Participant namespace fingerprint, the `::1220…` suffix of allocated parties. */
   readonly namespace: string;
   readonly apiVersion: string;
+  /** Where internal errors of the services are reported (the node's pino logger). */
+  readonly log: ErrorLog;
 }

@@ -20,12 +20,12 @@ const partyDetails = (p: PartyRecord) => ({
 export function partyManagementService(api: LedgerApi): ServiceImpl<typeof PartyManagementService> {
   return {
     getParticipantId: (_req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         await authenticate(api, ctx);
         return { participantId: api.identity.participantId };
       }),
     getParties: (req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         const user = await authenticate(api, ctx);
         if (req.parties.length === 0) throw errors.missingField("parties");
         const known: PartyRecord[] = [];
@@ -38,7 +38,7 @@ export function partyManagementService(api: LedgerApi): ServiceImpl<typeof Party
         return { partyDetails: known.map(partyDetails) };
       }),
     listKnownParties: (req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         requireAdmin(await authenticate(api, ctx));
         if (req.pageSize < 0) throw errors.invalidField("page_size", "must not be negative");
         const size = Math.min(req.pageSize || MAX_PAGE_SIZE, MAX_PAGE_SIZE);
@@ -50,7 +50,7 @@ export function partyManagementService(api: LedgerApi): ServiceImpl<typeof Party
         };
       }),
     allocateParty: (req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         requireAdmin(await authenticate(api, ctx));
         if (req.partyIdHint && !isPartyHint(req.partyIdHint)) {
           throw errors.invalidField("party_id_hint", `Invalid party id hint ${JSON.stringify(req.partyIdHint)}`);

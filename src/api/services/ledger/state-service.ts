@@ -12,12 +12,12 @@ import type { LedgerApi } from "./ledger-api.js";
 export function stateService(api: LedgerApi): ServiceImpl<typeof StateService> {
   return {
     getLedgerEnd: (_req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         await authenticate(api, ctx);
         return { offset: await api.store.ledgerEnd() };
       }),
     getActiveContracts: (req, ctx) =>
-      guardStream(async function* () {
+      guardStream(api.log, async function* () {
         const user = await authenticate(api, ctx);
         const format = eventFormatOf(req.eventFormat ?? req.filter, req.verbose, api.registry);
         const readers = readersOf(format);

@@ -19,12 +19,12 @@ export function timeService(api: LedgerApi): ServiceImpl<typeof TimeService> {
   };
   return {
     getTime: (_req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         await authenticate(api, ctx);
         return { currentTime: timestampOf(staticClock().now()) };
       }),
     setTime: (req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         requireAdmin(await authenticate(api, ctx));
         const clock = staticClock();
         if (!req.currentTime) throw errors.missingField("current_time");

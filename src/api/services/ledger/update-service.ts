@@ -50,7 +50,7 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
   };
   return {
     getUpdates: (req, ctx) =>
-      guardStream(async function* () {
+      guardStream(api.log, async function* () {
         const format = await authorizedFormat(
           api,
           ctx,
@@ -85,32 +85,32 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
         });
       }),
     getUpdateById: (req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         if (!req.updateId) throw errors.missingField("update_id");
         const format = await authorizedFormat(api, ctx, formatOfUpdateFormat(api, req.updateFormat));
         return byId(await api.store.transactionById(req.updateId), format, `update id ${req.updateId}`);
       }),
     getUpdateByOffset: (req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         if (req.offset <= 0n) throw errors.invalidField("offset", "offset must be positive");
         const format = await authorizedFormat(api, ctx, formatOfUpdateFormat(api, req.updateFormat));
         return byId(await api.store.transactionByOffset(req.offset), format, `offset ${req.offset}`);
       }),
     getUpdateTrees: () =>
-      guardStream(async function* () {
+      guardStream(api.log, async function* () {
         throw errors.unimplemented("GetUpdateTrees is deprecated; use GetUpdates with TRANSACTION_SHAPE_LEDGER_EFFECTS");
       }),
-    getTransactionTreeByOffset: () => guard(async () => { throw errors.unimplemented("deprecated; use GetUpdateByOffset"); }),
-    getTransactionTreeById: () => guard(async () => { throw errors.unimplemented("deprecated; use GetUpdateById"); }),
+    getTransactionTreeByOffset: () => guard(api.log, async () => { throw errors.unimplemented("deprecated; use GetUpdateByOffset"); }),
+    getTransactionTreeById: () => guard(api.log, async () => { throw errors.unimplemented("deprecated; use GetUpdateById"); }),
     getTransactionByOffset: (req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         if (req.offset <= 0n) throw errors.invalidField("offset", "offset must be positive");
         const user = await authenticate(api, ctx);
         if (!isParticipantAdmin(user)) requireReadAs(user, req.requestingParties);
         return legacy(await api.store.transactionByOffset(req.offset), req.requestingParties, `offset ${req.offset}`);
       }),
     getTransactionById: (req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         if (!req.updateId) throw errors.missingField("update_id");
         const user = await authenticate(api, ctx);
         if (!isParticipantAdmin(user)) requireReadAs(user, req.requestingParties);

@@ -110,21 +110,21 @@ export function userManagementService(api: LedgerApi): ServiceImpl<typeof UserMa
   };
   return {
     createUser: (req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         requireAdmin(await authenticate(api, ctx));
         const user: UserRecord = { ...userFromProto(req.user), rights: await rightsFromProto(req.rights, api.store) };
         if (!(await api.store.addUser(user))) throw errors.userAlreadyExists(user.id);
         return { user: userToProto(user) };
       }),
     getUser: (req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         const id = await target(req.userId, ctx);
         const user = await api.store.user(id);
         if (!user) throw errors.userNotFound(id);
         return { user: userToProto(user) };
       }),
     deleteUser: (req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         const caller = await authenticate(api, ctx);
         requireAdmin(caller);
         const id = checkUserId(req.userId);
@@ -133,7 +133,7 @@ export function userManagementService(api: LedgerApi): ServiceImpl<typeof UserMa
         return {};
       }),
     listUsers: (req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         requireAdmin(await authenticate(api, ctx));
         if (req.pageSize < 0) throw errors.invalidField("page_size", "must not be negative");
         const size = Math.min(req.pageSize || MAX_PAGE_SIZE, MAX_PAGE_SIZE);
@@ -141,7 +141,7 @@ export function userManagementService(api: LedgerApi): ServiceImpl<typeof UserMa
         return { users: page.map(userToProto), nextPageToken: page.length === size ? page[page.length - 1].id : "" };
       }),
     grantUserRights: (req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         requireAdmin(await authenticate(api, ctx));
         const id = checkUserId(req.userId);
         const granted = await api.store.grantRights(id, await rightsFromProto(req.rights, api.store));
@@ -149,7 +149,7 @@ export function userManagementService(api: LedgerApi): ServiceImpl<typeof UserMa
         return { newlyGrantedRights: granted.map(rightToProto) };
       }),
     revokeUserRights: (req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         requireAdmin(await authenticate(api, ctx));
         const id = checkUserId(req.userId);
         const rights: UserRight[] = [];
@@ -167,7 +167,7 @@ export function userManagementService(api: LedgerApi): ServiceImpl<typeof UserMa
         return { newlyRevokedRights: revoked.map(rightToProto) };
       }),
     listUserRights: (req, ctx) =>
-      guard(async () => {
+      guard(api.log, async () => {
         const id = await target(req.userId, ctx);
         const user = await api.store.user(id);
         if (!user) throw errors.userNotFound(id);

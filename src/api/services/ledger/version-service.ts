@@ -10,7 +10,7 @@ export function versionService(api: LedgerApi): ServiceImpl<typeof VersionServic
   return {
     // Public in Canton too: clients ask for the version before they have a token.
     getLedgerApiVersion: () =>
-      guard(async () => ({
+      guard(api.log, async () => ({
         version: api.apiVersion,
         features: {
           experimental: { staticTime: { supported: api.clock.mode === "static" } },

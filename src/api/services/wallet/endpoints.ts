@@ -4,7 +4,7 @@
  * forget it. Errors leave as ConnectErrors with the WalletError as cause.
  */
 import type { DescMessage, DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
-import type { HandlerContext } from "@connectrpc/connect";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { WalletUser } from "../../../wallet/index.js";
 import { tokenUser, validatorAdmin, walletUser } from "./wallet-auth.js";
 import type { WalletApi } from "./wallet-api.js";
@@ -17,11 +17,6 @@ export type Handler<S extends DescService, K extends keyof S["method"], C> = (
   api: WalletApi,
 ) => Promise<MessageInitShape<S["method"][K]["output"]>>;
 
-export type Unary = (req: never, ctx: HandlerContext) => Promise<MessageInitShape<DescMessage>>;
-
-/** Every method of service `S`, wired: a method added to the proto without a handler fails to compile. */
-export type Wired<S extends DescService> = { readonly [K in keyof S["method"]]: Unary };
-
 export type Policy<C> = (api: WalletApi, ctx: HandlerContext) => Promise<C>;
 
 /** Wallet endpoints: the token's user must be onboarded; the handler gets its party. */
@@ -33,17 +28,31 @@ export const asTokenUser: Policy<string> = tokenUser;
 /** No token needed. */
 export const asAnyone: Policy<undefined> = async () => undefined;
 
-export function endpoint<C>(api: WalletApi, policy: Policy<C>, handler: (req: never, caller: C, api: WalletApi) => Promise<unknown>): Unary {
-  return async (req, ctx) => {
+/** The implementations of methods `K` of service `S`, as Connect (and the native gRPC path) call them. */
+export type Wired<S extends DescService, K extends keyof S["method"]> = { readonly [M in K]: ServiceImpl<S>[M] };
+
+type AnyHandler<C> = (req: never, caller: C, api: WalletApi) => Promise<MessageInitShape<DescMessage>>;
+
+function endpoint<C>(api: WalletApi, policy: Policy<C>, handler: AnyHandler<C>) {
+  return async (req: never, ctx: HandlerContext) => {
     try {
-      return (await handler(req, await policy(api, ctx), api)) as MessageInitShape<DescMessage>;
+      return await handler(req, await policy(api, ctx), api);
     } catch (e) {
       throw toWalletConnectError(e, api.log);
     }
   };
 }
 
-/** Wires a set of handlers under one policy. */
-export function endpoints<C>(api: WalletApi, policy: Policy<C>, handlers: { readonly [name: string]: (req: never, caller: C, api: WalletApi) => Promise<unknown> }): { [name: string]: Unary } {
-  return Object.fromEntries(Object.entries(handlers).map(([name, h]) => [name, endpoint(api, policy, h)]));
+/**
+ * Wires handlers of service `S` under one policy: `wire<S>(api)(policy, { method: handler, ... })`.
+ * Each handler is typed by its method, and a service built from these tables is a
+ * `ServiceImpl<S>` only when every method is wired: a method added to the proto without a
+ * handler fails to compile.
+ */
+export function wire<S extends DescService>(api: WalletApi) {
+  return <C, K extends keyof S["method"] & string>(policy: Policy<C>, handlers: { readonly [M in K]: Handler<S, M, C> }): Wired<S, K> => {
+    const wired = Object.entries(handlers).map(([name, h]) => [name, endpoint(api, policy, h as AnyHandler<C>)]);
+    // Handler<S, M, C> and ServiceImpl<S>[M] take and return the same messages; the table keeps them paired per method.
+    return Object.fromEntries(wired) as Wired<S, K>;
+  };
 }

@@ -2,9 +2,9 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ScanProxyService } from "../../../../gen/ccwallet/validator/v0/scan_proxy_service_pb.js";
 import { scanProxyHandlers } from "./coin-handlers.js";
-import { asTokenUser, endpoints } from "./endpoints.js";
+import { asTokenUser, wire } from "./endpoints.js";
 import type { WalletApi } from "./wallet-api.js";
 
 export function scanProxyService(api: WalletApi): ServiceImpl<typeof ScanProxyService> {
-  return endpoints(api, asTokenUser, scanProxyHandlers) as unknown as ServiceImpl<typeof ScanProxyService>;
+  return wire<typeof ScanProxyService>(api)(asTokenUser, scanProxyHandlers);
 }

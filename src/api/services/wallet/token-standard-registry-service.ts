@@ -5,9 +5,9 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { TokenStandardRegistryService } from "../../../../gen/ccwallet/validator/v0/token_standard_registry_service_pb.js";
 import { registryHandlers } from "./coin-handlers.js";
-import { asAnyone, endpoints } from "./endpoints.js";
+import { asAnyone, wire } from "./endpoints.js";
 import type { WalletApi } from "./wallet-api.js";
 
 export function tokenStandardRegistryService(api: WalletApi): ServiceImpl<typeof TokenStandardRegistryService> {
-  return endpoints(api, asAnyone, registryHandlers) as unknown as ServiceImpl<typeof TokenStandardRegistryService>;
+  return wire<typeof TokenStandardRegistryService>(api)(asAnyone, registryHandlers);
 }

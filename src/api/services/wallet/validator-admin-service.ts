@@ -3,7 +3,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { ValidatorAdminService } from "../../../../gen/ccwallet/validator/v0/validator_admin_service_pb.js";
 import { listUsers, offboardUser, onboardUser } from "../../../wallet/index.js";
 import { coinAdminHandlers, type NonCoinAdminMethod } from "./coin-handlers.js";
-import { asValidatorAdmin, endpoints, type Handler } from "./endpoints.js";
+import { asValidatorAdmin, wire, type Handler } from "./endpoints.js";
 import type { WalletApi } from "./wallet-api.js";
 
 type Admin = typeof ValidatorAdminService;
@@ -21,5 +21,5 @@ const onboarding: { [K in NonCoinAdminMethod]: Handler<Admin, K, string> } = {
 };
 
 export function validatorAdminService(api: WalletApi): ServiceImpl<Admin> {
-  return { ...endpoints(api, asValidatorAdmin, { ...coinAdminHandlers, ...onboarding }) } as unknown as ServiceImpl<Admin>;
+  return wire<Admin>(api)(asValidatorAdmin, { ...coinAdminHandlers, ...onboarding });
 }

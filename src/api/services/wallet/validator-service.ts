@@ -2,7 +2,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ValidatorService } from "../../../../gen/ccwallet/validator/v0/validator_service_pb.js";
 import { getFeatureSupport, getValidatorUser, registerUser } from "../../../wallet/index.js";
-import { asAnyone, asTokenUser, endpoint, type Handler, type Wired } from "./endpoints.js";
+import { asAnyone, asTokenUser, wire, type Handler } from "./endpoints.js";
 import type { WalletApi } from "./wallet-api.js";
 
 type Validator = typeof ValidatorService;
@@ -20,10 +20,6 @@ const featureSupport: Handler<Validator, "featureSupport", string> = async () =>
 };
 
 export function validatorService(api: WalletApi): ServiceImpl<Validator> {
-  const wired: Wired<Validator> = {
-    getValidatorUserInfo: endpoint(api, asAnyone, getValidatorUserInfo),
-    register: endpoint(api, asTokenUser, register),
-    featureSupport: endpoint(api, asTokenUser, featureSupport),
-  };
-  return wired as unknown as ServiceImpl<Validator>;
+  const wired = wire<Validator>(api);
+  return { ...wired(asAnyone, { getValidatorUserInfo }), ...wired(asTokenUser, { register, featureSupport }) };
 }

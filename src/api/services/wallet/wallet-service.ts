@@ -3,7 +3,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { WalletService } from "../../../../gen/ccwallet/wallet/v0/wallet_service_pb.js";
 import { getUserStatus } from "../../../wallet/index.js";
 import { coinWalletHandlers } from "./coin-handlers.js";
-import { asTokenUser, asWalletUser, endpoint, endpoints, type Handler } from "./endpoints.js";
+import { asTokenUser, asWalletUser, wire, type Handler } from "./endpoints.js";
 import type { WalletApi } from "./wallet-api.js";
 
 type Wallet = typeof WalletService;
@@ -14,10 +14,11 @@ const userStatus: Handler<Wallet, "userStatus", string> = async (_req, userId, a
 };
 
 export function walletService(api: WalletApi): ServiceImpl<Wallet> {
+  const wired = wire<Wallet>(api);
   // coinWalletHandlers' type lists every other method, so none can be left unwired.
   return {
-    ...endpoints(api, asWalletUser, coinWalletHandlers),
+    ...wired(asWalletUser, coinWalletHandlers),
     // Before onboarding too: it is how a client learns that it must onboard.
-    userStatus: endpoint(api, asTokenUser, userStatus),
-  } as unknown as ServiceImpl<Wallet>;
+    ...wired(asTokenUser, { userStatus }),
+  };
 }
