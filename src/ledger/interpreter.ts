@@ -8,7 +8,7 @@
 import type { Command, Submission } from "./commands.js";
 import { fromDamlJson, toDamlJson, ValueError } from "./daml-type.js";
 import { errors, LedgerError } from "./errors.js";
-import { newContractId } from "./ids.js";
+import { newContractId, type ContractId } from "./ids.js";
 import { NumericError } from "./numeric.js";
 import type { ContractRecord, ExerciseNodeRecord, NodeRecord } from "./records.js";
 import type { TemplateRegistry } from "./registry.js";
@@ -226,7 +226,7 @@ class Interpretation {
       throw errors.interpretation(`Contract ${cid} is of template ${live.record.templateId}, not ${qualifiedId(template.id)}`);
     }
     return this.runChoice(live, cid, choice, argument, authorizers, ancestors, undefined, (ctx) =>
-      choice.body(ctx, { contractId: cid as never, payload: live.payload }, argument),
+      choice.body(ctx, { contractId: cid as ContractId, payload: live.payload }, argument),
     );
   }
 
@@ -254,7 +254,7 @@ class Interpretation {
       body: () => undefined,
     };
     return this.runChoice(live, cid, asTemplateChoice, argument, authorizers, ancestors, iface, (ctx) =>
-      body(ctx, { contractId: cid as never, payload: live.payload }, argument as never),
+      body(ctx, { contractId: cid as ContractId, payload: live.payload }, argument as never),
     );
   }
 
@@ -334,7 +334,7 @@ class Interpretation {
         return { view: impl.view(live.payload) as V, template: live.template };
       },
       async create<P>(template: Template<P>, payload: P) {
-        return (await self.create(template as Template<unknown>, payload, authorizers, witnesses)) as never;
+        return (await self.create(template as Template<unknown>, payload, authorizers, witnesses)) as ContractId;
       },
       async exercise<P, A, R>(template: TemplateRef<P>, cid: string, choice: Choice<P, A, R>, arg: A): Promise<R> {
         return (await self.exerciseTemplate(
@@ -367,7 +367,7 @@ class Interpretation {
         self.checkAuthorized(template.key.maintainers(key), authorizers, `lookupByKey ${qualifiedId(template.id)}`);
         const cid = await self.findByKey(keyHashOf(template as Template<unknown>, key));
         if (cid && !self.contracts.has(cid)) await self.load(cid, false);
-        return (cid ?? null) as never;
+        return (cid ?? null) as ContractId | null;
       },
       require(condition: boolean, message: string): void {
         if (!condition) throw errors.interpretation(message);

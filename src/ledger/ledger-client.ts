@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { createCommand, exerciseCommand, exerciseInterfaceCommand, type Command, type DeduplicationPeriod } from "./commands.js";
 import { fromDamlJson } from "./daml-type.js";
 import type { Ledger } from "./engine.js";
-import { partyIdFor, randomHex } from "./ids.js";
+import { partyIdFor, randomHex, type ContractId } from "./ids.js";
 import type { ContractRecord, ExerciseNodeRecord, TransactionRecord } from "./records.js";
 import type { Choice, ContractRef, InterfaceChoice, InterfaceDef, Template } from "./template.js";
 import { qualifiedId } from "./template.js";
@@ -102,12 +102,12 @@ export class LedgerClient {
   /** Active contracts of a template, optionally only those a set of parties can see. */
   async active<P>(template: Template<P>, parties?: readonly string[]): Promise<Active<P>[]> {
     const records = await this.ledger.store.activeContracts({ templateIds: [qualifiedId(template.id)], parties });
-    return records.map((record) => ({ contractId: record.contractId as never, payload: fromDamlJson(template.payload, record.payload) as P, record }));
+    return records.map((record) => ({ contractId: record.contractId as ContractId, payload: fromDamlJson(template.payload, record.payload) as P, record }));
   }
 
   async contract<P>(template: Template<P>, contractId: string): Promise<Active<P> | undefined> {
     const record = await this.ledger.store.activeContract(contractId);
     if (!record || record.templateId !== qualifiedId(template.id)) return undefined;
-    return { contractId: record.contractId as never, payload: fromDamlJson(template.payload, record.payload) as P, record };
+    return { contractId: record.contractId as ContractId, payload: fromDamlJson(template.payload, record.payload) as P, record };
   }
 }

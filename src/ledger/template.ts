@@ -105,7 +105,7 @@ export interface TemplateSpec<P, K> {
   ensure?: (payload: P) => string | undefined;
   key?: ContractKey<P, K>;
   choices?: readonly Choice<P, never, unknown>[];
-  interfaces?: readonly InterfaceImpl<P, never>[];
+  interfaces?: readonly InterfaceImpl<P, unknown>[];
 }
 
 /** The implicit `Archive` choice every Daml template has. */

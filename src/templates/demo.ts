@@ -81,7 +81,7 @@ export const Iou: Template<IouPayload> = defineTemplate<IouPayload>({
       view: (p: IouPayload) => ({ owner: p.owner, amount: p.amount, description: `${p.amount} ${p.currency}` }),
       choices: { Asset_Describe: (_ctx: unknown, self: { payload: IouPayload }) => `${self.payload.amount} ${self.payload.currency} owed by ${self.payload.issuer}` },
     },
-  ] as never,
+  ],
 });
 
 const accountKey = t.record({ owner: t.party, id: t.text });

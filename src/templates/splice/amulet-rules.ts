@@ -199,5 +199,5 @@ export const AmuletRules: Template<AmuletRulesPayload> = defineTemplate<AmuletRu
   id: AmuletRulesRef.id,
   payload: rulesPayload,
   signatories: (r) => [r.dso],
-  choices: rulesChoices as never,
+  choices: rulesChoices,
 });

@@ -68,7 +68,7 @@ export const Amulet: Template<AmuletPayload> = defineTemplate<AmuletPayload>({
       ? undefined
       : "invalid ExpiringAmount",
   choices: [Amulet_Expire],
-  interfaces: [{ iface: Holding, view: (p: AmuletPayload) => amuletView(p, null), choices: {} }] as never,
+  interfaces: [{ iface: Holding, view: (p: AmuletPayload) => amuletView(p, null), choices: {} }],
 });
 
 const lockedPayload = t.record({ amulet: amuletPayload, lock: TimeLock });
@@ -157,7 +157,7 @@ export const LockedAmulet: Template<LockedAmuletPayload> = defineTemplate<Locked
         amuletView(p.amulet, { holders: p.lock.holders, expiresAt: p.lock.expiresAt, expiresAfter: null, context: p.lock.optContext }),
       choices: {},
     },
-  ] as never,
+  ],
 });
 
 const validatorRightPayload = t.record({ dso: t.party, user: t.party, validator: t.party });

@@ -193,7 +193,7 @@ export const ExternalPartyAmuletRules: Template<ExternalPartyAmuletRulesPayload>
         },
       },
     },
-  ] as never,
+  ],
 });
 
 export const externalPartyAmuletRulesTemplates = [ExternalPartyAmuletRules, TransferCommand, TransferCommandCounter] as const;
