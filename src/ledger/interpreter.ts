@@ -164,7 +164,7 @@ class Interpretation {
     }
   }
 
-  private async create(template: Template<unknown>, payload: unknown, authorizers: ReadonlySet<string>, ancestors: readonly string[]): Promise<string> {
+  private async create(template: Template<unknown>, payload: unknown, authorizers: ReadonlySet<string>, ancestors: readonly string[]): Promise<ContractId> {
     const problem = template.ensure?.(payload);
     if (problem) throw errors.interpretation(`Template precondition violated in ${qualifiedId(template.id)}: ${problem}`);
     const signatories = union(template.signatories(payload));

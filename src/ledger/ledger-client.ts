@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { createCommand, exerciseCommand, exerciseInterfaceCommand, type Command, type DeduplicationPeriod } from "./commands.js";
 import { fromDamlJson } from "./daml-type.js";
 import type { Ledger } from "./engine.js";
-import { partyIdFor, randomHex, type ContractId } from "./ids.js";
+import { partyIdFor, randomHex, type ContractId, type PartyId } from "./ids.js";
 import type { ContractRecord, ExerciseNodeRecord, TransactionRecord } from "./records.js";
 import type { Choice, ContractRef, InterfaceChoice, InterfaceDef, Template } from "./template.js";
 import { qualifiedId } from "./template.js";
@@ -33,7 +33,7 @@ export class LedgerClient {
   ) {}
 
   /** Allocates a party (`hint::namespace`); an existing one is returned as is. */
-  async allocateParty(hint: string): Promise<string> {
+  async allocateParty(hint: string): Promise<PartyId> {
     const party = partyIdFor(hint || `party-${randomHex(8)}`, this.namespace);
     await this.ledger.store.addParty({ party, isLocal: true, localMetadata: { resourceVersion: "0", annotations: {} }, identityProviderId: "" });
     return party;
@@ -57,10 +57,10 @@ export class LedgerClient {
     return outcome.transaction;
   }
 
-  async create<P>(actAs: readonly string[], template: Template<P>, payload: P, options?: SubmitOptions): Promise<string> {
+  async create<P>(actAs: readonly string[], template: Template<P>, payload: P, options?: SubmitOptions): Promise<ContractId> {
     const tx = await this.submit(actAs, [createCommand(template, payload)], options);
     const node = tx.nodes.find((n) => n.kind === "create");
-    return node!.kind === "create" ? node!.contractId : "";
+    return (node!.kind === "create" ? node!.contractId : "") as ContractId;
   }
 
   /**

@@ -14,6 +14,7 @@ import { submitTracked } from "../support/tracked-submission.js";
 import { parseExpiresAt, parseKnownParty, parseTrackingId } from "../support/tracked-input.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import { walletErrors } from "../wallet-error.js";
+import { type ContractId } from "../../ledger/ids.js";
 
 export interface CreateBuyTrafficRequestInput {
   readonly party: string;
@@ -28,7 +29,7 @@ export interface CreateBuyTrafficRequestInput {
 }
 
 /** Returns the request's contract id. */
-export async function createBuyTrafficRequest(deps: WalletDeps, input: CreateBuyTrafficRequestInput): Promise<string> {
+export async function createBuyTrafficRequest(deps: WalletDeps, input: CreateBuyTrafficRequestInput): Promise<ContractId> {
   const trackingId = parseTrackingId(input.trackingId);
   const expiresAt = parseExpiresAt(deps, input.expiresAt);
   await parseKnownParty(deps, "receiving_validator_party_id", input.receivingValidator);

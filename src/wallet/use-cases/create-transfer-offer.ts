@@ -10,6 +10,7 @@ import { walletErrors } from "../wallet-error.js";
 import { submitTracked } from "../support/tracked-submission.js";
 import { parseDescription, parseExpiresAt, parseKnownParty, parseTrackingId } from "../support/tracked-input.js";
 import type { WalletDeps } from "../wallet-deps.js";
+import { type ContractId } from "../../ledger/ids.js";
 
 export interface CreateTransferOfferInput {
   readonly sender: string;
@@ -23,7 +24,7 @@ export interface CreateTransferOfferInput {
 }
 
 /** Returns the offer's contract id. */
-export async function createTransferOffer(deps: WalletDeps, input: CreateTransferOfferInput): Promise<string> {
+export async function createTransferOffer(deps: WalletDeps, input: CreateTransferOfferInput): Promise<ContractId> {
   if (!input.amount.isPositive()) throw walletErrors.badRequest("amount: must be greater than zero");
   const trackingId = parseTrackingId(input.trackingId);
   const description = parseDescription(input.description);
