@@ -7,7 +7,7 @@
  * (a stack of async iterables, Web Headers and AbortControllers per call, the HTTP/2 compat
  * layer), against ~40 µs here and ~50 µs for a grpc-js server; at 64 concurrent clients that
  * cost, not the ledger, capped SubmitAndWaitForTransaction at ~1,200/s. The native path runs the
- * very same service implementations (docs/notes.md, "Performance").
+ * very same service implementations (docs/decisions.md, "Performance").
  */
 import type { DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
