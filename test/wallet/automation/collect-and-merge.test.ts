@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExerciseNodeRecord } from "../../../src/ledger/records.js";
 import { Numeric } from "../../../src/ledger/numeric.js";
 import { AppRewardCoupon, IssuingMiningRound } from "../../../src/templates/splice/index.js";
-import { amuletInput, configFile, startCc, type CcFixture } from "../../cc/cc-fixture.js";
+import { amuletInput, configFile, startCc, type CcFixture } from "../../support/cc-fixture.js";
 
 const COUPONS = 230;
 const DAY = 86_400_000_000n;

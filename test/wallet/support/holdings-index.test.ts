@@ -11,7 +11,7 @@ import type { LedgerStore } from "../../../src/ledger/store-port.js";
 import { TransactionFeed } from "../../../src/ledger/transaction-feed.js";
 import { Amulet, LockedAmulet, type LockedAmuletPayload, type TransferResult } from "../../../src/templates/splice/index.js";
 import { HoldingsIndex } from "../../../src/wallet/support/holdings-index.js";
-import { amuletInput, startCc, TICK, type CcFixture } from "../../cc/cc-fixture.js";
+import { amuletInput, startCc, TICK, type CcFixture } from "../../support/cc-fixture.js";
 
 let fx: CcFixture;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { getBalance } from "../../../src/wallet/use-cases/get-balance.js";
 import { sendViaPreapproval } from "../../../src/wallet/use-cases/send-via-preapproval.js";
 import { WalletError } from "../../../src/wallet/wallet-error.js";
 import { newWalletLocal, type WalletDeps } from "../../../src/wallet/wallet-deps.js";
-import { startCc, type CcFixture } from "../../cc/cc-fixture.js";
+import { startCc, type CcFixture } from "../../support/cc-fixture.js";
 
 let fx: CcFixture;
 let deps: WalletDeps;

@@ -1,6 +1,6 @@
 /** LockedAmulet (unlock, owner expiry of the lock, dust expiry) and AmuletRules_BuyMemberTraffic. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { choiceOf } from "../support/choice-of.js";
+import { choiceOf } from "../../support/choice-of.js";
 import {
   Amulet,
   LockedAmulet,
@@ -8,8 +8,8 @@ import {
   ValidatorRewardCoupon,
   type LockedAmuletPayload,
   type TransferResult,
-} from "../../src/templates/splice/index.js";
-import { amuletInput, N, refused, startCc, TICK, type CcFixture } from "./cc-fixture.js";
+} from "../../../src/templates/splice/index.js";
+import { amuletInput, N, refused, startCc, TICK, type CcFixture } from "../../support/cc-fixture.js";
 
 let fx: CcFixture;
 beforeAll(async () => {

@@ -3,10 +3,10 @@
  * Daml's half-even rounding after every multiplication and division.
  */
 import { describe, expect, it } from "vitest";
-import { defaultNetworkConfig } from "../../src/config/network.js";
-import { amuletConfigOf } from "../../src/dso/amulet-config-of.js";
-import { Numeric } from "../../src/ledger/numeric.js";
-import { currentAmount, expiresAtRound, holdingFee, isExpired, issuingParameters, scaleFees, type ExpiringAmount } from "../../src/templates/splice/index.js";
+import { defaultNetworkConfig } from "../../../src/config/network.js";
+import { amuletConfigOf } from "../../../src/dso/amulet-config-of.js";
+import { Numeric } from "../../../src/ledger/numeric.js";
+import { currentAmount, expiresAtRound, holdingFee, isExpired, issuingParameters, scaleFees, type ExpiringAmount } from "../../../src/templates/splice/index.js";
 
 const N = (s: string) => Numeric.parse(s);
 const config = amuletConfigOf(defaultNetworkConfig(), "sync::1");

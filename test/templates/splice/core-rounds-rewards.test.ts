@@ -4,7 +4,7 @@
  * round's rates, and expired once it closes. One network, tests in order (rounds are shared).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CreateNodeRecord, ExerciseNodeRecord } from "../../src/ledger/records.js";
+import type { CreateNodeRecord, ExerciseNodeRecord } from "../../../src/ledger/records.js";
 import {
   AppRewardCoupon,
   IssuingMiningRound,
@@ -13,8 +13,8 @@ import {
   ValidatorRewardCoupon,
   ValidatorRight,
   type TransferInput,
-} from "../../src/templates/splice/index.js";
-import { amuletInput, configFile, refused, startCc, TICK, type CcFixture } from "./cc-fixture.js";
+} from "../../../src/templates/splice/index.js";
+import { amuletInput, configFile, refused, startCc, TICK, type CcFixture } from "../../support/cc-fixture.js";
 
 const DAY = 86_400_000_000n;
 

@@ -1,32 +1,32 @@
 import { create, equals, toBinary, type DescFile, type DescMessage } from "@bufbuild/protobuf";
 import { anyPack, anyUnpack, DurationSchema, TimestampSchema } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
-import { CompletionStreamResponseSchema, file_com_daml_ledger_api_v2_command_completion_service } from "../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
+import { CompletionStreamResponseSchema, file_com_daml_ledger_api_v2_command_completion_service } from "../../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
 import {
   file_com_daml_ledger_api_v2_command_service,
   SubmitAndWaitForTransactionRequestSchema,
   SubmitAndWaitForTransactionResponseSchema,
   SubmitAndWaitForTransactionTreeResponseSchema,
-} from "../../gen/com/daml/ledger/api/v2/command_service_pb.js";
-import { CommandsSchema, file_com_daml_ledger_api_v2_commands } from "../../gen/com/daml/ledger/api/v2/commands_pb.js";
-import { CompletionSchema, file_com_daml_ledger_api_v2_completion } from "../../gen/com/daml/ledger/api/v2/completion_pb.js";
-import { CreatedEventSchema, file_com_daml_ledger_api_v2_event } from "../../gen/com/daml/ledger/api/v2/event_pb.js";
-import { file_com_daml_ledger_api_v2_reassignment } from "../../gen/com/daml/ledger/api/v2/reassignment_pb.js";
-import { file_com_daml_ledger_api_v2_state_service, GetActiveContractsResponseSchema, ParticipantPermission } from "../../gen/com/daml/ledger/api/v2/state_service_pb.js";
-import { file_com_daml_ledger_api_v2_topology_transaction } from "../../gen/com/daml/ledger/api/v2/topology_transaction_pb.js";
+} from "../../../gen/com/daml/ledger/api/v2/command_service_pb.js";
+import { CommandsSchema, file_com_daml_ledger_api_v2_commands } from "../../../gen/com/daml/ledger/api/v2/commands_pb.js";
+import { CompletionSchema, file_com_daml_ledger_api_v2_completion } from "../../../gen/com/daml/ledger/api/v2/completion_pb.js";
+import { CreatedEventSchema, file_com_daml_ledger_api_v2_event } from "../../../gen/com/daml/ledger/api/v2/event_pb.js";
+import { file_com_daml_ledger_api_v2_reassignment } from "../../../gen/com/daml/ledger/api/v2/reassignment_pb.js";
+import { file_com_daml_ledger_api_v2_state_service, GetActiveContractsResponseSchema, ParticipantPermission } from "../../../gen/com/daml/ledger/api/v2/state_service_pb.js";
+import { file_com_daml_ledger_api_v2_topology_transaction } from "../../../gen/com/daml/ledger/api/v2/topology_transaction_pb.js";
 import {
   CumulativeFilterSchema,
   file_com_daml_ledger_api_v2_transaction_filter,
   TransactionShape,
-} from "../../gen/com/daml/ledger/api/v2/transaction_filter_pb.js";
-import { file_com_daml_ledger_api_v2_transaction, TransactionSchema } from "../../gen/com/daml/ledger/api/v2/transaction_pb.js";
-import { file_com_daml_ledger_api_v2_update_service, GetUpdatesResponseSchema, GetUpdateTreesResponseSchema } from "../../gen/com/daml/ledger/api/v2/update_service_pb.js";
-import { file_com_daml_ledger_api_v2_version_service, GetLedgerApiVersionResponseSchema } from "../../gen/com/daml/ledger/api/v2/version_service_pb.js";
+} from "../../../gen/com/daml/ledger/api/v2/transaction_filter_pb.js";
+import { file_com_daml_ledger_api_v2_transaction, TransactionSchema } from "../../../gen/com/daml/ledger/api/v2/transaction_pb.js";
+import { file_com_daml_ledger_api_v2_update_service, GetUpdatesResponseSchema, GetUpdateTreesResponseSchema } from "../../../gen/com/daml/ledger/api/v2/update_service_pb.js";
+import { file_com_daml_ledger_api_v2_version_service, GetLedgerApiVersionResponseSchema } from "../../../gen/com/daml/ledger/api/v2/version_service_pb.js";
 import {
   file_com_daml_ledger_api_v2_admin_user_management_service,
   ListUserRightsResponseSchema,
-} from "../../gen/com/daml/ledger/api/v2/admin/user_management_service_pb.js";
-import { AllocatePartyResponseSchema, file_com_daml_ledger_api_v2_admin_party_management_service } from "../../gen/com/daml/ledger/api/v2/admin/party_management_service_pb.js";
+} from "../../../gen/com/daml/ledger/api/v2/admin/user_management_service_pb.js";
+import { AllocatePartyResponseSchema, file_com_daml_ledger_api_v2_admin_party_management_service } from "../../../gen/com/daml/ledger/api/v2/admin/party_management_service_pb.js";
 import {
   type Identifier,
   IdentifierSchema,
@@ -34,8 +34,8 @@ import {
   RecordSchema,
   type Value,
   ValueSchema,
-} from "../../gen/com/daml/ledger/api/v2/value_pb.js";
-import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
+} from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
+import { ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
 import {
   CantonJsonError,
   type DamlValueCodec,
@@ -44,7 +44,7 @@ import {
   protoRecordToDamlJson,
   protoValueToDamlJson,
   toCantonJson,
-} from "../../src/api/http/canton-json.js";
+} from "../../../src/api/http/canton-json.js";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Numeric } from "../../src/ledger/numeric.js";
-import type { ContractRecord } from "../../src/ledger/records.js";
-import { FeaturedAppRight, MemberTraffic, TransferPreapproval } from "../../src/templates/splice/index.js";
+import { Numeric } from "../../../../src/ledger/numeric.js";
+import type { ContractRecord } from "../../../../src/ledger/records.js";
+import { FeaturedAppRight, MemberTraffic, TransferPreapproval } from "../../../../src/templates/splice/index.js";
 import {
   AcceptedTransferOffer,
   BuyTrafficRequest,
@@ -11,8 +11,8 @@ import {
   type BuyTrafficRequestPayload,
   type TransferPreapprovalProposalPayload,
   type WalletAppInstallPayload,
-} from "../../src/templates/splice/wallet/index.js";
-import { startCc, type CcFixture } from "./cc-fixture.js";
+} from "../../../../src/templates/splice/wallet/index.js";
+import { startCc, type CcFixture } from "../../../support/cc-fixture.js";
 import { act, amounts, amuletInputs, DAY, expectRefused, paymentContext, recordOf, SECOND } from "./wallet-templates-helpers.js";
 
 let fx: CcFixture;

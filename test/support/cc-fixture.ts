@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { choiceOf } from "../support/choice-of.js";
+import { choiceOf } from "./choice-of.js";
 import { LedgerClient, type SubmitOptions } from "../../src/ledger/ledger-client.js";
 import { Numeric } from "../../src/ledger/numeric.js";
 import { StaticClock } from "../../src/ledger/clock.js";
@@ -31,7 +31,7 @@ import {
   type TransferResult,
 } from "../../src/templates/splice/index.js";
 import type { ContractRecord, NodeRecord } from "../../src/ledger/records.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { startTestServer, type TestServer } from "./test-server.js";
 
 export const TICK = 600_000_000n;
 

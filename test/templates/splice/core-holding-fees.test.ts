@@ -3,9 +3,9 @@
  * Default network: 0.0000190259 USD per round at 0.005 USD/CC = 0.0038051800 CC per round.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Amulet } from "../../src/templates/splice/index.js";
-import type { ExerciseNodeRecord } from "../../src/ledger/records.js";
-import { amuletInput, N, networkConfig, refused, startCc, type CcFixture } from "./cc-fixture.js";
+import { Amulet } from "../../../src/templates/splice/index.js";
+import type { ExerciseNodeRecord } from "../../../src/ledger/records.js";
+import { amuletInput, N, networkConfig, refused, startCc, type CcFixture } from "../../support/cc-fixture.js";
 
 const RATE = "0.0038051800";
 

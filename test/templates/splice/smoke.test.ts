@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCc, type CcFixture } from "./cc-fixture.js";
+import { startCc, type CcFixture } from "../../support/cc-fixture.js";
 
 let fx: CcFixture;
 beforeAll(async () => {

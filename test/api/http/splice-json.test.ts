@@ -2,22 +2,22 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
-import { OnboardUserRequestSchema } from "../../gen/ccwallet/validator/v0/validator_admin_service_pb.js";
-import { DisclosedContractSchema, GetChoiceContextRequestSchema, TransferFactoryWithChoiceContextSchema, TransferKind } from "../../gen/ccwallet/validator/v0/token_standard_registry_service_pb.js";
-import { ContractWithStateSchema } from "../../gen/ccwallet/wallet/v0/contract_pb.js";
+import { OnboardUserRequestSchema } from "../../../gen/ccwallet/validator/v0/validator_admin_service_pb.js";
+import { DisclosedContractSchema, GetChoiceContextRequestSchema, TransferFactoryWithChoiceContextSchema, TransferKind } from "../../../gen/ccwallet/validator/v0/token_standard_registry_service_pb.js";
+import { ContractWithStateSchema } from "../../../gen/ccwallet/wallet/v0/contract_pb.js";
 import {
   CreateTransferOfferRequestSchema,
   GetBuyTrafficRequestStatusResponseSchema,
   GetTransferOfferStatusResponseSchema,
   TransferOfferFailureKind,
-} from "../../gen/ccwallet/wallet/v0/wallet_external_pb.js";
+} from "../../../gen/ccwallet/wallet/v0/wallet_external_pb.js";
 import {
   ListMintingDelegationProposalsResponseSchema,
   ListTransactionsRequestSchema,
   ListTransactionsResponseItemSchema,
   TransferInstructionResultResponseSchema,
-} from "../../gen/ccwallet/wallet/v0/wallet_internal_pb.js";
-import { fromSpliceJson, SpliceJsonError, toSpliceJson } from "../../src/api/http/splice-json.js";
+} from "../../../gen/ccwallet/wallet/v0/wallet_internal_pb.js";
+import { fromSpliceJson, SpliceJsonError, toSpliceJson } from "../../../src/api/http/splice-json.js";
 
 const offer = { receiver_party_id: "bob::1220ab", amount: "10.5", description: "rent", expires_at: 1_700_000_000_000_000, tracking_id: "t-1" };
 

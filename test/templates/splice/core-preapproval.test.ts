@@ -3,7 +3,7 @@
  * sends, renewal, cancel, expiry, and the external-party setup that creates one.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { choiceOf } from "../support/choice-of.js";
+import { choiceOf } from "../../support/choice-of.js";
 import {
   ExternalPartySetupProposal,
   TransferPreapproval,
@@ -11,8 +11,8 @@ import {
   ValidatorRight,
   type ExternalPartySetupProposalPayload,
   type TransferPreapprovalPayload,
-} from "../../src/templates/splice/index.js";
-import { amuletInput, refused, startCc, type CcFixture } from "./cc-fixture.js";
+} from "../../../src/templates/splice/index.js";
+import { amuletInput, refused, startCc, type CcFixture } from "../../support/cc-fixture.js";
 
 const DAY = 86_400_000_000n;
 const META = "splice.lfdecentralizedtrust.org";

@@ -4,10 +4,10 @@
  * the factory's view, and the registry's disclosed contracts in the API's own blob format.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AmuletTransferInstruction, ExternalPartyAmuletRules } from "../../src/templates/splice/index.js";
-import { getTransferFactory, getTransferInstructionChoiceContext, type DisclosedContract } from "../../src/registry/index.js";
-import { startCc, type CcFixture } from "./cc-fixture.js";
-import { ensureFactory, instructTransfer, registryDeps, standardTransfer } from "./token-standard-client.js";
+import { AmuletTransferInstruction, ExternalPartyAmuletRules } from "../../../../src/templates/splice/index.js";
+import { getTransferFactory, getTransferInstructionChoiceContext, type DisclosedContract } from "../../../../src/registry/index.js";
+import { startCc, type CcFixture } from "../../../support/cc-fixture.js";
+import { ensureFactory, instructTransfer, registryDeps, standardTransfer } from "../../../support/token-standard-client.js";
 
 const HOLDING = "#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding";
 const INSTRUCTION = "#splice-api-token-transfer-instruction-v1:Splice.Api.Token.TransferInstructionV1:TransferInstruction";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Numeric } from "../../src/ledger/numeric.js";
-import { AmuletRules, AppRewardCoupon, FeaturedAppRight, simpleTransferContext, type AmuletRulesPayload } from "../../src/templates/splice/index.js";
+import { Numeric } from "../../../../src/ledger/numeric.js";
+import { AmuletRules, AppRewardCoupon, FeaturedAppRight, simpleTransferContext, type AmuletRulesPayload } from "../../../../src/templates/splice/index.js";
 import {
   BatchMergeUtility,
   MergeDelegation,
@@ -14,8 +14,8 @@ import {
   type MintingDelegationPayload,
   type MintingDelegationProposalPayload,
   type TransferCall,
-} from "../../src/templates/splice/wallet/index.js";
-import { startCc, TICK, type CcFixture } from "./cc-fixture.js";
+} from "../../../../src/templates/splice/wallet/index.js";
+import { startCc, TICK, type CcFixture } from "../../../support/cc-fixture.js";
 import { act, amounts, amuletInputs, DAY, expectRefused, paymentContext, RATE, SECOND } from "./wallet-templates-helpers.js";
 
 let fx: CcFixture;

@@ -1,7 +1,7 @@
 /** AmuletRules_Transfer: outputs, change, and every refusal leaving the ledger unchanged. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LockedAmulet } from "../../src/templates/splice/index.js";
-import { amuletInput, N, refused, startCc, TICK, type CcFixture } from "./cc-fixture.js";
+import { LockedAmulet } from "../../../src/templates/splice/index.js";
+import { amuletInput, N, refused, startCc, TICK, type CcFixture } from "../../support/cc-fixture.js";
 
 let fx: CcFixture;
 beforeAll(async () => {

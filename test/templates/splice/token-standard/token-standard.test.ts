@@ -5,12 +5,12 @@
  * 0.0038051800 CC per round; the offer locks 4 × the holding fee of its lifetime on top).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expireTransferInstructions } from "../../src/dso/token-standard.js";
-import { choiceOf } from "../support/choice-of.js";
-import { Numeric } from "../../src/ledger/numeric.js";
-import { AmuletRules, AmuletTransferInstruction, AppRewardCoupon, LockedAmulet, type AmuletRulesPayload } from "../../src/templates/splice/index.js";
-import { startCc, type CcFixture } from "./cc-fixture.js";
-import { actOnInstruction, ensureFactory, HOUR, instructTransfer, standardTransfer } from "./token-standard-client.js";
+import { expireTransferInstructions } from "../../../../src/dso/token-standard.js";
+import { choiceOf } from "../../../support/choice-of.js";
+import { Numeric } from "../../../../src/ledger/numeric.js";
+import { AmuletRules, AmuletTransferInstruction, AppRewardCoupon, LockedAmulet, type AmuletRulesPayload } from "../../../../src/templates/splice/index.js";
+import { startCc, type CcFixture } from "../../../support/cc-fixture.js";
+import { actOnInstruction, ensureFactory, HOUR, instructTransfer, standardTransfer } from "../../../support/token-standard-client.js";
 
 let fx: CcFixture;
 beforeAll(async () => {

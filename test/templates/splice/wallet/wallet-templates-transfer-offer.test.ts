@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Numeric } from "../../src/ledger/numeric.js";
-import { AppRewardCoupon, FeaturedAppRight } from "../../src/templates/splice/index.js";
-import { AcceptedTransferOffer, TransferOffer, type PaymentAmount, type TransferOfferPayload } from "../../src/templates/splice/wallet/index.js";
-import { startCc, type CcFixture } from "./cc-fixture.js";
+import { Numeric } from "../../../../src/ledger/numeric.js";
+import { AppRewardCoupon, FeaturedAppRight } from "../../../../src/templates/splice/index.js";
+import { AcceptedTransferOffer, TransferOffer, type PaymentAmount, type TransferOfferPayload } from "../../../../src/templates/splice/wallet/index.js";
+import { startCc, type CcFixture } from "../../../support/cc-fixture.js";
 import { act, amounts, amuletInputs, DAY, expectRefused, paymentContext, recordOf, SECOND } from "./wallet-templates-helpers.js";
 
 let fx: CcFixture;

@@ -4,11 +4,11 @@
  * and after.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { InterfaceDef } from "../../src/ledger/template.js";
-import { getTransferFactory, getTransferInstructionChoiceContext, RegistryError } from "../../src/registry/index.js";
-import { AmuletTransferInstruction, LockedAmulet } from "../../src/templates/splice/index.js";
-import { TransferInstruction, TransferInstructionChoices } from "../../src/templates/splice/token-standard/index.js";
-import { startCc, type CcFixture } from "./cc-fixture.js";
+import type { InterfaceDef } from "../../../../src/ledger/template.js";
+import { getTransferFactory, getTransferInstructionChoiceContext, RegistryError } from "../../../../src/registry/index.js";
+import { AmuletTransferInstruction, LockedAmulet } from "../../../../src/templates/splice/index.js";
+import { TransferInstruction, TransferInstructionChoices } from "../../../../src/templates/splice/token-standard/index.js";
+import { startCc, type CcFixture } from "../../../support/cc-fixture.js";
 import {
   actOnInstruction,
   disclosedRecords,
@@ -20,7 +20,7 @@ import {
   registryDeps,
   snapshot,
   standardTransfer,
-} from "./token-standard-client.js";
+} from "../../../support/token-standard-client.js";
 
 let fx: CcFixture;
 let alice: string;

@@ -5,9 +5,9 @@
  * attempt aborts and changes nothing).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tokenStandardSteps } from "../../src/dso/token-standard.js";
-import { choiceOf } from "../support/choice-of.js";
-import { Numeric } from "../../src/ledger/numeric.js";
+import { tokenStandardSteps } from "../../../../src/dso/token-standard.js";
+import { choiceOf } from "../../../support/choice-of.js";
+import { Numeric } from "../../../../src/ledger/numeric.js";
 import {
   AmuletRules,
   ExternalPartyAmuletRules,
@@ -15,10 +15,10 @@ import {
   TransferCommandCounter,
   type AmuletRulesPayload,
   type ExternalPartyAmuletRulesPayload,
-} from "../../src/templates/splice/index.js";
-import type { AutomationStep } from "../../src/automation/automation-step.js";
-import { startCc, type CcFixture } from "./cc-fixture.js";
-import { ensureFactory, HOUR, snapshot } from "./token-standard-client.js";
+} from "../../../../src/templates/splice/index.js";
+import type { AutomationStep } from "../../../../src/automation/automation-step.js";
+import { startCc, type CcFixture } from "../../../support/cc-fixture.js";
+import { ensureFactory, HOUR, snapshot } from "../../../support/token-standard-client.js";
 
 let fx: CcFixture;
 let steps: AutomationStep[];

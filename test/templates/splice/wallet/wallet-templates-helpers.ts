@@ -3,12 +3,12 @@
  * payment contexts, holdings snapshots, and refusal assertions that also check nothing moved.
  */
 import { expect } from "vitest";
-import { choiceOf } from "../support/choice-of.js";
-import { LedgerError } from "../../src/ledger/errors.js";
-import type { ContractRecord } from "../../src/ledger/records.js";
-import type { Template } from "../../src/ledger/template.js";
-import { simpleTransferContext, type PaymentTransferContext, type TransferInput } from "../../src/templates/splice/index.js";
-import type { CcFixture } from "./cc-fixture.js";
+import { choiceOf } from "../../../support/choice-of.js";
+import { LedgerError } from "../../../../src/ledger/errors.js";
+import type { ContractRecord } from "../../../../src/ledger/records.js";
+import type { Template } from "../../../../src/ledger/template.js";
+import { simpleTransferContext, type PaymentTransferContext, type TransferInput } from "../../../../src/templates/splice/index.js";
+import type { CcFixture } from "../../../support/cc-fixture.js";
 
 /** Holding-fee rate of a holding created on the default network: 0.0000190259 USD / 0.005 USD/CC. */
 export const RATE = "0.0038051800";

@@ -3,7 +3,7 @@
  * API on a real socket by package-name template ids, with Splice's field names on the wire.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCc, type CcFixture } from "./cc-fixture.js";
+import { startCc, type CcFixture } from "../../../support/cc-fixture.js";
 
 let fx: CcFixture;
 let alice: { party: string; token: string };
