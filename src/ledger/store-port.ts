@@ -1,6 +1,7 @@
 /**
- * The store port: everything the ledger persists, behind one interface with two adapters
- * (SQLite embedded, MongoDB production) and one conformance suite (test/store/).
+ * The store port: everything the ledger persists, behind one interface. It sits with the ledger,
+ * which owns the records; the adapters below it (src/store: SQLite embedded, MongoDB production)
+ * implement it, and one conformance suite (test/store/) holds them to it.
  *
  * The commit is the only write of ledger state. It is atomic per request: dedup check, input
  * activeness, key uniqueness, archival, creation, offset assignment and the completion all land
