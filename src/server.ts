@@ -16,6 +16,7 @@ import { createGateway } from "./api/http/gateway.js";
 import type { Route } from "./api/http/route-table.js";
 import { createTokenVerifier, describeSecret, loadOrCreateSecret } from "./auth/index.js";
 import { walletServices } from "./api/services/wallet/index.js";
+import { admitAuthenticated } from "./api/services/call-admission.js";
 import { bootstrap, bootstrapValidatorOperator } from "./bootstrap.js";
 import type { Config } from "./config/index.js";
 import { StaticClock, WallClock } from "./ledger/clock.js";
@@ -167,11 +168,13 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
 
 /** The gRPC port (HTTP/2: gRPC, gRPC-Web, Connect) and the HTTP/1.1 JSON gateway, not yet listening. */
 function createListeners(api: LedgerApi, v0: ReturnType<typeof walletServices>, config: Config, options: ServerOptions, log: Logger) {
+  const admit = admitAuthenticated(api.verifier, log);
   // connect-node percent-encodes all of grpc-message; re-encode it as the gRPC spec says.
   const grpcServer = http2.createServer(
     specGrpcMessageHandler(
       connectNodeAdapter({
         routes: createRoutes(api, v0),
+        interceptors: [(next) => async (req) => (await admit(req.method, req.header.get("authorization")), next(req))],
         // Compressed requests are still accepted, but responses go out uncompressed: on loopback and
         // LAN links gzip costs both ends far more CPU than the bytes it saves (like grpc-js servers,
         // which compress only when configured to).
@@ -183,6 +186,7 @@ function createListeners(api: LedgerApi, v0: ReturnType<typeof walletServices>, 
   if (options.grpcTransport !== "connect") {
     serveGrpcNatively(grpcServer, grpcRoutes([...ledgerServices(api), ...v0]), {
       onInternalError: (path, err) => log.error({ err, path }, "internal error in gRPC call"),
+      admit: (method, headers) => admit(method, headers.authorization),
     });
   }
   const grpcSessions = trackSessions(grpcServer);
