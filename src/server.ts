@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import pino, { type Logger } from "pino";
 import { createRoutes, ledgerServices, STATIC_TIME_SETTING } from "./api/services/ledger/index.js";
 import type { LedgerApi } from "./api/services/ledger/index.js";
+import { StreamLimits } from "./api/services/ledger/stream-limits.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
 import { grpcRoutes, serveGrpcNatively, specGrpcMessageHandler } from "./api/grpc-native/index.js";
 import { createGateway } from "./api/http/gateway.js";
@@ -127,6 +128,7 @@ async function openLedgerApi(config: Config, log: Logger): Promise<{ api: Ledger
     clock,
     namespace: identity.namespace,
     apiVersion: LEDGER_API_VERSION,
+    streams: new StreamLimits({ maxStreams: config.maxStreams, maxStreamsPerUser: config.maxStreamsPerUser }),
     log,
   };
   return { api, secret };

@@ -7,6 +7,7 @@ import { visibleTo } from "../../../ledger/event-format.js";
 import { eventFormatOf, readersOf } from "../../convert/format-proto.js";
 import { authenticate } from "./authenticate.js";
 import { guard, guardStream } from "./connect-error.js";
+import { limitedStream } from "./limited-stream.js";
 import type { LedgerApi } from "./ledger-api.js";
 
 export function stateService(api: LedgerApi): ServiceImpl<typeof StateService> {
@@ -17,7 +18,7 @@ export function stateService(api: LedgerApi): ServiceImpl<typeof StateService> {
         return { offset: await api.store.ledgerEnd() };
       }),
     getActiveContracts: (req, ctx) =>
-      guardStream(api.log, async function* () {
+      guardStream(api.log, () => limitedStream(api, ctx, async function* () {
         const user = await authenticate(api, ctx);
         const format = eventFormatOf(req.eventFormat ?? req.filter, req.verbose, api.registry);
         const readers = readersOf(format);
@@ -50,6 +51,6 @@ export function stateService(api: LedgerApi): ServiceImpl<typeof StateService> {
             },
           };
         }
-      }),
+      })),
   };
 }
