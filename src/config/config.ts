@@ -35,9 +35,9 @@ const EnvSchema = z.object({
 });
 
 const FileSchema = z
-  .object({
+  .strictObject({
     ledger: z
-      .object({
+      .strictObject({
         maxDeduplicationSeconds: z.number().int().positive().default(7 * 24 * 3600),
         maxStreams: z.number().int().positive().default(1000),
         maxStreamsPerUser: z.number().int().positive().default(200),
@@ -46,8 +46,7 @@ const FileSchema = z
       .default({}),
     network: NetworkSchema,
     automation: AutomationSchema,
-  })
-  .passthrough();
+  });
 
 export interface Config {
   readonly dataDir: string;
