@@ -25,6 +25,7 @@ import { bootstrap, bootstrapValidatorOperator } from "./bootstrap.js";
 import type { Config } from "./config/index.js";
 import { StaticClock, WallClock } from "./ledger/clock.js";
 import { Ledger } from "./ledger/engine.js";
+import { CompletionHub } from "./ledger/completion-hub.js";
 import { openStore } from "./store/index.js";
 import type { Store } from "./ledger/store-port.js";
 import { createRegistry } from "./templates/index.js";
@@ -156,6 +157,7 @@ async function openLedgerApi(config: Config, log: Logger, metrics: NodeMetrics):
     namespace: identity.namespace,
     apiVersion: LEDGER_API_VERSION,
     streams: new StreamLimits({ maxStreams: config.maxStreams, maxStreamsPerUser: config.maxStreamsPerUser }),
+    completions: new CompletionHub(ledger.feed, config.offsetCheckpointIntervalMs),
     log,
   };
   return { api, secret };

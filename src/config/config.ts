@@ -41,6 +41,7 @@ const FileSchema = z
         maxDeduplicationSeconds: z.number().int().positive().default(7 * 24 * 3600),
         maxStreams: z.number().int().positive().default(1000),
         maxStreamsPerUser: z.number().int().positive().default(200),
+        offsetCheckpointIntervalMs: z.number().int().positive().default(5000),
       })
       .partial()
       .default({}),
@@ -65,6 +66,8 @@ export interface Config {
   /** Streams open at once, overall (Canton's `rate-limit.max-streams`, default 1000) and per user. */
   readonly maxStreams: number;
   readonly maxStreamsPerUser: number;
+  /** How often a stream with nothing to say sends an offset checkpoint when the ledger moved on. */
+  readonly offsetCheckpointIntervalMs: number;
   readonly network: NetworkConfig;
   readonly automation: AutomationConfig;
 }
@@ -109,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxDeduplicationSeconds: BigInt(file.ledger?.maxDeduplicationSeconds ?? 7 * 24 * 3600),
     maxStreams: file.ledger?.maxStreams ?? 1000,
     maxStreamsPerUser: file.ledger?.maxStreamsPerUser ?? 200,
+    offsetCheckpointIntervalMs: file.ledger?.offsetCheckpointIntervalMs ?? 5000,
     network: file.network,
     automation: file.automation,
   };

@@ -88,7 +88,7 @@ export class Ledger {
   submit(submission: Submission): Promise<SubmitOutcome> {
     const started = performance.now();
     const p = this.run(submission).then((outcome) => {
-      this.feed.reported(outcome.completion.offset, outcome.kind === "committed" ? outcome.transaction : null);
+      this.feed.reported(outcome.completion.offset, outcome.kind === "committed" ? outcome.transaction : null, outcome.completion);
       this.onOutcome?.(outcome, (performance.now() - started) / 1000);
       return outcome;
     });

@@ -9,18 +9,29 @@
  * reported in the microtasks that resolve the commit, before the timer the check waits for).
  */
 import type { LedgerStore } from "./store-port.js";
-import type { TransactionRecord } from "./records.js";
+import type { CompletionRecord, TransactionRecord } from "./records.js";
 
 export type FeedListener = (transaction: TransactionRecord) => void;
+/**
+ * Every offset, in order, with its completion when this process made it; `undefined` for an
+ * offset another instance committed (read from the store as a gap: its completion is unknown here).
+ */
+export type OffsetListener = (offset: bigint, completion: CompletionRecord | undefined) => void;
+
+interface Outcome {
+  readonly transaction: TransactionRecord | null;
+  readonly completion: CompletionRecord | undefined;
+}
 
 const GAP_READ_LIMIT = 1000;
 
 export class TransactionFeed {
   /** Offsets up to here were delivered. */
   private delivered: bigint;
-  /** Outcomes reported out of order: a transaction, or null for an offset without one. */
-  private readonly early = new Map<bigint, TransactionRecord | null>();
+  /** Outcomes reported out of order: a transaction (or null for an offset without one) and the completion. */
+  private readonly early = new Map<bigint, Outcome>();
   private readonly listeners = new Set<FeedListener>();
+  private readonly offsetListeners = new Set<OffsetListener>();
   private storeEnd = 0n;
   private gapCheck?: NodeJS.Immediate;
   private reading?: Promise<void>;
@@ -51,10 +62,16 @@ export class TransactionFeed {
     return () => this.listeners.delete(listener);
   }
 
-  /** The ledger's report of an offset it committed (`null`: a rejection, no transaction). */
-  reported(offset: bigint, transaction: TransactionRecord | null): void {
+  /** Listens to every offset from the next delivery on; returns the unsubscribe function. */
+  subscribeOffsets(listener: OffsetListener): () => void {
+    this.offsetListeners.add(listener);
+    return () => this.offsetListeners.delete(listener);
+  }
+
+  /** The ledger's report of an offset it committed (`null`: a rejection, no transaction) and its completion. */
+  reported(offset: bigint, transaction: TransactionRecord | null, completion?: CompletionRecord): void {
     if (offset <= this.delivered) return;
-    this.early.set(offset, transaction);
+    this.early.set(offset, { transaction, completion });
     this.deliverContiguous();
   }
 
@@ -72,21 +89,24 @@ export class TransactionFeed {
     for (;;) {
       const next = this.delivered + 1n;
       if (!this.early.has(next)) return;
-      const tx = this.early.get(next)!;
+      const { transaction, completion } = this.early.get(next)!;
       this.early.delete(next);
       this.delivered = next;
-      if (tx) this.deliver(tx);
+      if (transaction) this.deliver(transaction);
+      for (const listener of this.offsetListeners) this.safely(() => listener(next, completion));
     }
   }
 
   private deliver(tx: TransactionRecord): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(tx);
-      } catch (e) {
-        // One failing reader must not keep the others (or the ledger) from going on.
-        this.onError(e);
-      }
+    for (const listener of this.listeners) this.safely(() => listener(tx));
+  }
+
+  /** One failing reader must not keep the others (or the ledger) from going on. */
+  private safely(f: () => void): void {
+    try {
+      f();
+    } catch (e) {
+      this.onError(e);
     }
   }
 
@@ -106,8 +126,8 @@ export class TransactionFeed {
           const rows = await this.store.transactions(this.delivered, this.storeEnd, GAP_READ_LIMIT);
           const upTo = rows.length === GAP_READ_LIMIT ? rows[rows.length - 1].offset : this.storeEnd;
           // What the store holds wins over nothing; offsets without a transaction were rejections.
-          for (const tx of rows) if (tx.offset > this.delivered && !this.early.get(tx.offset)) this.early.set(tx.offset, tx);
-          for (let o = this.delivered + 1n; o <= upTo; o++) if (!this.early.has(o)) this.early.set(o, null);
+          for (const tx of rows) if (tx.offset > this.delivered && !this.early.get(tx.offset)?.transaction) this.early.set(tx.offset, { transaction: tx, completion: this.early.get(tx.offset)?.completion });
+          for (let o = this.delivered + 1n; o <= upTo; o++) if (!this.early.has(o)) this.early.set(o, { transaction: null, completion: undefined });
           this.deliverContiguous();
         }
       } finally {

@@ -9,6 +9,9 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TransactionShape } from "../../gen/com/daml/ledger/api/v2/transaction_filter_pb.js";
 import { type GetUpdatesResponse, UpdateService } from "../../gen/com/daml/ledger/api/v2/update_service_pb.js";
@@ -22,7 +25,10 @@ let bob: Who;
 let v2: any;
 
 beforeAll(async () => {
-  s = await startTestServer({ CCWALLET_TIME: "static" });
+  // Checkpoints of idle streams come on the completion hub's tick: a short one keeps the test quick.
+  const config = join(mkdtempSync(join(tmpdir(), "ccwallet-checkpoints-")), "config.json");
+  writeFileSync(config, JSON.stringify({ ledger: { offsetCheckpointIntervalMs: 100 } }));
+  s = await startTestServer({ CCWALLET_TIME: "static", CCWALLET_CONFIG: config });
   alice = await s.partyUser("alice");
   bob = await s.partyUser("bob");
   const pkg = grpc.loadPackageDefinition(

@@ -212,44 +212,32 @@ describe("native gRPC deadlines and cancellation", () => {
   });
 
   it("stops a streaming implementation when the deadline passes or the client cancels", async () => {
-    const store = s.server.store;
-    const original = store.onLedgerEnd.bind(store);
-    let following = 0;
-    store.onLedgerEnd = (listener) => {
-      following++;
-      const off = original(listener);
-      return () => {
-        following--;
-        return off();
-      };
-    };
-    try {
-      const g = await s.partyUser("cancel");
-      const client = new v2.CommandCompletionService(address(), grpc.credentials.createInsecure());
-      const req = { userId: g.user, parties: [g.party], beginExclusive: "0" };
-      const stream = client.completionStream(req, meta(g.token));
-      stream.on("error", () => undefined);
-      await until(() => following === 1);
-      stream.cancel();
-      await until(() => following === 0);
+    // A completion stream follows the ledger through the completion hub while it runs.
+    const hub = s.server.api.completions;
+    const following = () => hub.watching;
+    const g = await s.partyUser("cancel");
+    const client = new v2.CommandCompletionService(address(), grpc.credentials.createInsecure());
+    const req = { userId: g.user, parties: [g.party], beginExclusive: "0" };
+    const stream = client.completionStream(req, meta(g.token));
+    stream.on("error", () => undefined);
+    await until(() => following() === 1);
+    stream.cancel();
+    await until(() => following() === 0);
 
-      // The deadline, enforced by the server: a raw client has no timer of its own.
-      const session = http2.connect(s.grpc);
-      const body = frame(toBinary(CompletionStreamRequestSchema, create(CompletionStreamRequestSchema, { userId: g.user, parties: [g.party] })));
-      const r = session.request({ ":method": "POST", ":path": "/com.daml.ledger.api.v2.CommandCompletionService/CompletionStream", "content-type": "application/grpc", te: "trailers", authorization: `Bearer ${g.token}`, "grpc-timeout": "200m" });
-      const trailers = new Promise<http2.IncomingHttpHeaders>((resolve) => {
-        r.on("response", (h) => h["grpc-status"] && resolve(h));
-        r.on("trailers", resolve);
-      });
-      r.on("data", () => undefined);
-      r.end(body);
-      await until(() => following === 1);
-      expect((await trailers)["grpc-status"]).toBe(String(Code.DeadlineExceeded));
-      await until(() => following === 0);
-      session.close();
-    } finally {
-      store.onLedgerEnd = original;
-    }
+    // The deadline, enforced by the server: a raw client has no timer of its own.
+    const session = http2.connect(s.grpc);
+    const body = frame(toBinary(CompletionStreamRequestSchema, create(CompletionStreamRequestSchema, { userId: g.user, parties: [g.party] })));
+    const r = session.request({ ":method": "POST", ":path": "/com.daml.ledger.api.v2.CommandCompletionService/CompletionStream", "content-type": "application/grpc", te: "trailers", authorization: `Bearer ${g.token}`, "grpc-timeout": "200m" });
+    const trailers = new Promise<http2.IncomingHttpHeaders>((resolve) => {
+      r.on("response", (h) => h["grpc-status"] && resolve(h));
+      r.on("trailers", resolve);
+    });
+    r.on("data", () => undefined);
+    r.end(body);
+    await until(() => following() === 1);
+    expect((await trailers)["grpc-status"]).toBe(String(Code.DeadlineExceeded));
+    await until(() => following() === 0);
+    session.close();
   });
 });
 

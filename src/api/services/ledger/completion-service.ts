@@ -8,12 +8,11 @@ import { CommandCompletionService, type CompletionStreamResponseSchema } from ".
 import { isParticipantAdmin, requireReadAs } from "../../../auth/index.js";
 import { errors } from "../../../ledger/errors.js";
 import { isPartyId } from "../../../ledger/ids.js";
-import type { CompletionRecord } from "../../../ledger/records.js";
 import { offsetCheckpointToProto } from "../../convert/ledger-proto.js";
 import { authenticate } from "./authenticate.js";
 import { completionResponse } from "../../convert/completion-wire.js";
 import { guardStream } from "./connect-error.js";
-import { checkpointedTail } from "./checkpointed-tail.js";
+import { completionTail } from "./completion-tail.js";
 import { limitedStream } from "./limited-stream.js";
 import type { LedgerApi } from "./ledger-api.js";
 
@@ -33,7 +32,9 @@ export function completionService(api: LedgerApi): ServiceImpl<typeof CommandCom
         const end = await api.store.ledgerEnd();
         if (req.beginExclusive > end) throw errors.offsetAfterLedgerEnd(req.beginExclusive, end);
         const parties = new Set(req.parties);
-        yield* checkpointedTail<CompletionRecord, Response>(api.store, (b, e, l) => api.store.completions(b, e, l), {
+        yield* completionTail<Response>(api.completions, api.store, {
+          userId,
+          parties,
           beginExclusive: req.beginExclusive,
           signal: ctx.signal,
           project: (c) =>

@@ -5,6 +5,7 @@ import type { TemplateRegistry } from "../../../ledger/registry.js";
 import type { Store } from "../../../ledger/store-port.js";
 import type { LedgerIdentity, LedgerProtoEncoder } from "../../convert/ledger-proto.js";
 import type { Clock } from "../../../ledger/clock.js";
+import type { CompletionHub } from "../../../ledger/completion-hub.js";
 import type { ErrorLog } from "./connect-error.js";
 import type { StreamLimits } from "./stream-limits.js";
 
@@ -19,6 +20,8 @@ export interface LedgerApi {
   /** Participant namespace fingerprint, the `::1220…` suffix of allocated parties. */
   readonly namespace: string;
   readonly apiVersion: string;
+  /** Wakes completion streams only for what concerns them (idle streams cost nothing per commit). */
+  readonly completions: CompletionHub;
   /** Streams open now, against the configured caps. */
   readonly streams: StreamLimits;
   /** Where internal errors of the services are reported (the node's pino logger). */

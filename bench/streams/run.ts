@@ -1,0 +1,46 @@
+/**
+ * What idle streams cost the node: gRPC submit-and-wait throughput (closed loop, 32 clients) with
+ * no completion stream open, then with N idle ones (another party's, held by a separate process),
+ * in the same run. Issue #10's target: 1,000 idle streams cost < 10 % of the throughput.
+ *
+ *   npx tsx bench/streams/run.ts [streams=1000] [seconds=5]
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { runTaskIn, stopWorker, type LoadResult } from "../lib/loadgen.js";
+import { startBenchServer } from "../lib/setup.js";
+import { fmt, runStats } from "../lib/stats.js";
+
+const streams = Number(process.argv[2] ?? 1000);
+const seconds = Number(process.argv[3] ?? (process.env.BENCH_QUICK ? 2 : 5));
+const config = join(mkdtempSync(join(tmpdir(), "ccwallet-streams-")), "config.json");
+writeFileSync(config, JSON.stringify({ ledger: { maxStreams: streams + 100, maxStreamsPerUser: streams + 100 }, automation: { collectRewards: false, mergeHoldings: false, renewPreapprovals: false } }));
+const bs = await startBenchServer(10_000, {}, { CCWALLET_CONFIG: config });
+const load = await bs.partyUser(`load-${Date.now().toString(36)}`);
+const idle = await bs.partyUser(`idle-${Date.now().toString(36)}`);
+
+async function measure(label: string, durationS = seconds): Promise<number> {
+  const target = { grpcUrl: bs.grpcUrl, httpUrl: bs.httpUrl, token: load.token, party: load.party };
+  const r = await runTaskIn<LoadResult>("worker", { kind: "closed", op: "grpcjs-submit", target, concurrency: 32, warmupMs: 750, durationMs: durationS * 1000, idPrefix: `${label}-${Date.now().toString(36)}` });
+  const s = runStats(r.latencies, r.seconds, r.errors);
+  console.log(`${label.padEnd(28)} ${fmt(s.perSec).padStart(7)}/s  p50 ${fmt(s.p50, 2)}  p99 ${fmt(s.p99, 2)} ms  errors ${r.errors}`);
+  return s.perSec;
+}
+
+await measure("warm-up (not counted)");
+const base = await measure("no idle streams");
+const holder = spawn(process.execPath, ["--import", "tsx", "bench/streams/idle-streams-client.ts", `127.0.0.1:${bs.server.grpcPort}`, idle.token, idle.party, String(streams)], { stdio: ["pipe", "pipe", "inherit"] });
+const lines = createInterface({ input: holder.stdout! });
+const next = () => new Promise<string>((resolve) => lines.once("line", resolve));
+console.log(`holder: ${await next()} (server counts ${bs.server.api.streams.open} open)`);
+const withIdle = await measure(`${streams} idle completion streams`);
+holder.stdin!.write("?\n");
+console.log(`holder: ${await next()}`);
+holder.stdin!.end();
+const again = await measure("after they closed");
+console.log(`ratio with/without idle streams: ${fmt(withIdle / base, 2)} (target >= 0.90); after closing: ${fmt(again / base, 2)}`);
+await stopWorker();
+await bs.stop();
