@@ -179,6 +179,11 @@ export const errors = {
     make("DAML_AUTHORIZATION_ERROR", Category.InvalidIndependentOfSystemState)(
       `Interpretation error: Error: ${message}`,
     ),
+  /** Daml's ArithmeticError escaping the transaction (Canton: UNHANDLED_EXCEPTION); nothing is committed. */
+  arithmeticOverflow: (message: string) =>
+    make("UNHANDLED_EXCEPTION", Category.InvalidGivenCurrentSystemStateOther)(
+      `Interpretation error: Error: Unhandled Daml exception: DA.Exception.ArithmeticError:ArithmeticError{ message = "ArithmeticError while evaluating: ${message}" }`,
+    ),
   interpretation: (message: string) =>
     make("DAML_INTERPRETATION_ERROR", Category.InvalidGivenCurrentSystemStateOther)(
       `Interpretation error: Error: ${message}`,

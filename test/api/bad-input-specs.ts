@@ -170,7 +170,11 @@ export const SPECS: Record<string, RouteSpec> = {
   "POST /v0/wallet/transfer-offers/accept": { valid: (w) => ({ contract_id: w.unknownCid }), bad: contractIdBad },
   "POST /v0/wallet/transfer-offers/reject": { valid: (w) => ({ contract_id: w.unknownCid }), bad: contractIdBad },
   "POST /v0/wallet/transfer-offers/withdraw": { valid: (w) => ({ contract_id: w.unknownCid }), bad: contractIdBad },
-  "POST /v0/wallet/tap": { valid: () => ({ amount: "10" }), bad: amountBad },
+  "POST /v0/wallet/tap": {
+    valid: () => ({ amount: "10" }),
+    // Past the per-tap cap (README): a huge tap sent to a victim would overflow its holdings' sum.
+    bad: () => [...amountBad(), ...["1000000.0000000001", "9999999999999999999999999999"].map((amount) => ({ name: `amount over the tap cap ${amount}`, merge: { amount } }))],
+  },
   "POST /v0/wallet/transfer-preapproval/send": {
     valid: (w) => ({ receiver_party_id: w.bob.party, amount: "1.0", deduplication_id: w.fresh("d") }),
     bad: (w) => [...partyBad("receiver_party_id", w), ...amountBad(), { name: "empty deduplication_id", merge: { deduplication_id: "" } }],
