@@ -125,6 +125,11 @@ const make =
 /** Named constructors for the errors the ledger raises; the code ids are Canton's. */
 export const errors = {
   invalidArgument: make("INVALID_ARGUMENT", Category.InvalidIndependentOfSystemState),
+  /** A Daml value (or the protobuf carrying it) nested past the limit Canton enforces. */
+  valueTooDeep: (maxNesting: number) =>
+    make("INVALID_ARGUMENT", Category.InvalidIndependentOfSystemState)(
+      `The submitted request has invalid arguments: Provided value exceeds maximum nesting level of ${maxNesting}`,
+    ),
   invalidField: (field: string, message: string) =>
     make("INVALID_FIELD", Category.InvalidIndependentOfSystemState)(
       `The submitted command has a field with invalid value: Invalid field ${field}: ${message}`,

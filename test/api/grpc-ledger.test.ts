@@ -168,6 +168,26 @@ describe("gRPC via the generated Connect client", () => {
     expect(info.metadata.category).toBe("10");
   });
 
+  it("refuses Daml values nested past 100 levels with INVALID_ARGUMENT, however deep", async () => {
+    const g = await s.partyUser("deep");
+    const client = createClient(CommandService, transport());
+    for (const depth of [150, 400]) {
+      let deep: any = { sum: { case: "list", value: { elements: [] } } };
+      for (let i = 0; i < depth; i++) deep = { sum: { case: "list", value: { elements: [deep] } } };
+      const args = iouInit(g.party, "1");
+      args.fields[4] = { label: "observers", value: deep };
+      const err = await client
+        .submitAndWait(
+          { commands: { commandId: `deep-${depth}`, actAs: [g.party], commands: [{ command: { case: "create", value: { templateId: IOU_ID, createArguments: args } } }] } },
+          { headers: { authorization: `Bearer ${g.token}` } },
+        )
+        .catch((e: unknown) => ConnectError.from(e));
+      expect(err).toBeInstanceOf(ConnectError);
+      expect((err as ConnectError).code).toBe(Code.InvalidArgument);
+      expect((err as ConnectError).rawMessage).toMatch(/^INVALID_ARGUMENT\(8,.*Provided value exceeds maximum nesting level of 100/);
+    }
+  });
+
   it("streams rejections as completions too", async () => {
     const g = await s.partyUser("ivy");
     const headers = { authorization: `Bearer ${g.token}` };

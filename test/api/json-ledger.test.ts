@@ -296,6 +296,15 @@ describe("JSON Ledger API errors: Canton's shape, nothing changed", () => {
     expect((await s.json("GET", "/v2/users/nobody", undefined, await s.token("nobody"))).status).toBe(403);
   });
 
+  it("400 INVALID_ARGUMENT for a Daml value nested past 100 levels, before it can exhaust the stack", async () => {
+    const deep = "[".repeat(30_000) + "]".repeat(30_000);
+    const body = JSON.stringify(createIou(alice.party)).replace('"observers":[]', `"observers":${deep}`);
+    const r = await rejectedWithoutEffect(() => submit(body));
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ code: "INVALID_ARGUMENT", grpcCodeValue: 3 });
+    expect(r.body.cause).toContain("Provided value exceeds maximum nesting level of 100");
+  });
+
   it("400 text/plain for undecodable bodies", async () => {
     const bad = await rejectedWithoutEffect(() => submit("{not json"));
     expect(bad.status).toBe(400);

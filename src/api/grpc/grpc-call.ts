@@ -14,6 +14,9 @@ import { create, fromBinary, isMessage, toBinary, type DescMessage, type DescMet
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { MAX_VALUE_NESTING } from "../../ledger/daml-type.js";
+import { errors } from "../../ledger/errors.js";
+import { toConnectError } from "./connect-error.js";
 import { GrpcCallContext } from "./grpc-call-context.js";
 import { wireBytesOf } from "./wire-encoded.js";
 import { asConnectError, errorStatus, frame, MAX_REQUEST_MESSAGE_BYTES, OK_STATUS, parseTimeout, splitFrames, type StatusHeaders } from "./grpc-wire.js";
@@ -121,8 +124,10 @@ class GrpcCall {
       }
     }
     try {
-      return fromBinary(this.route.method.input, data);
+      return fromBinary(this.route.method.input, data, { recursionLimit: MAX_MESSAGE_NESTING });
     } catch (e) {
+      // Deeper than any Daml value Canton accepts (each Daml level is up to 3 messages).
+      if (e instanceof Error && e.message.includes("maximum recursion depth")) throw toConnectError(errors.valueTooDeep(MAX_VALUE_NESTING));
       throw new ConnectError(`parse binary: ${e instanceof Error ? e.message : String(e)}`, Code.Internal);
     }
   }
@@ -284,6 +289,13 @@ class GrpcCall {
     this.ctx?.abort(new ConnectError("the call was cancelled", Code.Canceled));
   }
 }
+
+/**
+ * Protobuf message nesting accepted on decode: a Daml value of the maximum depth (100) is at most
+ * three messages per level (Value, Record, RecordField) plus the command around it; protobuf-es's
+ * default of 100 would refuse legitimate values, and deeper input is refused before it recurses.
+ */
+const MAX_MESSAGE_NESTING = 3 * MAX_VALUE_NESTING + 20;
 
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
