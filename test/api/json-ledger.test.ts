@@ -2,6 +2,7 @@
  * The JSON Ledger API over a real HTTP socket: the happy path a Canton JSON client walks, and the
  * error cases of every endpoint, each in Canton's shape and changing nothing.
  */
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCOUNT, ASSET, createIou, IOU, startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -25,6 +26,21 @@ async function acs(party: string, token: string) {
   const r = await s.json("POST", "/v2/state/active-contracts", { eventFormat: { filtersByParty: { [party]: { cumulative: [] } } }, activeAtOffset: await ledgerEnd() }, token);
   expect(r.status).toBe(200);
   return (r.body as any[]).map((e) => e.contractEntry.JsActiveContract.createdEvent);
+}
+
+/** POSTs `bytes` of JSON-ish padding in 16 KiB chunks with Transfer-Encoding: chunked. */
+function chunkedPost(path: string, bytes: number, token: string): Promise<{ status: number; body: any; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${s.http}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } }, (res) => {
+      let text = "";
+      res.on("data", (c: Buffer) => (text += c.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text, text }));
+    });
+    req.on("error", reject);
+    req.write('{"padding":"');
+    for (let sent = 0; sent < bytes; sent += 16_384) req.write("x".repeat(16_384));
+    req.end('"}');
+  });
 }
 
 async function ledgerEnd(): Promise<number> {
@@ -390,6 +406,13 @@ describe("JSON Ledger API errors: Canton's shape, nothing changed", () => {
     expect(big.status).toBe(413);
     expect((await s.json("GET", "/v2/nope")).status).toBe(404);
     expect((await s.json("DELETE", "/v2/version")).status).toBe(405);
+  });
+
+  it("413 for an oversized chunked body (no Content-Length), on /v2 and /v0 alike, not a reset", async () => {
+    for (const path of ["/v2/commands/submit-and-wait-for-transaction", "/v0/wallet/tap"]) {
+      const r = await rejectedWithoutEffect(() => chunkedPost(path, 200_000, alice.token));
+      expect(r.status).toBe(413);
+    }
   });
 
   it("404 for unknown users and update ids; 400 for bad offsets", async () => {
