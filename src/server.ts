@@ -8,7 +8,7 @@ import http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import pino, { type Logger } from "pino";
-import { createRoutes, grpcRoutes, ledgerServices, serveGrpcNatively, STATIC_TIME_SETTING } from "./api/grpc/index.js";
+import { authenticateFirst, createRoutes, grpcRoutes, ledgerServices, serveGrpcNatively, STATIC_TIME_SETTING } from "./api/grpc/index.js";
 import type { LedgerApi } from "./api/grpc/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
 import { specGrpcMessageHandler } from "./api/grpc/grpc-message-encoding.js";
@@ -177,6 +177,7 @@ function createListeners(api: LedgerApi, v0: ReturnType<typeof walletServices>, 
     registry: api.registry,
     listMaxElements: config.httpListMaxElements,
     maxBodyBytes: config.httpMaxBodyBytes,
+    authenticate: authenticateFirst(api),
     log,
   });
   const httpServer = http.createServer(gateway.handle);

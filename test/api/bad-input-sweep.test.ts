@@ -95,6 +95,16 @@ function casesOf(r: Route): SweepCase[] {
     add("a valid token of a user that does not exist", request({ token: stranger }), spec.public || spec.anyUser ? "any" : [403]);
     add("a user without rights or wallet", request({ token: nobody }), spec.public || spec.anyUser ? "any" : [403]);
   }
+  // Authenticate, then authorize, then validate: a bad request of a bad caller is a 401 or 403.
+  const malformed = valid !== undefined ? { body: "{not json" } : spec.query ? { query: "" } : undefined;
+  if (malformed) {
+    add("no token and a malformed request", request({ ...malformed, token: null }), spec.public ? "any" : [401]);
+    // On /v0 the caller's role is known before the body (Splice's policies); a /v2 submission's
+    // authorization needs its parties, so there only authentication comes first.
+    if (!spec.selfService && r.dialect === "splice") {
+      add("a user without rights and a malformed request", request({ ...malformed, token: nobody }), spec.public || spec.anyUser ? "any" : [403]);
+    }
+  }
   if (valid !== undefined) {
     for (const c of bodyCases(r, valid, MAX_BODY)) add(c.name, request({ body: c.body }), c.allowed, c.undecodable);
     if (!spec.emptyIsValid) {

@@ -409,7 +409,7 @@ describe("JSON Ledger API errors: Canton's shape, nothing changed", () => {
   });
 
   it("413 for an oversized chunked body (no Content-Length), on /v2 and /v0 alike, not a reset", async () => {
-    for (const path of ["/v2/commands/submit-and-wait-for-transaction", "/v0/wallet/tap"]) {
+    for (const path of ["/v2/commands/submit-and-wait-for-transaction", "/v0/register"]) {
       const r = await rejectedWithoutEffect(() => chunkedPost(path, 200_000, alice.token));
       expect(r.status).toBe(413);
     }

@@ -6,7 +6,7 @@
  * bounded JSON arrays (`limit`, `stream_idle_timeout_ms`, 413 past the list limit).
  */
 import { create, type DescMessage, type DescService } from "@bufbuild/protobuf";
-import { ConnectError } from "@connectrpc/connect";
+import { ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { RequestInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
@@ -31,6 +31,11 @@ export interface GatewayOptions {
   readonly listMaxElements: number;
   readonly maxBodyBytes: number;
   readonly log: Logger;
+  /**
+   * Canton's first step, run before the body is read or decoded: authenticate the caller of a
+   * `/v2` route (a bad body of an unauthenticated caller is a 401, as in Canton).
+   */
+  readonly authenticate?: (route: Route, ctx: HandlerContext) => Promise<void>;
   /** Idle time that ends an open-ended stream when the request does not say (ms). */
   readonly defaultStreamIdleMs?: number;
 }
@@ -103,13 +108,14 @@ function routesFor(services: GatewayOptions["services"]): Route[] {
 }
 
 async function invoke(calls: CantonCalls, route: Route, params: string[], url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const decoded = await readInput(calls, route, params, url, req, res);
-  if (decoded === undefined) return;
   const abort = new AbortController();
   calls.live.add(abort);
   res.on("close", () => abort.abort());
   try {
     const ctx = handlerContextOf(route, "canton-json", url, req, abort.signal);
+    await calls.options.authenticate?.(route, ctx);
+    const decoded = await readInput(calls, route, params, url, req, res);
+    if (decoded === undefined) return;
     const impl = calls.impls.get(route.service)![route.method.localName];
     const output = route.method.output as DescMessage;
     if (route.method.methodKind === "server_streaming") {

@@ -4,6 +4,7 @@
  * and its answer (or error) encoded back in Splice's dialect.
  */
 import { create, type DescMessage, type DescService } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { handlerContextOf, readBody, send } from "./http-io.js";
@@ -12,7 +13,8 @@ import { spliceError, spliceErrorOf } from "./splice-error.js";
 import { fromSpliceJson, toSpliceJson } from "./splice-json.js";
 import { spliceRequestJsonOf } from "./splice-request-json.js";
 
-type AnyImpl = Record<string, (req: unknown, ctx: unknown) => unknown>;
+type AnyMethod = ((req: unknown, ctx: unknown) => unknown) & { readonly authorize?: (ctx: HandlerContext) => Promise<void> };
+type AnyImpl = Record<string, AnyMethod>;
 
 export interface SpliceHandlerOptions {
   readonly impls: ReadonlyMap<DescService, object>;
@@ -29,6 +31,12 @@ export interface SpliceHandler {
 
 export function createSpliceHandler(options: SpliceHandlerOptions): SpliceHandler {
   async function invoke(route: Route, params: string[], url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const abort = new AbortController();
+    res.on("close", () => abort.abort());
+    const ctx = handlerContextOf(route, "splice-json", url, req, abort.signal);
+    const impl = (options.impls.get(route.service) as AnyImpl)[route.method.localName];
+    // Splice's order: authenticate, authorize, then validate (a bad body of a bad caller is a 401/403).
+    await impl.authorize?.(ctx);
     let body: unknown;
     if (route.body !== "") {
       const text = await readBody(req, options.maxBodyBytes);
@@ -42,10 +50,6 @@ export function createSpliceHandler(options: SpliceHandlerOptions): SpliceHandle
       }
     }
     const input = fromSpliceJson(route.method.input, spliceRequestJsonOf(route, params, url.searchParams, body));
-    const abort = new AbortController();
-    res.on("close", () => abort.abort());
-    const ctx = handlerContextOf(route, "splice-json", url, req, abort.signal);
-    const impl = (options.impls.get(route.service) as AnyImpl)[route.method.localName];
     const output = route.method.output as DescMessage;
     const result = await (impl(input, ctx) as Promise<unknown>);
     send(res, 200, toSpliceJson(output, create(output, result as never)));

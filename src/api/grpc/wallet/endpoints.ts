@@ -17,7 +17,14 @@ export type Handler<S extends DescService, K extends keyof S["method"], C> = (
   api: WalletApi,
 ) => Promise<MessageInitShape<S["method"][K]["output"]>>;
 
-export type Unary = (req: never, ctx: HandlerContext) => Promise<MessageInitShape<DescMessage>>;
+export type Unary = ((req: never, ctx: HandlerContext) => Promise<MessageInitShape<DescMessage>>) & {
+  /**
+   * The method's policy alone: the JSON gateway runs it before it reads the body, so a request is
+   * authenticated, then authorized, then validated (as Splice does). Its outcome is kept per call
+   * context, so the method itself does not check twice.
+   */
+  readonly authorize: (ctx: HandlerContext) => Promise<void>;
+};
 
 /** Every method of service `S`, wired: a method added to the proto without a handler fails to compile. */
 export type Wired<S extends DescService> = { readonly [K in keyof S["method"]]: Unary };
@@ -34,13 +41,27 @@ export const asTokenUser: Policy<string> = tokenUser;
 export const asAnyone: Policy<undefined> = async () => undefined;
 
 export function endpoint<C>(api: WalletApi, policy: Policy<C>, handler: (req: never, caller: C, api: WalletApi) => Promise<unknown>): Unary {
-  return async (req, ctx) => {
+  const callers = new WeakMap<HandlerContext, Promise<C>>();
+  const callerOf = (ctx: HandlerContext): Promise<C> => {
+    let caller = callers.get(ctx);
+    if (!caller) callers.set(ctx, (caller = policy(api, ctx)));
+    return caller;
+  };
+  const unary = async (req: never, ctx: HandlerContext) => {
     try {
-      return (await handler(req, await policy(api, ctx), api)) as MessageInitShape<DescMessage>;
+      return (await handler(req, await callerOf(ctx), api)) as MessageInitShape<DescMessage>;
     } catch (e) {
       throw toWalletConnectError(e, api.log);
     }
   };
+  const authorize = async (ctx: HandlerContext): Promise<void> => {
+    try {
+      await callerOf(ctx);
+    } catch (e) {
+      throw toWalletConnectError(e, api.log);
+    }
+  };
+  return Object.assign(unary, { authorize });
 }
 
 /** Wires a set of handlers under one policy. */
