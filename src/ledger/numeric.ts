@@ -9,7 +9,11 @@ const SCALE_FACTOR = 10n ** BigInt(NUMERIC_SCALE);
 /** Daml Numeric has 38 significant digits; at scale 10 that leaves 28 integer digits. */
 const MAX_UNITS = 10n ** 38n - 1n;
 
-const NUMERIC_TEXT = /^([+-])?(\d+)(?:\.(\d*))?$/;
+/**
+ * Daml's decimal grammar, strictly: an optional minus, digits, and a fraction only with digits on
+ * both sides of the point. No spaces, "+", exponents, "5." or ".5" (Canton and Splice refuse them).
+ */
+const NUMERIC_TEXT = /^(-)?(\d+)(?:\.(\d+))?$/;
 
 export class NumericError extends Error {}
 
@@ -62,7 +66,7 @@ export class Numeric {
 
   /** Parses a decimal string (or a JS number, which Daml-LF JSON also accepts) at scale <= 10. */
   static parse(input: string | number): Numeric {
-    const text = typeof input === "number" ? numberToPlainString(input) : input.trim();
+    const text = typeof input === "number" ? numberToPlainString(input) : input;
     const m = NUMERIC_TEXT.exec(text);
     if (!m) throw new NumericError(`not a decimal number: ${JSON.stringify(input)}`);
     const [, sign, whole, fractionRaw = ""] = m;

@@ -80,7 +80,7 @@ export interface RouteSpec {
 export const BAD = [400, 403, 404, 409];
 
 const amountBad = (): BadRequest[] =>
-  ["-1", "0", "abc", "1.12345678901", "", "1e3", "NaN", "100000000000000000000000000000000000000"].map((amount) => ({ name: `amount ${JSON.stringify(amount)}`, merge: { amount } }));
+  ["-1", "0", "abc", "1.12345678901", "", "1e3", "NaN", "100000000000000000000000000000000000000", " 1", "+1", "5.", ".5", "1 "].map((amount) => ({ name: `amount ${JSON.stringify(amount)}`, merge: { amount } }));
 const partyBad = (key: string, w: World): BadRequest[] =>
   [w.ghost, "", "not-a-party", "x::y::z"].map((p) => ({ name: `${key} ${JSON.stringify(p.slice(0, 20))}`, merge: { [key]: p } }));
 

@@ -13,6 +13,9 @@ describe("Numeric (Daml Numeric 10)", () => {
   it("rejects more than 10 decimals, junk and overflow", () => {
     expect(() => Numeric.parse("1.00000000001")).toThrow(NumericError);
     expect(() => Numeric.parse("1e5")).toThrow(NumericError);
+    for (const lenient of [" 1", "1 ", "+1", "5.", ".5", "1e3", "1_000", "0x10", "- 1", "--1", "1.2.3", "\t1"]) {
+      expect(() => Numeric.parse(lenient), lenient).toThrow(NumericError);
+    }
     expect(() => Numeric.parse("")).toThrow(NumericError);
     expect(() => Numeric.parse("1".repeat(29))).toThrow(NumericError);
     expect(Numeric.parse("1".repeat(28)).toString()).toBe("1".repeat(28) + ".0000000000");
