@@ -12,6 +12,7 @@ import { authenticateFirst, createRoutes, grpcRoutes, ledgerServices, serveGrpcN
 import type { LedgerApi } from "./api/grpc/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
 import { specGrpcMessageHandler } from "./api/grpc/grpc-message-encoding.js";
+import { answerClientError } from "./api/http/client-error.js";
 import { createGateway } from "./api/http/gateway.js";
 import type { Route } from "./api/http/route-table.js";
 import { createTokenVerifier, describeSecret, loadOrCreateSecret } from "./auth/index.js";
@@ -181,6 +182,7 @@ function createListeners(api: LedgerApi, v0: ReturnType<typeof walletServices>, 
     log,
   });
   const httpServer = http.createServer(gateway.handle);
+  httpServer.on("clientError", answerClientError);
   // Keep-alive sockets must not hold shutdown hostage.
   httpServer.keepAliveTimeout = 5_000;
   return { grpcServer, httpServer, gateway };

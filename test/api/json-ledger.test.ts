@@ -321,10 +321,14 @@ describe("JSON Ledger API errors: Canton's shape, nothing changed", () => {
     expect(r.body.cause).toContain("Provided value exceeds maximum nesting level of 100");
   });
 
-  it("400 text/plain for undecodable bodies", async () => {
+  it("400 JsCantonError for undecodable bodies (issue #10: no more text/plain)", async () => {
     const bad = await rejectedWithoutEffect(() => submit("{not json"));
     expect(bad.status).toBe(400);
-    expect(bad.body).toMatch(/Invalid value for: body/);
+    expect(bad.body).toMatchObject({ code: "INVALID_ARGUMENT", grpcCodeValue: 3, errorCategory: 8 });
+    expect(bad.body.cause).toMatch(/^Invalid value for: body/);
+    const twice = await rejectedWithoutEffect(() => submit(JSON.stringify(createIou(alice.party)).replace(/^\{/, '{"commands":{},')));
+    expect(twice.status).toBe(400);
+    expect(twice.body.cause).toMatch(/the key "commands" more than once/);
     const wrongShape = await rejectedWithoutEffect(() => submit({ commands: { commands: "nope", commandId: "x", actAs: [alice.party] } }));
     expect(wrongShape.status).toBe(400);
     const unknownField = await rejectedWithoutEffect(() => submit({ ...createIou(alice.party), surprise: 1 }));
@@ -404,8 +408,13 @@ describe("JSON Ledger API errors: Canton's shape, nothing changed", () => {
   it("413 for oversized bodies, 404/405 for unknown routes", async () => {
     const big = await rejectedWithoutEffect(() => submit({ ...createIou(alice.party), padding: "x".repeat(70_000) }));
     expect(big.status).toBe(413);
-    expect((await s.json("GET", "/v2/nope")).status).toBe(404);
-    expect((await s.json("DELETE", "/v2/version")).status).toBe(405);
+    expect(big.body.cause).toMatch(/^Request entity too large/);
+    const nope = await s.json("GET", "/v2/nope");
+    expect(nope.status).toBe(404);
+    expect(nope.body).toMatchObject({ code: "NOT_FOUND", grpcCodeValue: 5 });
+    const wrongMethod = await s.json("DELETE", "/v2/version");
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.body.code).toBe("INVALID_ARGUMENT");
   });
 
   it("413 for an oversized chunked body (no Content-Length), on /v2 and /v0 alike, not a reset", async () => {
@@ -413,6 +422,53 @@ describe("JSON Ledger API errors: Canton's shape, nothing changed", () => {
       const r = await rejectedWithoutEffect(() => chunkedPost(path, 200_000, alice.token));
       expect(r.status).toBe(413);
     }
+  });
+
+  it("431 for oversized headers, with a body in each API's error shape", async () => {
+    const get = (path: string) =>
+      new Promise<{ status: number; type: string; body: any }>((resolve, reject) => {
+        const req = http.request(`${s.http}${path}`, { headers: { "x-padding": "x".repeat(64 * 1024) } }, (res) => {
+          let text = "";
+          res.on("data", (c: Buffer) => (text += c.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"] ?? "", body: JSON.parse(text) }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    const canton = await get("/v2/version");
+    expect(canton.status).toBe(431);
+    expect(canton.type).toBe("application/json");
+    expect(canton.body).toMatchObject({ code: "INVALID_ARGUMENT", cause: "Request header fields too large", grpcCodeValue: 3 });
+    const splice = await get("/v0/wallet/balance");
+    expect(splice.status).toBe(431);
+    expect(splice.body).toEqual({ error: "Request header fields too large" });
+  });
+
+  it("415 for a body that is not sent as JSON; JSON with parameters and no Content-Type are fine", async () => {
+    const post = (type: string) =>
+      fetch(`${s.http}/v2/commands/submit-and-wait-for-transaction`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${alice.token}`, "content-type": type },
+        body: JSON.stringify(createIou(alice.party)),
+      });
+    const plain = await rejectedWithoutEffect(async () => {
+      const r = await post("text/plain");
+      const text = await r.text();
+      return { status: r.status, body: JSON.parse(text), text };
+    });
+    expect(plain.status).toBe(415);
+    expect(plain.body).toMatchObject({ code: "INVALID_ARGUMENT", cause: expect.stringMatching(/Unsupported Content-Type "text\/plain"/) });
+    expect((await post("application/json; charset=utf-8")).status).toBe(200);
+    // fetch would add text/plain to a string body; node:http sends none.
+    const untyped = await new Promise<number>((resolve, reject) => {
+      const req = http.request(`${s.http}/v2/commands/submit-and-wait-for-transaction`, { method: "POST", headers: { authorization: `Bearer ${alice.token}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.end(JSON.stringify(createIou(alice.party)));
+    });
+    expect(untyped).toBe(200);
   });
 
   it("404 for unknown users and update ids; 400 for bad offsets", async () => {

@@ -8,6 +8,7 @@ import type { HandlerContext } from "@connectrpc/connect";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { handlerContextOf, readBody, send } from "./http-io.js";
+import { checkJsonContentType, JsonBodyError, parseJsonBody } from "./json-body.js";
 import type { Route } from "./route-table.js";
 import { spliceError, spliceErrorOf } from "./splice-error.js";
 import { fromSpliceJson, toSpliceJson } from "./splice-json.js";
@@ -39,14 +40,15 @@ export function createSpliceHandler(options: SpliceHandlerOptions): SpliceHandle
     await impl.authorize?.(ctx);
     let body: unknown;
     if (route.body !== "") {
-      const text = await readBody(req, options.maxBodyBytes);
-      if (text.trim() !== "") {
-        try {
-          body = JSON.parse(text);
-        } catch (e) {
-          send(res, 400, { error: `Invalid request: the body is not JSON (${(e as Error).message})` });
-          return;
-        }
+      try {
+        checkJsonContentType(req);
+        const text = await readBody(req, options.maxBodyBytes);
+        if (text.trim() !== "") body = parseJsonBody(text);
+      } catch (e) {
+        if (!(e instanceof JsonBodyError)) throw e;
+        const r = spliceError(e.status, `Invalid request: ${e.message}`);
+        send(res, r.status, r.body);
+        return;
       }
     }
     const input = fromSpliceJson(route.method.input, spliceRequestJsonOf(route, params, url.searchParams, body));
