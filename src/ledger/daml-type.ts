@@ -166,6 +166,13 @@ export function formatIsoMicros(micros: bigint): string {
 }
 
 /**
+ * The longest Daml Text a submitted command may carry (UTF-16 code units). Canton bounds only the
+ * whole message; a contract is stored and sent to every stakeholder on every read, so one field of
+ * megabytes is refused up front. 64 Ki is far above any Splice text (descriptions are < 280).
+ */
+export const MAX_TEXT_LENGTH = 65_536;
+
+/**
  * Daml-LF values nest at most 100 levels (Canton rejects deeper ones with INVALID_ARGUMENT). The
  * decoders count levels as they descend, so a hostile value is refused before it can exhaust the stack.
  */

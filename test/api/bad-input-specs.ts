@@ -144,7 +144,7 @@ const streamRead = (valid: (w: World) => Record<string, Json>, bad: (w: World) =
 
 export const SPECS: Record<string, RouteSpec> = {
   // ---- Splice /v0 wallet (alice) -------------------------------------------------------------
-  "POST /v0/wallet/transfer-offers": { valid: offerLike, bad: offerLikeBad },
+  "POST /v0/wallet/transfer-offers": { valid: offerLike, bad: (w) => [...offerLikeBad(w), { name: "an offer to oneself", merge: { receiver_party_id: w.alice.party } }] },
   // Token-standard transfers carry the description in metadata: no 280-character limit there.
   "POST /v0/wallet/token-standard/transfers": { valid: offerLike, bad: (w) => offerLikeBad(w).filter((b) => !b.name.startsWith("description")) },
   "POST /v0/wallet/buy-traffic-requests": {
@@ -314,7 +314,13 @@ export const SPECS: Record<string, RouteSpec> = {
     ],
   },
   "GET /v2/parties": { query: () => "pageSize=10", bad: () => [{ name: "pageSize -1", query: "pageSize=-1" }] },
-  "GET /v2/users": { query: () => "pageSize=10", bad: () => [{ name: "pageSize -1", query: "pageSize=-1" }] },
+  "GET /v2/users": {
+    query: () => "pageSize=10",
+    bad: () => [
+      { name: "pageSize -1", query: "pageSize=-1" },
+      ...["%25%25garbage", "not-a-token", "YQ=="].map((t) => ({ name: `pageToken ${t}`, query: `pageSize=10&pageToken=${t}` })),
+    ],
+  },
   "POST /v2/users": {
     valid: (w) => ({ user: { id: w.fresh("u"), primaryParty: "" }, rights: [] }),
     bad: (w) => [

@@ -188,6 +188,18 @@ describe("gRPC via the generated Connect client", () => {
     }
   });
 
+  it("refuses a Daml Text longer than 65,536 characters", async () => {
+    const g = await s.partyUser("longtext");
+    const client = createClient(CommandService, transport());
+    const args = iouInit(g.party, "1");
+    args.fields[2] = { label: "currency", value: { sum: { case: "text", value: "x".repeat(65_537) } } };
+    const err = await client
+      .submitAndWait({ commands: { commandId: "long-1", actAs: [g.party], commands: [{ command: { case: "create", value: { templateId: IOU_ID, createArguments: args } } }] } }, { headers: { authorization: `Bearer ${g.token}` } })
+      .catch((e: unknown) => ConnectError.from(e));
+    expect((err as ConnectError).code).toBe(Code.InvalidArgument);
+    expect((err as ConnectError).rawMessage).toMatch(/currency: Text of 65537 characters exceeds the limit of 65536/);
+  });
+
   it("streams rejections as completions too", async () => {
     const g = await s.partyUser("ivy");
     const headers = { authorization: `Bearer ${g.token}` };

@@ -471,6 +471,25 @@ describe("JSON Ledger API errors: Canton's shape, nothing changed", () => {
     expect(untyped).toBe(200);
   });
 
+  it("pages users with opaque tokens and refuses a garbage pageToken with INVALID_ARGUMENT", async () => {
+    for (const id of ["page-a", "page-b", "page-c"]) expect((await s.json("POST", "/v2/users", { user: { id, primaryParty: "" }, rights: [] })).status).toBe(200);
+    const seen: string[] = [];
+    let token = "";
+    do {
+      const r = await s.json("GET", `/v2/users?pageSize=2${token ? `&pageToken=${encodeURIComponent(token)}` : ""}`);
+      expect(r.status).toBe(200);
+      seen.push(...r.body.users.map((u: { id: string }) => u.id));
+      token = r.body.nextPageToken;
+    } while (token);
+    expect(seen).toEqual(expect.arrayContaining(["page-a", "page-b", "page-c"]));
+    expect(new Set(seen).size).toBe(seen.length);
+    for (const garbage of ["%%garbage", "page-a", "YQ=="]) {
+      const r = await s.json("GET", `/v2/users?pageToken=${encodeURIComponent(garbage)}`);
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ code: "INVALID_ARGUMENT", cause: expect.stringMatching(/Invalid page token/) });
+    }
+  });
+
   it("404 for unknown users and update ids; 400 for bad offsets", async () => {
     expect((await s.json("GET", "/v2/users/nobody")).body.code).toBe("USER_NOT_FOUND");
     const u = await s.json("POST", "/v2/updates/update-by-id", { updateId: "1220deadbeef", updateFormat: { includeTransactions: wildcard(alice.party) } }, alice.token);

@@ -82,4 +82,17 @@ describe("send via preapproval", () => {
     expect((await fx.holdings(victim)).map((h) => h.contractId).sort()).toEqual(before);
     expect((await getBalance(deps, carol)).effectiveUnlocked.toString()).toBe("1.0000000000");
   });
+
+  it("refuses a description longer than the text limit, changing nothing", async () => {
+    const dora = await fx.party("dora");
+    const erin = await fx.party("erin");
+    await fx.tap(fx.validator, "1000");
+    await fx.tap(dora, "10");
+    await preapprove(erin);
+    const send = (description: string, id: string) => sendViaPreapproval(deps, { sender: dora, receiver: erin, amount: Numeric.parse("1"), deduplicationId: id, description });
+    await expect(send("d".repeat(65_537), "long")).rejects.toMatchObject({ kind: "bad-request", message: expect.stringMatching(/^description: must be at most 65536 characters/) });
+    expect((await getBalance(deps, erin)).effectiveUnlocked.toString()).toBe("0.0000000000");
+    await send("d".repeat(65_536), "at-limit");
+    expect((await getBalance(deps, erin)).effectiveUnlocked.toString()).toBe("1.0000000000");
+  });
 });

@@ -13,7 +13,7 @@ import {
   ValueSchema,
 } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
 import type { DamlType, RecordT, TypeRef } from "../../ledger/daml-type.js";
-import { checkDate, checkInt64, checkNesting, resolve, ValueError } from "../../ledger/daml-type.js";
+import { checkDate, checkInt64, checkNesting, MAX_TEXT_LENGTH, resolve, ValueError } from "../../ledger/daml-type.js";
 import { packageIdOf } from "../../ledger/registry.js";
 import { Numeric } from "../../ledger/numeric.js";
 
@@ -116,6 +116,7 @@ export function valueFromProto(type: DamlType, value: Value, path = "", depth = 
       }
     case "text":
       if (s.case !== "text") fail(path, "text", s.case);
+      if (s.value.length > MAX_TEXT_LENGTH) throw new ValueError(path, `Text of ${s.value.length} characters exceeds the limit of ${MAX_TEXT_LENGTH}`);
       return s.value;
     case "party":
       if (s.case !== "party" || !/^[A-Za-z0-9:\-_ ]{1,255}$/.test(s.value)) fail(path, "party", s.case);
