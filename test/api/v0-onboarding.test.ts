@@ -253,7 +253,7 @@ describe("the WalletInstaller port", () => {
     try {
       const token = (user: string) => issueToken({ secret: server.secret, userId: user });
       const http = async (method: string, path: string, user: string) => {
-        const res = await fetch(`http://127.0.0.1:${server.httpPort}${path}`, { method, headers: { authorization: `Bearer ${await token(user)}` }, body: method === "POST" && !path.includes("offboard") ? JSON.stringify({ name: "flaky" }) : undefined });
+        const res = await fetch(`http://127.0.0.1:${server.httpPort}${path}`, { method, headers: { authorization: `Bearer ${await token(user)}`, "content-type": "application/json" }, body: method === "POST" && !path.includes("offboard") ? JSON.stringify({ name: "flaky" }) : undefined });
         return { status: res.status, body: await res.json() };
       };
       expect(calls).toEqual(["install administrator administrator"]);
