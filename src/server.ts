@@ -11,7 +11,7 @@ import pino, { type Logger } from "pino";
 import { authenticateFirst, createRoutes, ledgerServices, STATIC_TIME_SETTING } from "./api/services/ledger/index.js";
 import type { LedgerApi } from "./api/services/ledger/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
-import { grpcRoutes, serveGrpcNatively, specGrpcMessageHandler } from "./api/grpc-native/index.js";
+import { grpcRoutes, MAX_MESSAGE_NESTING, serveGrpcNatively, specGrpcMessageHandler } from "./api/grpc-native/index.js";
 import { answerClientError } from "./api/http/client-error.js";
 import { createGateway } from "./api/http/gateway.js";
 import type { Route } from "./api/http/route-table.js";
@@ -177,6 +177,9 @@ function createListeners(api: LedgerApi, v0: ReturnType<typeof walletServices>, 
         // LAN links gzip costs both ends far more CPU than the bytes it saves (like grpc-js servers,
         // which compress only when configured to).
         compressMinBytes: Number.POSITIVE_INFINITY,
+        // gRPC-Web and Connect decode as deep as the native path, so a Daml value of Canton's
+        // maximum depth is accepted and a deeper one reaches the nesting check.
+        binaryOptions: { recursionLimit: MAX_MESSAGE_NESTING },
       }),
     ),
   );

@@ -4,7 +4,7 @@
  * and the buf-generated Connect client.
  */
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { readdirSync, statSync } from "node:fs";
@@ -168,17 +168,20 @@ describe("gRPC via the generated Connect client", () => {
     expect(info.metadata.category).toBe("10");
   });
 
-  it("refuses Daml values nested past 100 levels with INVALID_ARGUMENT, however deep", async () => {
+  it("refuses Daml values nested past 100 levels with INVALID_ARGUMENT, however deep (gRPC and the Connect protocol)", async () => {
     const g = await s.partyUser("deep");
-    const client = createClient(CommandService, transport());
-    for (const depth of [150, 400]) {
+    const cases = [
+      ...[150, 400].map((depth) => ({ depth, client: createClient(CommandService, transport()) })),
+      { depth: 150, client: createClient(CommandService, createConnectTransport({ baseUrl: s.grpc, httpVersion: "2", useBinaryFormat: true })) },
+    ];
+    for (const { depth, client } of cases) {
       let deep: any = { sum: { case: "list", value: { elements: [] } } };
       for (let i = 0; i < depth; i++) deep = { sum: { case: "list", value: { elements: [deep] } } };
       const args = iouInit(g.party, "1");
       args.fields[4] = { label: "observers", value: deep };
       const err = await client
         .submitAndWait(
-          { commands: { commandId: `deep-${depth}`, actAs: [g.party], commands: [{ command: { case: "create", value: { templateId: IOU_ID, createArguments: args } } }] } },
+          { commands: { commandId: `deep-${depth}-${Math.random().toString(36).slice(2)}`, actAs: [g.party], commands: [{ command: { case: "create", value: { templateId: IOU_ID, createArguments: args } } }] } },
           { headers: { authorization: `Bearer ${g.token}` } },
         )
         .catch((e: unknown) => ConnectError.from(e));

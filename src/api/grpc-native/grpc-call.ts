@@ -307,7 +307,7 @@ const MAX_VALUE_NESTING = 100;
  * three messages per level (Value, Record, RecordField) plus the command around it; protobuf-es's
  * default of 100 would refuse legitimate values, and deeper input is refused before it recurses.
  */
-const MAX_MESSAGE_NESTING = 3 * MAX_VALUE_NESTING + 20;
+export const MAX_MESSAGE_NESTING = 3 * MAX_VALUE_NESTING + 20;
 
 
 function valueTooDeep(): ConnectError {
