@@ -9,13 +9,14 @@ import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import pino, { type Logger } from "pino";
 import type { Registry } from "prom-client";
-import { createRoutes, ledgerServices, STATIC_TIME_SETTING } from "./api/services/ledger/index.js";
+import { authenticateFirst, createRoutes, ledgerServices, STATIC_TIME_SETTING } from "./api/services/ledger/index.js";
 import type { LedgerApi } from "./api/services/ledger/index.js";
 import { StreamLimits } from "./api/services/ledger/stream-limits.js";
 import { instrumentServices } from "./api/services/instrument.js";
 import { createNodeMetrics, opsEndpoints, OPS_PATHS, routeLabeler, type NodeMetrics, type OpsEndpoints } from "./ops/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
-import { grpcRoutes, serveGrpcNatively, specGrpcMessageHandler } from "./api/grpc-native/index.js";
+import { grpcRoutes, MAX_MESSAGE_NESTING, serveGrpcNatively, specGrpcMessageHandler } from "./api/grpc-native/index.js";
+import { answerClientError } from "./api/http/client-error.js";
 import { createGateway } from "./api/http/gateway.js";
 import type { Route } from "./api/http/route-table.js";
 import { createTokenVerifier, describeSecret, loadOrCreateSecret } from "./auth/index.js";
@@ -222,6 +223,9 @@ function createListeners(
         // LAN links gzip costs both ends far more CPU than the bytes it saves (like grpc-js servers,
         // which compress only when configured to).
         compressMinBytes: Number.POSITIVE_INFINITY,
+        // gRPC-Web and Connect decode as deep as the native path, so a Daml value of Canton's
+        // maximum depth is accepted and a deeper one reaches the nesting check.
+        binaryOptions: { recursionLimit: MAX_MESSAGE_NESTING },
       }),
     ),
   );
@@ -238,6 +242,7 @@ function createListeners(
     registry: api.registry,
     listMaxElements: config.httpListMaxElements,
     maxBodyBytes: config.httpMaxBodyBytes,
+    authenticate: authenticateFirst(api),
     log,
   });
   const label = routeLabeler(gateway.routes, OPS_PATHS);
@@ -246,6 +251,7 @@ function createListeners(
     res.once("finish", () => observed.metrics.http(label(req.method ?? "", req.url ?? ""), req.method ?? "", res.statusCode, (performance.now() - started) / 1000));
     if (!observed.ops.handle(req, res)) gateway.handle(req, res);
   });
+  httpServer.on("clientError", answerClientError);
   // Keep-alive sockets must not hold shutdown hostage.
   httpServer.keepAliveTimeout = 5_000;
   return { grpcServer, grpcSessions, httpServer, gateway };

@@ -165,17 +165,62 @@ export function formatIsoMicros(micros: bigint): string {
   return base.replace("Z", String(sub).padStart(3, "0") + "Z");
 }
 
+/**
+ * The longest Daml Text a submitted command may carry (UTF-16 code units). Canton bounds only the
+ * whole message; a contract is stored and sent to every stakeholder on every read, so one field of
+ * megabytes is refused up front. 64 Ki is far above any Splice text (descriptions are < 280).
+ */
+export const MAX_TEXT_LENGTH = 65_536;
+
+/**
+ * Daml-LF values nest at most 100 levels (Canton rejects deeper ones with INVALID_ARGUMENT). The
+ * decoders count levels as they descend, so a hostile value is refused before it can exhaust the stack.
+ */
+export const MAX_VALUE_NESTING = 100;
+
+/** A value nested deeper than MAX_VALUE_NESTING: INVALID_ARGUMENT, not a type error. */
+export class NestingError extends ValueError {}
+
+export function checkNesting(depth: number, path: string): void {
+  if (depth >= MAX_VALUE_NESTING) throw new NestingError(path, `Provided value exceeds maximum nesting level of ${MAX_VALUE_NESTING}`);
+}
+
+/**
+ * Refuses JSON nested more than twice the value limit (a Daml level is at most two JSON levels, a
+ * Map entry's pair inside its array), walking it without recursion: the typed decoder then counts
+ * exact Daml levels, and a value too deep for either is refused before anything recurses into it.
+ */
+function checkJsonNesting(json: unknown, path: string): void {
+  const stack: [unknown, number][] = [[json, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth > 2 * MAX_VALUE_NESTING) checkNesting(MAX_VALUE_NESTING + 1, path);
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+}
+
 function fail(path: string, expected: string, got: unknown): never {
-  const shown = got === undefined ? "nothing" : JSON.stringify(got, (_k, v) => (typeof v === "bigint" ? String(v) : v));
-  throw new ValueError(path, `expected ${expected}, got ${shown?.slice(0, 80)}`);
+  throw new ValueError(path, `expected ${expected}, got ${preview(got)}`);
+}
+
+/** At most 80 characters of a value, without walking it deeply (it may be nested arbitrarily). */
+function preview(got: unknown): string {
+  if (got === undefined) return "nothing";
+  if (Array.isArray(got)) return got.length === 0 ? "[]" : "[...]";
+  if (typeof got === "object" && got !== null) return "{...}";
+  return String(JSON.stringify(got, (_k, v) => (typeof v === "bigint" ? String(v) : v))).slice(0, 80);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Daml-LF JSON -> in-memory value, checked against `type`. */
-export function fromDamlJson(type: DamlType, json: unknown, path = ""): unknown {
+export function fromDamlJson(type: DamlType, json: unknown, path = "", depth = 0): unknown {
+  if (depth === 0) checkJsonNesting(json, path);
+  checkNesting(depth, path);
   const ty = resolve(type);
+  const d = depth + 1;
   switch (ty.kind) {
     case "unit":
       if (!isObject(json)) fail(path, "{} (Unit)", json);
@@ -212,21 +257,21 @@ export function fromDamlJson(type: DamlType, json: unknown, path = ""): unknown 
       if (typeof json !== "string") fail(path, "an ISO-8601 timestamp string", json);
       return parseIsoMicros(json, path);
     case "optional":
-      return json === null || json === undefined ? null : fromDamlJson(ty.of, json, path);
+      return json === null || json === undefined ? null : fromDamlJson(ty.of, json, path, d);
     case "list":
       if (!Array.isArray(json)) fail(path, "a list (JSON array)", json);
-      return json.map((v, i) => fromDamlJson(ty.of, v, `${path}[${i}]`));
+      return json.map((v, i) => fromDamlJson(ty.of, v, `${path}[${i}]`, d));
     case "textMap": {
       if (!isObject(json)) fail(path, "a TextMap (JSON object)", json);
       const out = new Map<string, unknown>();
-      for (const [k, v] of Object.entries(json)) out.set(k, fromDamlJson(ty.of, v, `${path}.${k}`));
+      for (const [k, v] of Object.entries(json)) out.set(k, fromDamlJson(ty.of, v, `${path}.${k}`, d));
       return out;
     }
     case "genMap": {
       if (!Array.isArray(json)) fail(path, "a Map (array of [key, value])", json);
       return json.map((entry, i) => {
         if (!Array.isArray(entry) || entry.length !== 2) fail(`${path}[${i}]`, "a [key, value] pair", entry);
-        return [fromDamlJson(ty.key, entry[0], `${path}[${i}][0]`), fromDamlJson(ty.value, entry[1], `${path}[${i}][1]`)];
+        return [fromDamlJson(ty.key, entry[0], `${path}[${i}][0]`, d), fromDamlJson(ty.value, entry[1], `${path}[${i}][1]`, d)];
       });
     }
     case "record": {
@@ -235,7 +280,7 @@ export function fromDamlJson(type: DamlType, json: unknown, path = ""): unknown 
       for (const [name, fty] of ty.fields) {
         const present = Object.prototype.hasOwnProperty.call(json, name);
         if (!present && resolve(fty).kind !== "optional") throw new ValueError(`${path}.${name}`, "missing field");
-        out[name] = fromDamlJson(fty, json[name], path ? `${path}.${name}` : name);
+        out[name] = fromDamlJson(fty, json[name], path ? `${path}.${name}` : name, d);
       }
       for (const name of Object.keys(json)) {
         if (!ty.fields.some(([f]: readonly [string, DamlType]) => f === name)) throw new ValueError(path ? `${path}.${name}` : name, "unknown field");
@@ -246,7 +291,7 @@ export function fromDamlJson(type: DamlType, json: unknown, path = ""): unknown 
       if (!isObject(json) || typeof json.tag !== "string") fail(path, 'a variant {"tag", "value"}', json);
       const ctor = ty.ctors[json.tag];
       if (!ctor) throw new ValueError(`${path}.tag`, `unknown constructor ${JSON.stringify(json.tag)}`);
-      return { tag: json.tag, value: fromDamlJson(ctor, json.value ?? {}, `${path}.value`) };
+      return { tag: json.tag, value: fromDamlJson(ctor, json.value ?? {}, `${path}.value`, d) };
     }
     case "enum":
       if (typeof json !== "string" || !ty.ctors.includes(json)) fail(path, `one of ${ty.ctors.join("|")}`, json);

@@ -126,6 +126,11 @@ const make =
 /** Named constructors for the errors the ledger raises; the code ids are Canton's. */
 export const errors = {
   invalidArgument: make("INVALID_ARGUMENT", Category.InvalidIndependentOfSystemState),
+  /** A Daml value (or the protobuf carrying it) nested past the limit Canton enforces. */
+  valueTooDeep: (maxNesting: number) =>
+    make("INVALID_ARGUMENT", Category.InvalidIndependentOfSystemState)(
+      `The submitted request has invalid arguments: Provided value exceeds maximum nesting level of ${maxNesting}`,
+    ),
   invalidField: (field: string, message: string) =>
     make("INVALID_FIELD", Category.InvalidIndependentOfSystemState)(
       `The submitted command has a field with invalid value: Invalid field ${field}: ${message}`,
@@ -179,6 +184,11 @@ export const errors = {
   authorization: (message: string) =>
     make("DAML_AUTHORIZATION_ERROR", Category.InvalidIndependentOfSystemState)(
       `Interpretation error: Error: ${message}`,
+    ),
+  /** Daml's ArithmeticError escaping the transaction (Canton: UNHANDLED_EXCEPTION); nothing is committed. */
+  arithmeticOverflow: (message: string) =>
+    make("UNHANDLED_EXCEPTION", Category.InvalidGivenCurrentSystemStateOther)(
+      `Interpretation error: Error: Unhandled Daml exception: DA.Exception.ArithmeticError:ArithmeticError{ message = "ArithmeticError while evaluating: ${message}" }`,
     ),
   interpretation: (message: string) =>
     make("DAML_INTERPRETATION_ERROR", Category.InvalidGivenCurrentSystemStateOther)(

@@ -9,7 +9,7 @@ import type { Command, Submission } from "./commands.js";
 import { fromDamlJson, toDamlJson, ValueError } from "./daml-type.js";
 import { errors, LedgerError } from "./errors.js";
 import { newContractId, type ContractId } from "./ids.js";
-import { NumericError } from "./numeric.js";
+import { NumericError, NumericOverflowError } from "./numeric.js";
 import type { ContractRecord, ExerciseNodeRecord, NodeRecord } from "./records.js";
 import type { TemplateRegistry } from "./registry.js";
 import type { Choice, InterfaceChoice, InterfaceDef, Template, TemplateRef, UpdateContext } from "./template.js";
@@ -59,6 +59,7 @@ export async function interpret(
 
 function asLedgerError(e: unknown): LedgerError {
   if (e instanceof LedgerError) return e;
+  if (e instanceof NumericOverflowError) return errors.arithmeticOverflow(e.message);
   if (e instanceof ValueError || e instanceof NumericError) return errors.interpretation(e.message);
   return errors.internal(e instanceof Error ? e.message : String(e));
 }

@@ -9,18 +9,56 @@ const SCALE_FACTOR = 10n ** BigInt(NUMERIC_SCALE);
 /** Daml Numeric has 38 significant digits; at scale 10 that leaves 28 integer digits. */
 const MAX_UNITS = 10n ** 38n - 1n;
 
-const NUMERIC_TEXT = /^([+-])?(\d+)(?:\.(\d*))?$/;
+/**
+ * Daml's decimal grammar, strictly: an optional minus, digits, and a fraction only with digits on
+ * both sides of the point. No spaces, "+", exponents, "5." or ".5" (Canton and Splice refuse them).
+ */
+const NUMERIC_TEXT = /^(-)?(\d+)(?:\.(\d+))?$/;
 
 export class NumericError extends Error {}
 
+/**
+ * Daml's ArithmeticError: a result outside `Numeric 10`'s range. It fails the transaction that
+ * computes it (the interpreter maps it to UNHANDLED_EXCEPTION); reads never raise it.
+ */
+export class NumericOverflowError extends NumericError {}
+
 export class Numeric {
-  private constructor(readonly units: bigint) {
-    if (units > MAX_UNITS || units < -MAX_UNITS) {
-      throw new NumericError("numeric overflow: more than 28 integer digits");
+  /** `checked`: Daml arithmetic refuses results outside the range; read-side sums (`plus`) do not. */
+  private constructor(
+    readonly units: bigint,
+    checked = true,
+  ) {
+    if (checked && !withinRange(units)) {
+      throw new NumericOverflowError("numeric overflow: more than 28 integer digits");
     }
   }
 
   static readonly zero = new Numeric(0n);
+
+  /**
+   * Read-side sum of any number of values, exact at any size and never throwing. The ledger holds
+   * every single amount within range but not their sum (many holdings of one party), and a read —
+   * a balance, an input selection, a history entry — must answer over any state the ledger can hold.
+   */
+  static total(xs: Iterable<Numeric>): Numeric {
+    let units = 0n;
+    for (const x of xs) units += x.units;
+    return new Numeric(units, false);
+  }
+
+  /** Read-side addition: never throws (see `total`). Ledger code uses `add`, which overflows as Daml does. */
+  plus(o: Numeric): Numeric {
+    return new Numeric(this.units + o.units, false);
+  }
+  /** Read-side subtraction: never throws (see `total`). */
+  minus(o: Numeric): Numeric {
+    return new Numeric(this.units - o.units, false);
+  }
+  /** Whether the value fits `Numeric 10` (a read-side sum may not). */
+  isWithinRange(): boolean {
+    return withinRange(this.units);
+  }
 
   static fromUnits(units: bigint): Numeric {
     return new Numeric(units);
@@ -28,7 +66,7 @@ export class Numeric {
 
   /** Parses a decimal string (or a JS number, which Daml-LF JSON also accepts) at scale <= 10. */
   static parse(input: string | number): Numeric {
-    const text = typeof input === "number" ? numberToPlainString(input) : input.trim();
+    const text = typeof input === "number" ? numberToPlainString(input) : input;
     const m = NUMERIC_TEXT.exec(text);
     if (!m) throw new NumericError(`not a decimal number: ${JSON.stringify(input)}`);
     const [, sign, whole, fractionRaw = ""] = m;
@@ -113,6 +151,10 @@ export class Numeric {
   toJSON(): string {
     return this.toString();
   }
+}
+
+function withinRange(units: bigint): boolean {
+  return units <= MAX_UNITS && units >= -MAX_UNITS;
 }
 
 function divRoundHalfEven(n: bigint, d: bigint): bigint {

@@ -18,6 +18,8 @@ export interface SweepRequest {
   readonly path: string;
   readonly token: string | null;
   readonly body?: string;
+  /** Content-Type of the body; application/json unless set. */
+  readonly contentType?: string;
 }
 
 export interface SweepResponse {
@@ -33,14 +35,14 @@ export interface SweepCase {
   readonly name: string;
   readonly req: SweepRequest;
   readonly allowed: Allowed;
-  /** Canton must answer 400/413 text/plain (the body cannot be decoded). */
+  /** The body cannot be decoded: Canton must answer a JsCantonError whose cause is "Invalid value for: ...". */
   readonly plain?: boolean;
 }
 
 export async function send(base: string, r: SweepRequest): Promise<SweepResponse> {
   const headers: Record<string, string> = {};
   if (r.token !== null) headers.authorization = r.token.startsWith("Basic ") ? r.token : `Bearer ${r.token}`;
-  if (r.body !== undefined) headers["content-type"] = "application/json";
+  if (r.body !== undefined) headers["content-type"] = r.contentType ?? "application/json";
   // A request the server never answers is a finding too: fail it instead of stalling the sweep.
   const res = await fetch(base + r.path, { method: r.method, headers, body: r.body, signal: AbortSignal.timeout(5_000) }).catch((e: Error) => ({
     status: 599,
@@ -128,7 +130,7 @@ export interface BodyCase {
   readonly name: string;
   readonly body: string;
   readonly allowed: readonly number[];
-  /** The body cannot be decoded: Canton answers text/plain, not a JsCantonError. */
+  /** The body cannot be decoded: Canton's cause is "Invalid value for: ..." (no service saw it). */
   readonly undecodable: boolean;
 }
 
@@ -148,6 +150,9 @@ export function bodyCases(route: Route, valid: Record<string, Json>, maxBodyByte
     undecodable("a JSON string", '"body"'),
     undecodable("an unknown field", JSON.stringify({ ...valid, zzUnknownField: 1 })),
     { name: "an oversized body", body: JSON.stringify({ ...valid, padding: "x".repeat(maxBodyBytes + 1) }), allowed: [413], undecodable: true },
+    // JSON.parse keeps the last of two equal keys; a duplicate must not smuggle a value past a check.
+    undecodable("a duplicate key", JSON.stringify(valid).replace(/^\{/, '{"zzDup":1,"zzDup":2,')),
+    ...(Object.keys(valid).length > 0 ? [undecodable("a valid field sent twice", JSON.stringify(valid).replace(/^\{/, `{${JSON.stringify(Object.keys(valid)[0])}:null,`))] : []),
   ];
   const keyed = splice
     ? bodyFields(route).map((f) => ({ key: spliceKeyOf(f), wrong: wrongTypeFor(f), required: !isOptional(f) && f.fieldKind !== "list" && f.fieldKind !== "map" }))
@@ -200,7 +205,7 @@ export function queryCases(route: Route): [string, string][] {
 const CANTON_HTTP: Record<number, number> = { 3: 400, 9: 400, 11: 400, 16: 401, 7: 403, 5: 404, 6: 409, 10: 409, 8: 429, 1: 499, 12: 501, 14: 503, 4: 504 };
 const JS_CANTON_ERROR_KEYS = new Set(["code", "cause", "correlationId", "traceId", "context", "resources", "errorCategory", "grpcCodeValue", "retryInfo", "definiteAnswer"]);
 /** Statuses the Splice OpenAPI files give `ErrorResponse` for (4xx), plus 413 for bodies over the limit. */
-export const SPLICE_ERROR_STATUSES = new Set([400, 401, 403, 404, 409, 413, 429]);
+export const SPLICE_ERROR_STATUSES = new Set([400, 401, 403, 404, 409, 413, 415, 429]);
 
 /** Problems with an error answer's shape; [] when it is the family's own. */
 export function shapeProblems(dialect: Route["dialect"], r: SweepResponse): string[] {
@@ -220,10 +225,8 @@ export function shapeProblems(dialect: Route["dialect"], r: SweepResponse): stri
     if (!SPLICE_ERROR_STATUSES.has(r.status)) problems.push(`status ${r.status} is not one the Splice API documents for errors`);
     return problems;
   }
-  // Canton: 400/413 text/plain for bodies that cannot be decoded, otherwise a JsCantonError.
-  if (r.contentType.startsWith("text/plain")) {
-    return (r.status === 400 && /^Invalid value for: /.test(r.text)) || r.status === 413 ? [] : [`text/plain ${r.status}: ${r.text.slice(0, 200)}`];
-  }
+  // Canton: every error is a JsCantonError, undecodable bodies included (issue #10).
+  if (!r.contentType.startsWith("application/json")) return [`content-type ${r.contentType}: ${r.text.slice(0, 200)}`];
   const e = body as Record<string, unknown> | undefined;
   if (!e || typeof e !== "object" || Array.isArray(e)) return [`not a JsCantonError: ${r.text.slice(0, 200)}`];
   const problems = Object.keys(e)
@@ -232,6 +235,8 @@ export function shapeProblems(dialect: Route["dialect"], r: SweepResponse): stri
   if (typeof e.code !== "string" || typeof e.cause !== "string" || typeof e.errorCategory !== "number" || typeof e.context !== "object") {
     problems.push(`JsCantonError misses code/cause/context/errorCategory: ${r.text.slice(0, 200)}`);
   }
-  if (typeof e.grpcCodeValue !== "number" || CANTON_HTTP[e.grpcCodeValue] !== r.status) problems.push(`status ${r.status} does not follow grpcCodeValue ${String(e.grpcCodeValue)}`);
+  // Statuses of the HTTP layer itself (body too large, media type, header size) carry INVALID_ARGUMENT.
+  const httpLayer = [405, 413, 415, 431].includes(r.status) && e.grpcCodeValue === 3;
+  if (!httpLayer && (typeof e.grpcCodeValue !== "number" || CANTON_HTTP[e.grpcCodeValue] !== r.status)) problems.push(`status ${r.status} does not follow grpcCodeValue ${String(e.grpcCodeValue)}`);
   return problems;
 }

@@ -80,7 +80,7 @@ export interface RouteSpec {
 export const BAD = [400, 403, 404, 409];
 
 const amountBad = (): BadRequest[] =>
-  ["-1", "0", "abc", "1.12345678901", "", "1e3", "NaN", "100000000000000000000000000000000000000"].map((amount) => ({ name: `amount ${JSON.stringify(amount)}`, merge: { amount } }));
+  ["-1", "0", "abc", "1.12345678901", "", "1e3", "NaN", "100000000000000000000000000000000000000", " 1", "+1", "5.", ".5", "1 "].map((amount) => ({ name: `amount ${JSON.stringify(amount)}`, merge: { amount } }));
 const partyBad = (key: string, w: World): BadRequest[] =>
   [w.ghost, "", "not-a-party", "x::y::z"].map((p) => ({ name: `${key} ${JSON.stringify(p.slice(0, 20))}`, merge: { [key]: p } }));
 
@@ -144,7 +144,7 @@ const streamRead = (valid: (w: World) => Record<string, Json>, bad: (w: World) =
 
 export const SPECS: Record<string, RouteSpec> = {
   // ---- Splice /v0 wallet (alice) -------------------------------------------------------------
-  "POST /v0/wallet/transfer-offers": { valid: offerLike, bad: offerLikeBad },
+  "POST /v0/wallet/transfer-offers": { valid: offerLike, bad: (w) => [...offerLikeBad(w), { name: "an offer to oneself", merge: { receiver_party_id: w.alice.party } }] },
   // Token-standard transfers carry the description in metadata: no 280-character limit there.
   "POST /v0/wallet/token-standard/transfers": { valid: offerLike, bad: (w) => offerLikeBad(w).filter((b) => !b.name.startsWith("description")) },
   "POST /v0/wallet/buy-traffic-requests": {
@@ -170,7 +170,11 @@ export const SPECS: Record<string, RouteSpec> = {
   "POST /v0/wallet/transfer-offers/accept": { valid: (w) => ({ contract_id: w.unknownCid }), bad: contractIdBad },
   "POST /v0/wallet/transfer-offers/reject": { valid: (w) => ({ contract_id: w.unknownCid }), bad: contractIdBad },
   "POST /v0/wallet/transfer-offers/withdraw": { valid: (w) => ({ contract_id: w.unknownCid }), bad: contractIdBad },
-  "POST /v0/wallet/tap": { valid: () => ({ amount: "10" }), bad: amountBad },
+  "POST /v0/wallet/tap": {
+    valid: () => ({ amount: "10" }),
+    // Past the per-tap cap (README): a huge tap sent to a victim would overflow its holdings' sum.
+    bad: () => [...amountBad(), ...["1000000.0000000001", "9999999999999999999999999999"].map((amount) => ({ name: `amount over the tap cap ${amount}`, merge: { amount } }))],
+  },
   "POST /v0/wallet/transfer-preapproval/send": {
     valid: (w) => ({ receiver_party_id: w.bob.party, amount: "1.0", deduplication_id: w.fresh("d") }),
     bad: (w) => [...partyBad("receiver_party_id", w), ...amountBad(), { name: "empty deduplication_id", merge: { deduplication_id: "" } }],
@@ -319,7 +323,13 @@ export const SPECS: Record<string, RouteSpec> = {
     ],
   },
   "GET /v2/parties": { query: () => "pageSize=10", bad: () => [{ name: "pageSize -1", query: "pageSize=-1" }] },
-  "GET /v2/users": { query: () => "pageSize=10", bad: () => [{ name: "pageSize -1", query: "pageSize=-1" }] },
+  "GET /v2/users": {
+    query: () => "pageSize=10",
+    bad: () => [
+      { name: "pageSize -1", query: "pageSize=-1" },
+      ...["%25%25garbage", "not-a-token", "YQ=="].map((t) => ({ name: `pageToken ${t}`, query: `pageSize=10&pageToken=${t}` })),
+    ],
+  },
   "POST /v2/users": {
     valid: (w) => ({ user: { id: w.fresh("u"), primaryParty: "" }, rights: [] }),
     bad: (w) => [

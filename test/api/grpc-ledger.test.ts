@@ -4,7 +4,7 @@
  * and the buf-generated Connect client.
  */
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { readdirSync, statSync } from "node:fs";
@@ -166,6 +166,41 @@ describe("gRPC via the generated Connect client", () => {
     const info = (err as ConnectError).findDetails(ErrorInfoSchema)[0];
     expect(info.reason).toBe("DUPLICATE_COMMAND");
     expect(info.metadata.category).toBe("10");
+  });
+
+  it("refuses Daml values nested past 100 levels with INVALID_ARGUMENT, however deep (gRPC and the Connect protocol)", async () => {
+    const g = await s.partyUser("deep");
+    const cases = [
+      ...[150, 400].map((depth) => ({ depth, client: createClient(CommandService, transport()) })),
+      { depth: 150, client: createClient(CommandService, createConnectTransport({ baseUrl: s.grpc, httpVersion: "2", useBinaryFormat: true })) },
+    ];
+    for (const { depth, client } of cases) {
+      let deep: any = { sum: { case: "list", value: { elements: [] } } };
+      for (let i = 0; i < depth; i++) deep = { sum: { case: "list", value: { elements: [deep] } } };
+      const args = iouInit(g.party, "1");
+      args.fields[4] = { label: "observers", value: deep };
+      const err = await client
+        .submitAndWait(
+          { commands: { commandId: `deep-${depth}-${Math.random().toString(36).slice(2)}`, actAs: [g.party], commands: [{ command: { case: "create", value: { templateId: IOU_ID, createArguments: args } } }] } },
+          { headers: { authorization: `Bearer ${g.token}` } },
+        )
+        .catch((e: unknown) => ConnectError.from(e));
+      expect(err).toBeInstanceOf(ConnectError);
+      expect((err as ConnectError).code).toBe(Code.InvalidArgument);
+      expect((err as ConnectError).rawMessage).toMatch(/^INVALID_ARGUMENT\(8,.*Provided value exceeds maximum nesting level of 100/);
+    }
+  });
+
+  it("refuses a Daml Text longer than 65,536 characters", async () => {
+    const g = await s.partyUser("longtext");
+    const client = createClient(CommandService, transport());
+    const args = iouInit(g.party, "1");
+    args.fields[2] = { label: "currency", value: { sum: { case: "text", value: "x".repeat(65_537) } } };
+    const err = await client
+      .submitAndWait({ commands: { commandId: "long-1", actAs: [g.party], commands: [{ command: { case: "create", value: { templateId: IOU_ID, createArguments: args } } }] } }, { headers: { authorization: `Bearer ${g.token}` } })
+      .catch((e: unknown) => ConnectError.from(e));
+    expect((err as ConnectError).code).toBe(Code.InvalidArgument);
+    expect((err as ConnectError).rawMessage).toMatch(/currency: Text of 65537 characters exceeds the limit of 65536/);
   });
 
   it("streams rejections as completions too", async () => {

@@ -2,6 +2,7 @@
  * The JSON Ledger API over a real HTTP socket: the happy path a Canton JSON client walks, and the
  * error cases of every endpoint, each in Canton's shape and changing nothing.
  */
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCOUNT, ASSET, createIou, IOU, startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -25,6 +26,21 @@ async function acs(party: string, token: string) {
   const r = await s.json("POST", "/v2/state/active-contracts", { eventFormat: { filtersByParty: { [party]: { cumulative: [] } } }, activeAtOffset: await ledgerEnd() }, token);
   expect(r.status).toBe(200);
   return (r.body as any[]).map((e) => e.contractEntry.JsActiveContract.createdEvent);
+}
+
+/** POSTs `bytes` of JSON-ish padding in 16 KiB chunks with Transfer-Encoding: chunked. */
+function chunkedPost(path: string, bytes: number, token: string): Promise<{ status: number; body: any; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${s.http}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } }, (res) => {
+      let text = "";
+      res.on("data", (c: Buffer) => (text += c.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text, text }));
+    });
+    req.on("error", reject);
+    req.write('{"padding":"');
+    for (let sent = 0; sent < bytes; sent += 16_384) req.write("x".repeat(16_384));
+    req.end('"}');
+  });
 }
 
 async function ledgerEnd(): Promise<number> {
@@ -296,10 +312,23 @@ describe("JSON Ledger API errors: Canton's shape, nothing changed", () => {
     expect((await s.json("GET", "/v2/users/nobody", undefined, await s.token("nobody"))).status).toBe(403);
   });
 
-  it("400 text/plain for undecodable bodies", async () => {
+  it("400 INVALID_ARGUMENT for a Daml value nested past 100 levels, before it can exhaust the stack", async () => {
+    const deep = "[".repeat(30_000) + "]".repeat(30_000);
+    const body = JSON.stringify(createIou(alice.party)).replace('"observers":[]', `"observers":${deep}`);
+    const r = await rejectedWithoutEffect(() => submit(body));
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ code: "INVALID_ARGUMENT", grpcCodeValue: 3 });
+    expect(r.body.cause).toContain("Provided value exceeds maximum nesting level of 100");
+  });
+
+  it("400 JsCantonError for undecodable bodies (issue #10: no more text/plain)", async () => {
     const bad = await rejectedWithoutEffect(() => submit("{not json"));
     expect(bad.status).toBe(400);
-    expect(bad.body).toMatch(/Invalid value for: body/);
+    expect(bad.body).toMatchObject({ code: "INVALID_ARGUMENT", grpcCodeValue: 3, errorCategory: 8 });
+    expect(bad.body.cause).toMatch(/^Invalid value for: body/);
+    const twice = await rejectedWithoutEffect(() => submit(JSON.stringify(createIou(alice.party)).replace(/^\{/, '{"commands":{},')));
+    expect(twice.status).toBe(400);
+    expect(twice.body.cause).toMatch(/the key "commands" more than once/);
     const wrongShape = await rejectedWithoutEffect(() => submit({ commands: { commands: "nope", commandId: "x", actAs: [alice.party] } }));
     expect(wrongShape.status).toBe(400);
     const unknownField = await rejectedWithoutEffect(() => submit({ ...createIou(alice.party), surprise: 1 }));
@@ -379,8 +408,86 @@ describe("JSON Ledger API errors: Canton's shape, nothing changed", () => {
   it("413 for oversized bodies, 404/405 for unknown routes", async () => {
     const big = await rejectedWithoutEffect(() => submit({ ...createIou(alice.party), padding: "x".repeat(70_000) }));
     expect(big.status).toBe(413);
-    expect((await s.json("GET", "/v2/nope")).status).toBe(404);
-    expect((await s.json("DELETE", "/v2/version")).status).toBe(405);
+    expect(big.body.cause).toMatch(/^Request entity too large/);
+    const nope = await s.json("GET", "/v2/nope");
+    expect(nope.status).toBe(404);
+    expect(nope.body).toMatchObject({ code: "NOT_FOUND", grpcCodeValue: 5 });
+    const wrongMethod = await s.json("DELETE", "/v2/version");
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.body.code).toBe("INVALID_ARGUMENT");
+  });
+
+  it("413 for an oversized chunked body (no Content-Length), on /v2 and /v0 alike, not a reset", async () => {
+    for (const path of ["/v2/commands/submit-and-wait-for-transaction", "/v0/register"]) {
+      const r = await rejectedWithoutEffect(() => chunkedPost(path, 200_000, alice.token));
+      expect(r.status).toBe(413);
+    }
+  });
+
+  it("431 for oversized headers, with a body in each API's error shape", async () => {
+    const get = (path: string) =>
+      new Promise<{ status: number; type: string; body: any }>((resolve, reject) => {
+        const req = http.request(`${s.http}${path}`, { headers: { "x-padding": "x".repeat(64 * 1024) } }, (res) => {
+          let text = "";
+          res.on("data", (c: Buffer) => (text += c.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"] ?? "", body: JSON.parse(text) }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    const canton = await get("/v2/version");
+    expect(canton.status).toBe(431);
+    expect(canton.type).toBe("application/json");
+    expect(canton.body).toMatchObject({ code: "INVALID_ARGUMENT", cause: "Request header fields too large", grpcCodeValue: 3 });
+    const splice = await get("/v0/wallet/balance");
+    expect(splice.status).toBe(431);
+    expect(splice.body).toEqual({ error: "Request header fields too large" });
+  });
+
+  it("415 for a body that is not sent as JSON; JSON with parameters and no Content-Type are fine", async () => {
+    const post = (type: string) =>
+      fetch(`${s.http}/v2/commands/submit-and-wait-for-transaction`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${alice.token}`, "content-type": type },
+        body: JSON.stringify(createIou(alice.party)),
+      });
+    const plain = await rejectedWithoutEffect(async () => {
+      const r = await post("text/plain");
+      const text = await r.text();
+      return { status: r.status, body: JSON.parse(text), text };
+    });
+    expect(plain.status).toBe(415);
+    expect(plain.body).toMatchObject({ code: "INVALID_ARGUMENT", cause: expect.stringMatching(/Unsupported Content-Type "text\/plain"/) });
+    expect((await post("application/json; charset=utf-8")).status).toBe(200);
+    // fetch would add text/plain to a string body; node:http sends none.
+    const untyped = await new Promise<number>((resolve, reject) => {
+      const req = http.request(`${s.http}/v2/commands/submit-and-wait-for-transaction`, { method: "POST", headers: { authorization: `Bearer ${alice.token}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.end(JSON.stringify(createIou(alice.party)));
+    });
+    expect(untyped).toBe(200);
+  });
+
+  it("pages users with opaque tokens and refuses a garbage pageToken with INVALID_ARGUMENT", async () => {
+    for (const id of ["page-a", "page-b", "page-c"]) expect((await s.json("POST", "/v2/users", { user: { id, primaryParty: "" }, rights: [] })).status).toBe(200);
+    const seen: string[] = [];
+    let token = "";
+    do {
+      const r = await s.json("GET", `/v2/users?pageSize=2${token ? `&pageToken=${encodeURIComponent(token)}` : ""}`);
+      expect(r.status).toBe(200);
+      seen.push(...r.body.users.map((u: { id: string }) => u.id));
+      token = r.body.nextPageToken;
+    } while (token);
+    expect(seen).toEqual(expect.arrayContaining(["page-a", "page-b", "page-c"]));
+    expect(new Set(seen).size).toBe(seen.length);
+    for (const garbage of ["%%garbage", "page-a", "YQ=="]) {
+      const r = await s.json("GET", `/v2/users?pageToken=${encodeURIComponent(garbage)}`);
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ code: "INVALID_ARGUMENT", cause: expect.stringMatching(/Invalid page token/) });
+    }
   });
 
   it("404 for unknown users and update ids; 400 for bad offsets", async () => {

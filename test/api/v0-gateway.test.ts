@@ -114,7 +114,8 @@ describe("routes", () => {
     const wrong = await call("PUT", "/v0/admin/users", operator);
     expect(wrong.status).toBe(405);
     expect(wrong.body).toEqual({ error: "HTTP method PUT is not allowed on /v0/admin/users" });
-    expect((await s.json("GET", "/v2/nothing", undefined, null)).text).toBe("The requested resource could not be found.");
+    // Every /v2 error is a JsCantonError, unknown routes too (issue #10).
+    expect((await s.json("GET", "/v2/nothing", undefined, null)).body).toMatchObject({ code: "NOT_FOUND", cause: "The requested resource could not be found." });
     const v2 = await s.json("GET", "/v2/version", undefined, null);
     expect(v2.status).toBe(200);
   });

@@ -189,6 +189,11 @@ describe("GET /v0/admin/users and POST /v0/admin/users/offboard", () => {
     const self = await call("POST", "/v0/admin/users/offboard?username=administrator", operator);
     expect(self.status).toBe(400);
     expect((await call("POST", "/v0/admin/users/offboard?username=alice", await s.token("alice"))).status).toBe(403);
+    // Authorization comes before validation: a non-admin without a username is refused, not corrected.
+    const nonAdminMissing = await call("POST", "/v0/admin/users/offboard", await s.token("alice"));
+    expect(nonAdminMissing.status).toBe(403);
+    expect(nonAdminMissing.body.error).toMatch(/neither the validator operator/);
+    expect((await call("POST", "/v0/admin/users/offboard", null)).status).toBe(401);
     expect((await call("GET", "/v0/wallet/user-status", await s.token("alice"))).body.user_onboarded).toBe(true);
   });
 });
@@ -248,7 +253,7 @@ describe("the WalletInstaller port", () => {
     try {
       const token = (user: string) => issueToken({ secret: server.secret, userId: user });
       const http = async (method: string, path: string, user: string) => {
-        const res = await fetch(`http://127.0.0.1:${server.httpPort}${path}`, { method, headers: { authorization: `Bearer ${await token(user)}` }, body: method === "POST" && !path.includes("offboard") ? JSON.stringify({ name: "flaky" }) : undefined });
+        const res = await fetch(`http://127.0.0.1:${server.httpPort}${path}`, { method, headers: { authorization: `Bearer ${await token(user)}`, "content-type": "application/json" }, body: method === "POST" && !path.includes("offboard") ? JSON.stringify({ name: "flaky" }) : undefined });
         return { status: res.status, body: await res.json() };
       };
       expect(calls).toEqual(["install administrator administrator"]);

@@ -9,6 +9,8 @@ import { status, type ServiceError } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CreateTransferPreapprovalResponseSchema } from "../../gen/ccwallet/wallet/v0/wallet_internal_pb.js";
 import { Numeric } from "../../src/ledger/numeric.js";
+import { latestOpenRound, readNetwork } from "../../src/network/network-state.js";
+import { AmuletRules, AmuletRules_DevNet_Tap } from "../../src/templates/splice/amulet-rules.js";
 import { TransferPreapprovalProposal } from "../../src/templates/splice/wallet/transfer-preapproval-proposal.js";
 import { PREAPPROVAL_LIFETIME_MICROS } from "../../src/wallet/index.js";
 import { ResponseLog } from "../support/openapi-validator.js";
@@ -177,6 +179,38 @@ describe("POST /v0/wallet/transfer-preapproval/send", () => {
     expect([await amuletTotal(s, alice), await amuletTotal(s, bob)]).toEqual(before);
     // a refused id stays usable
     expect((await send(alice, ok)).status).toBe(200);
+  });
+});
+
+describe("numeric overflow (issue #10): one user cannot break another's wallet", () => {
+  /** A ledger-level tap, past the wallet's per-tap cap: the ledger can hold any single amount in range. */
+  async function ledgerTap(party: string, amount: string): Promise<void> {
+    const deps = ccDeps(s);
+    const state = await readNetwork(deps.client, deps.dso);
+    const round = latestOpenRound(state, deps.clock.now());
+    await deps.client.exercise([party], AmuletRules, state.rules.contractId, AmuletRules_DevNet_Tap, { receiver: party, amount: Numeric.parse(amount), openRound: round.contractId }, { disclosed: [state.rules.record, round.record] });
+  }
+  const huge = "9".repeat(28);
+
+  it("caps tap; a huge send leaves the victim's balance exact and its sends working", async () => {
+    const [mallory, victim] = [await onboard(s, "mallory"), await onboard(s, "victim")];
+    await fund(s, operator.party, "1000");
+    expect((await call("POST", "/v0/wallet/transfer-preapproval", victim)).status).toBe(200);
+    // Reads and taps go around `call`: this file's OpenAPI check covers the preapproval operations only.
+    const capped = await s.json("POST", "/v0/wallet/tap", { amount: huge }, mallory.token);
+    expect(capped.status).toBe(400);
+    expect(capped.body.error).toMatch(/at most 1000000\.0000000000 CC per tap/);
+    await fund(s, victim.party, "5");
+    await ledgerTap(mallory.party, huge);
+    const sent = await call("POST", "/v0/wallet/transfer-preapproval/send", mallory, { receiver_party_id: victim.party, amount: huge, deduplication_id: "huge" });
+    expect(sent.status, sent.text).toBe(200);
+    const balance = await s.json("GET", "/v0/wallet/balance", undefined, victim.token);
+    expect(balance.status).toBe(200);
+    expect(balance.body.effective_unlocked_qty).toBe("10000000000000000000000000004.0000000000");
+    expect((await s.json("GET", "/v0/wallet/amulets", undefined, victim.token)).status).toBe(200);
+    expect((await s.json("POST", "/v0/wallet/transactions", { page_size: 10 }, victim.token)).status).toBe(200);
+    const small = await call("POST", "/v0/wallet/transfer-preapproval/send", victim, { receiver_party_id: alice.party, amount: "1", deduplication_id: "small" });
+    expect(small.status, small.text).toBe(200);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatIsoMicros, fromDamlJson, parseIsoMicros, t, toDamlJson, ValueError } from "../../src/ledger/daml-type.js";
+import { formatIsoMicros, fromDamlJson, NestingError, parseIsoMicros, t, toDamlJson, ValueError, type DamlType } from "../../src/ledger/daml-type.js";
 import { Numeric } from "../../src/ledger/numeric.js";
 
 const rec = t.record({
@@ -54,5 +54,27 @@ describe("Daml-LF JSON codec", () => {
     expect(formatIsoMicros(parseIsoMicros("1970-01-01T00:00:00.000001Z"))).toBe("1970-01-01T00:00:00.000001Z");
     expect(formatIsoMicros(0n)).toBe("1970-01-01T00:00:00Z");
     expect(parseIsoMicros("2025-01-01T01:00:00+01:00")).toBe(parseIsoMicros("2025-01-01T00:00:00Z"));
+  });
+});
+
+describe("value nesting", () => {
+  const nested = (depth: number): unknown => {
+    let v: unknown = [];
+    for (let i = 0; i < depth; i++) v = [v];
+    return v;
+  };
+  // A recursive type, so depth is the only thing wrong with the deep values.
+  const Tree: DamlType = t.lazy(() => t.list(Tree));
+
+  it("accepts 100 levels and refuses 101 with Canton's message", () => {
+    expect(fromDamlJson(Tree, nested(99))).toBeInstanceOf(Array);
+    expect(() => fromDamlJson(Tree, nested(100))).toThrow(NestingError);
+    expect(() => fromDamlJson(Tree, nested(100))).toThrow(/Provided value exceeds maximum nesting level of 100/);
+  });
+
+  it("refuses 100,000 levels before recursing, whatever the declared type", () => {
+    expect(() => fromDamlJson(Tree, nested(100_000))).toThrow(NestingError);
+    expect(() => fromDamlJson(t.list(t.party), nested(100_000))).toThrow(NestingError);
+    expect(() => fromDamlJson(t.record({ xs: t.list(t.text) }), { xs: nested(100_000) })).toThrow(NestingError);
   });
 });

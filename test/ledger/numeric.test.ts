@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Numeric, NumericError } from "../../src/ledger/numeric.js";
+import { Numeric, NumericError, NumericOverflowError } from "../../src/ledger/numeric.js";
 
 describe("Numeric (Daml Numeric 10)", () => {
   it("parses and prints exactly at scale 10", () => {
@@ -13,6 +13,9 @@ describe("Numeric (Daml Numeric 10)", () => {
   it("rejects more than 10 decimals, junk and overflow", () => {
     expect(() => Numeric.parse("1.00000000001")).toThrow(NumericError);
     expect(() => Numeric.parse("1e5")).toThrow(NumericError);
+    for (const lenient of [" 1", "1 ", "+1", "5.", ".5", "1e3", "1_000", "0x10", "- 1", "--1", "1.2.3", "\t1"]) {
+      expect(() => Numeric.parse(lenient), lenient).toThrow(NumericError);
+    }
     expect(() => Numeric.parse("")).toThrow(NumericError);
     expect(() => Numeric.parse("1".repeat(29))).toThrow(NumericError);
     expect(Numeric.parse("1".repeat(28)).toString()).toBe("1".repeat(28) + ".0000000000");
@@ -33,5 +36,16 @@ describe("Numeric (Daml Numeric 10)", () => {
     const fee = rate.mulInt(1000n).min(Numeric.parse("100"));
     expect(fee.toString()).toBe("3.8051800000");
     expect(Numeric.parse("100").div(rate).ceilInt()).toBe(26280n);
+  });
+
+  it("overflows in ledger arithmetic as Daml does, but read-side sums never throw", () => {
+    const max = Numeric.parse("9".repeat(28) + ".9999999999");
+    const tiny = Numeric.parse("0.0000000001");
+    expect(() => max.add(tiny)).toThrow(NumericOverflowError);
+    expect(max.plus(tiny).toString()).toBe("1" + "0".repeat(28) + ".0000000000");
+    expect(max.plus(tiny).isWithinRange()).toBe(false);
+    expect(Numeric.total([max, max, max]).toString()).toBe("29999999999999999999999999999.9999999997");
+    expect(max.neg().minus(max).toString()).toBe("-19999999999999999999999999999.9999999998");
+    expect(Numeric.total([]).toString()).toBe("0.0000000000");
   });
 });

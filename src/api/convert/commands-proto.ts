@@ -7,7 +7,7 @@ import type { Commands } from "../../../gen/com/daml/ledger/api/v2/commands_pb.j
 import type { Value } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
 import type { Command, DeduplicationPeriod, Submission } from "../../ledger/commands.js";
 import type { DamlType, RecordT } from "../../ledger/daml-type.js";
-import { ValueError } from "../../ledger/daml-type.js";
+import { MAX_VALUE_NESTING, NestingError, ValueError } from "../../ledger/daml-type.js";
 import { errors } from "../../ledger/errors.js";
 import { isLedgerString, isPartyId, randomHex } from "../../ledger/ids.js";
 import type { ContractRecord } from "../../ledger/records.js";
@@ -22,6 +22,7 @@ function preprocess<T>(what: string, f: () => T): T {
   try {
     return f();
   } catch (e) {
+    if (e instanceof NestingError) throw errors.valueTooDeep(MAX_VALUE_NESTING);
     if (e instanceof ValueError) {
       throw errors.preprocessingFailed(`Command interpretation error in LF-DAMLe: ${what}: ${e.message}`);
     }

@@ -13,7 +13,7 @@ import {
   ValueSchema,
 } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
 import type { DamlType, RecordT, TypeRef } from "../../ledger/daml-type.js";
-import { checkDate, checkInt64, resolve, ValueError } from "../../ledger/daml-type.js";
+import { checkDate, checkInt64, checkNesting, MAX_TEXT_LENGTH, resolve, ValueError } from "../../ledger/daml-type.js";
 import { packageIdOf } from "../../ledger/registry.js";
 import { Numeric } from "../../ledger/numeric.js";
 
@@ -23,12 +23,47 @@ function fail(path: string, expected: string, got: Value["sum"]["case"]): never 
   throw new ValueError(path, `expected ${expected}, got ${got ?? "an empty value"}`);
 }
 
+/** The Values directly inside `v` (one Daml nesting level down). */
+function childrenOf(v: Value): (Value | undefined)[] {
+  const s = v.sum;
+  switch (s.case) {
+    case "record":
+      return s.value.fields.map((f) => f.value);
+    case "list":
+      return s.value.elements;
+    case "optional":
+    case "variant":
+      return [s.value.value];
+    case "textMap":
+      return s.value.entries.map((e) => e.value);
+    case "genMap":
+      return s.value.entries.flatMap((e) => [e.key, e.value]);
+    default:
+      return [];
+  }
+}
+
+/**
+ * Refuses a value nested past Canton's limit before the typed decoder sees it, walking without
+ * recursion, so the answer is the nesting error whatever the declared type.
+ */
+function checkProtoNesting(values: readonly (Value | undefined)[], path: string): void {
+  const stack: [Value, number][] = values.filter((v): v is Value => v !== undefined).map((v) => [v, 0]);
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    checkNesting(depth, path);
+    for (const c of childrenOf(v)) if (c) stack.push([c, depth + 1]);
+  }
+}
+
 export function identifierOf(ref: TypeRef | undefined): Identifier | undefined {
   return ref && create(IdentifierSchema, { packageId: packageIdOf(ref.packageName, "0.1.0"), moduleName: ref.moduleName, entityName: ref.entityName });
 }
 
 /** Protobuf `Record` (labelled or positional) -> in-memory record of `type`. */
-export function recordFromProto(type: RecordT<unknown>, record: ProtoRecord, path = ""): Record<string, unknown> {
+export function recordFromProto(type: RecordT<unknown>, record: ProtoRecord, path = "", depth = 0): Record<string, unknown> {
+  if (depth === 0) checkProtoNesting(record.fields.map((f) => f.value), path);
+  checkNesting(depth, path);
   const labelled = record.fields.some((f) => f.label !== "");
   const out: Record<string, unknown> = {};
   if (labelled) {
@@ -40,7 +75,7 @@ export function recordFromProto(type: RecordT<unknown>, record: ProtoRecord, pat
         if (resolve(fty).kind !== "optional") throw new ValueError(p, "missing field");
         out[name] = null;
       } else {
-        out[name] = valueFromProto(fty, v ?? create(ValueSchema), p);
+        out[name] = valueFromProto(fty, v ?? create(ValueSchema), p, depth + 1);
       }
       byLabel.delete(name);
     }
@@ -51,13 +86,15 @@ export function recordFromProto(type: RecordT<unknown>, record: ProtoRecord, pat
       throw new ValueError(path, `expected ${type.fields.length} fields, got ${record.fields.length}`);
     }
     type.fields.forEach(([name, fty], i) => {
-      out[name] = valueFromProto(fty, record.fields[i].value ?? create(ValueSchema), path ? `${path}.${name}` : name);
+      out[name] = valueFromProto(fty, record.fields[i].value ?? create(ValueSchema), path ? `${path}.${name}` : name, depth + 1);
     });
   }
   return out;
 }
 
-export function valueFromProto(type: DamlType, value: Value, path = ""): unknown {
+export function valueFromProto(type: DamlType, value: Value, path = "", depth = 0): unknown {
+  if (depth === 0) checkProtoNesting([value], path);
+  checkNesting(depth, path);
   const ty = resolve(type);
   const s = value.sum;
   switch (ty.kind) {
@@ -79,6 +116,7 @@ export function valueFromProto(type: DamlType, value: Value, path = ""): unknown
       }
     case "text":
       if (s.case !== "text") fail(path, "text", s.case);
+      if (s.value.length > MAX_TEXT_LENGTH) throw new ValueError(path, `Text of ${s.value.length} characters exceeds the limit of ${MAX_TEXT_LENGTH}`);
       return s.value;
     case "party":
       if (s.case !== "party" || !/^[A-Za-z0-9:\-_ ]{1,255}$/.test(s.value)) fail(path, "party", s.case);
@@ -95,30 +133,30 @@ export function valueFromProto(type: DamlType, value: Value, path = ""): unknown
       return s.value;
     case "optional":
       if (s.case !== "optional") fail(path, "optional", s.case);
-      return s.value.value ? valueFromProto(ty.of, s.value.value, path) : null;
+      return s.value.value ? valueFromProto(ty.of, s.value.value, path, depth + 1) : null;
     case "list":
       if (s.case !== "list") fail(path, "list", s.case);
-      return s.value.elements.map((e, i) => valueFromProto(ty.of, e, `${path}[${i}]`));
+      return s.value.elements.map((e, i) => valueFromProto(ty.of, e, `${path}[${i}]`, depth + 1));
     case "textMap": {
       if (s.case !== "textMap") fail(path, "text_map", s.case);
       const m = new Map<string, unknown>();
-      for (const e of s.value.entries) m.set(e.key, valueFromProto(ty.of, e.value ?? create(ValueSchema), `${path}.${e.key}`));
+      for (const e of s.value.entries) m.set(e.key, valueFromProto(ty.of, e.value ?? create(ValueSchema), `${path}.${e.key}`, depth + 1));
       return m;
     }
     case "genMap":
       if (s.case !== "genMap") fail(path, "gen_map", s.case);
       return s.value.entries.map((e, i) => [
-        valueFromProto(ty.key, e.key ?? create(ValueSchema), `${path}[${i}].key`),
-        valueFromProto(ty.value, e.value ?? create(ValueSchema), `${path}[${i}].value`),
+        valueFromProto(ty.key, e.key ?? create(ValueSchema), `${path}[${i}].key`, depth + 1),
+        valueFromProto(ty.value, e.value ?? create(ValueSchema), `${path}[${i}].value`, depth + 1),
       ]);
     case "record":
       if (s.case !== "record") fail(path, "record", s.case);
-      return recordFromProto(ty, s.value, path);
+      return recordFromProto(ty, s.value, path, depth);
     case "variant": {
       if (s.case !== "variant") fail(path, "variant", s.case);
       const ctor = ty.ctors[s.value.constructor$];
       if (!ctor) throw new ValueError(path, `unknown constructor ${s.value.constructor$}`);
-      return { tag: s.value.constructor$, value: valueFromProto(ctor, s.value.value ?? create(ValueSchema), `${path}.${s.value.constructor$}`) };
+      return { tag: s.value.constructor$, value: valueFromProto(ctor, s.value.value ?? create(ValueSchema), `${path}.${s.value.constructor$}`, depth + 1) };
     }
     case "enum":
       if (s.case !== "enum" || !ty.ctors.includes(s.value.constructor$)) fail(path, `enum ${ty.ctors.join("|")}`, s.case);

@@ -148,8 +148,10 @@ class GrpcCall {
       }
     }
     try {
-      return fromBinary(this.route.method.input, data);
+      return fromBinary(this.route.method.input, data, { recursionLimit: MAX_MESSAGE_NESTING });
     } catch (e) {
+      // Deeper than any Daml value Canton accepts (each Daml level is up to 3 messages).
+      if (e instanceof Error && e.message.includes("maximum recursion depth")) throw valueTooDeep();
       throw new ConnectError(`parse binary: ${e instanceof Error ? e.message : String(e)}`, Code.Internal);
     }
   }
@@ -309,6 +311,28 @@ class GrpcCall {
     clearTimeout(this.timer);
     this.ctx?.abort(new ConnectError("the call was cancelled", Code.Canceled));
   }
+}
+
+/**
+ * Canton's limit on Daml value nesting (the ledger's MAX_VALUE_NESTING; this transport layer does
+ * not import the ledger, so the number and Canton's message are restated here).
+ */
+const MAX_VALUE_NESTING = 100;
+
+/**
+ * Protobuf message nesting accepted on decode: a Daml value of the maximum depth (100) is at most
+ * three messages per level (Value, Record, RecordField) plus the command around it; protobuf-es's
+ * default of 100 would refuse legitimate values, and deeper input is refused before it recurses.
+ */
+export const MAX_MESSAGE_NESTING = 3 * MAX_VALUE_NESTING + 20;
+
+
+function valueTooDeep(): ConnectError {
+  const correlation = Math.random().toString(16).slice(2, 10).padEnd(8, "0");
+  return new ConnectError(
+    `INVALID_ARGUMENT(8,${correlation}): The submitted request has invalid arguments: Provided value exceeds maximum nesting level of ${MAX_VALUE_NESTING}`,
+    Code.InvalidArgument,
+  );
 }
 
 function yieldToEventLoop(): Promise<void> {

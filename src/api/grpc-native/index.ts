@@ -1,2 +1,3 @@
 export { grpcRoutes, serveGrpcNatively, type ServiceBinding } from "./native-grpc.js";
 export { specGrpcMessageHandler } from "./grpc-message-encoding.js";
+export { MAX_MESSAGE_NESTING } from "./grpc-call.js";

@@ -5,7 +5,7 @@
 import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import type { Record as ProtoRecord, Value } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
 import type { DamlType, RecordT } from "../../ledger/daml-type.js";
-import { fromDamlJson, ValueError } from "../../ledger/daml-type.js";
+import { fromDamlJson, MAX_VALUE_NESTING, NestingError, ValueError } from "../../ledger/daml-type.js";
 import { errors } from "../../ledger/errors.js";
 import type { TemplateRegistry } from "../../ledger/registry.js";
 import { recordToProto, valueToProto } from "../convert/daml-value-proto.js";
@@ -47,6 +47,7 @@ export function damlJsonCodec(registry: TemplateRegistry) {
         const value = fromDamlJson(type, json);
         return ctx.field.name === "create_arguments" ? recordToProto(type as RecordT<unknown>, value as Record<string, unknown>) : valueToProto(type, value);
       } catch (e) {
+        if (e instanceof NestingError) throw errors.valueTooDeep(MAX_VALUE_NESTING);
         if (e instanceof ValueError) {
           throw errors.preprocessingFailed(`Command interpretation error in LF-DAMLe: ${String(ctx.parent.templateId)}: ${e.message}`);
         }

@@ -6,7 +6,7 @@
  * bounded JSON arrays (`limit`, `stream_idle_timeout_ms`, 413 past the list limit).
  */
 import { create, type DescMessage, type DescService } from "@bufbuild/protobuf";
-import { ConnectError } from "@connectrpc/connect";
+import { ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { RequestInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
@@ -15,8 +15,9 @@ import { randomHex } from "../../ledger/ids.js";
 import type { TemplateRegistry } from "../../ledger/registry.js";
 import { CantonJsonError, fromCantonJson, toCantonJson } from "./canton-json.js";
 import { damlJsonCodec } from "./daml-json-codec.js";
-import { jsCantonError, ledgerErrorOf } from "./js-canton-error.js";
-import { BodyTooLarge, handlerContextOf, readBody, send, sendText } from "./http-io.js";
+import { HttpRefusal, jsCantonError, ledgerErrorOf } from "./js-canton-error.js";
+import { BodyTooLarge, handlerContextOf, readBody, send } from "./http-io.js";
+import { checkJsonContentType, JsonBodyError, parseJsonBody } from "./json-body.js";
 import { requestJsonOf } from "./request-json.js";
 import { matchRoute, routesOf, sortRoutes, type Dialect, type Route } from "./route-table.js";
 import { createSpliceHandler } from "./splice-gateway.js";
@@ -31,6 +32,11 @@ export interface GatewayOptions {
   readonly listMaxElements: number;
   readonly maxBodyBytes: number;
   readonly log: Logger;
+  /**
+   * Canton's first step, run before the body is read or decoded: authenticate the caller of a
+   * `/v2` route (a bad body of an unauthenticated caller is a 401, as in Canton).
+   */
+  readonly authenticate?: (route: Route, ctx: HandlerContext) => Promise<void>;
   /** Idle time that ends an open-ended stream when the request does not say (ms). */
   readonly defaultStreamIdleMs?: number;
 }
@@ -81,11 +87,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       const method = req.method ?? "GET";
       const match = matchRoute(routes, method, url.pathname);
       const spliceError = isSplicePath(url.pathname);
-      if (match === undefined) return spliceError ? splice.notFound(res, method, url.pathname) : sendText(res, 404, "The requested resource could not be found.");
-      if (match === "method-not-allowed") return spliceError ? splice.methodNotAllowed(res, method, url.pathname) : sendText(res, 405, "HTTP method not allowed.");
+      if (match === undefined) return spliceError ? splice.notFound(res, method, url.pathname) : refuse(res, 404, "The requested resource could not be found.");
+      if (match === "method-not-allowed") return spliceError ? splice.methodNotAllowed(res, method, url.pathname) : refuse(res, 405, "HTTP method not allowed.");
       if (match === "bad-encoding") {
         const why = `a path parameter of ${url.pathname} is not valid percent-encoding`;
-        return spliceError ? splice.badRequest(res, why) : sendText(res, 400, `Invalid value for: path parameter (${why})`);
+        return spliceError ? splice.badRequest(res, why) : refuse(res, 400, `Invalid value for: path parameter (${why})`);
       }
       if (match.route.dialect === "splice") return splice.handle(match.route, match.params, url, req, res);
       invoke(calls, match.route, match.params, url, req, res).catch((e: unknown) => sendError(res, e, options));
@@ -103,13 +109,13 @@ function routesFor(services: GatewayOptions["services"]): Route[] {
 }
 
 async function invoke(calls: CantonCalls, route: Route, params: string[], url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const decoded = await readInput(calls, route, params, url, req, res);
-  if (decoded === undefined) return;
   const abort = new AbortController();
   calls.live.add(abort);
   res.on("close", () => abort.abort());
   try {
     const ctx = handlerContextOf(route, "canton-json", url, req, abort.signal);
+    await calls.options.authenticate?.(route, ctx);
+    const decoded = await readInput(calls, route, params, url, req);
     const impl = calls.impls.get(route.service)![route.method.localName];
     const output = route.method.output as DescMessage;
     if (route.method.methodKind === "server_streaming") {
@@ -125,40 +131,34 @@ async function invoke(calls: CantonCalls, route: Route, params: string[], url: U
   }
 }
 
-/** The request message from path, query and body; `undefined` when a 400 has been sent for what cannot be decoded. */
-async function readInput(
-  calls: CantonCalls,
-  route: Route,
-  params: string[],
-  url: URL,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<{ input: unknown; stream: StreamParams } | undefined> {
+/** The request message from path, query and body; an HttpRefusal (400, 413, 415) for what cannot be decoded. */
+async function readInput(calls: CantonCalls, route: Route, params: string[], url: URL, req: IncomingMessage): Promise<{ input: unknown; stream: StreamParams }> {
   const stream = route.method.methodKind === "server_streaming" ? streamParamsOf(url) : {};
-  if (typeof stream === "string") {
-    sendText(res, 400, stream);
-    return undefined;
-  }
+  if (typeof stream === "string") throw new HttpRefusal(400, stream);
   let bodyJson: unknown;
   if (route.body !== "") {
-    const text = await readBody(req, calls.options.maxBodyBytes);
     try {
-      bodyJson = text.trim() === "" ? {} : JSON.parse(text);
+      checkJsonContentType(req);
+      const text = await readBody(req, calls.options.maxBodyBytes);
+      bodyJson = text.trim() === "" ? {} : parseJsonBody(text);
     } catch (e) {
-      sendText(res, 400, `Invalid value for: body (${(e as Error).message})`);
-      return undefined;
+      if (e instanceof JsonBodyError) throw new HttpRefusal(e.status, `Invalid value for: body (${e.message})`);
+      throw e;
     }
   }
   try {
     const json = requestJsonOf(route, params, url.searchParams, bodyJson);
     return { input: fromCantonJson(route.method.input as never, json, calls.daml as never), stream };
   } catch (e) {
-    if (e instanceof CantonJsonError) {
-      sendText(res, 400, `Invalid value for: body (${e.message})`);
-      return undefined;
-    }
+    if (e instanceof CantonJsonError) throw new HttpRefusal(400, `Invalid value for: body (${e.message})`);
     throw e;
   }
+}
+
+/** Answers a request refused before decoding, as a JsCantonError. */
+function refuse(res: ServerResponse, status: number, message: string): void {
+  const { body } = new HttpRefusal(status, message).toJsCantonError(randomHex(8));
+  send(res, status, body);
 }
 
 /** A server stream as a bounded JSON array: ends at `limit`, after an idle gap, or fails past the list limit. */
@@ -189,7 +189,11 @@ async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, 
 /** A failed Canton-dialect request as Canton's JsCantonError (413 for an oversized body or list). */
 function sendError(res: ServerResponse, e: unknown, options: GatewayOptions): void {
   if (res.headersSent) return void res.destroy();
-  if (e instanceof BodyTooLarge) return sendText(res, 413, `Request entity too large: the body exceeds ${options.maxBodyBytes} bytes`);
+  if (e instanceof BodyTooLarge) return refuse(res, 413, `Request entity too large: the body exceeds ${options.maxBodyBytes} bytes`);
+  if (e instanceof HttpRefusal) {
+    const refused = e.toJsCantonError(randomHex(8));
+    return send(res, refused.status, refused.body);
+  }
   const err = ledgerErrorOf(e);
   if (!(e instanceof LedgerError) && err.code === "LEDGER_API_INTERNAL_ERROR" && !(e as { cause?: unknown })?.cause) {
     options.log.error({ err: e }, "unhandled error in JSON gateway");

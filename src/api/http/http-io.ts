@@ -5,22 +5,34 @@ import type { Route } from "./route-table.js";
 
 export class BodyTooLarge extends Error {}
 
+/**
+ * How much of an oversized body is read and dropped after the limit, so the client (still sending)
+ * reads the 413 instead of a reset; past this the connection is cut.
+ */
+const DRAIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The body as text, or BodyTooLarge past `limit` — declared by Content-Length or counted while a
+ * chunked body arrives. Either way the rest is drained (up to DRAIN_BYTES) and the caller answers
+ * 413: destroying the request would reset the connection before the client sees the answer.
+ */
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers["content-length"] ?? "0");
-    if (declared > limit) {
-      reject(new BodyTooLarge());
-      req.resume();
-      return;
-    }
     const chunks: Buffer[] = [];
     let size = 0;
+    let tooLarge = false;
+    const refuse = () => {
+      tooLarge = true;
+      chunks.length = 0;
+      reject(new BodyTooLarge());
+    };
+    if (Number(req.headers["content-length"] ?? "0") > limit) refuse();
     req.on("data", (c: Buffer) => {
       size += c.length;
-      if (size > limit) {
-        reject(new BodyTooLarge());
-        req.destroy();
-      } else chunks.push(c);
+      if (tooLarge) {
+        if (size > limit + DRAIN_BYTES) req.destroy();
+      } else if (size > limit) refuse();
+      else chunks.push(c);
     });
     req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     req.on("error", reject);

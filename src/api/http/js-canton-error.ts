@@ -1,9 +1,9 @@
 /**
  * Errors of the JSON Ledger API: `JsCantonError` bodies with the HTTP status Canton derives from
- * the gRPC code, and `text/plain` 400s for bodies that cannot be decoded at all.
+ * the gRPC code; requests refused before decoding (HttpRefusal) get the same shape.
  */
 import { ConnectError } from "@connectrpc/connect";
-import { errors, GrpcCode, isRetryable, LedgerError } from "../../ledger/errors.js";
+import { Category, errors, GrpcCode, isRetryable, LedgerError } from "../../ledger/errors.js";
 
 export function httpStatusOf(code: number): number {
   switch (code) {
@@ -70,4 +70,27 @@ export function jsCantonError(e: LedgerError, correlationId?: string): { status:
       ...(e.definiteAnswer !== undefined ? { definiteAnswer: e.definiteAnswer } : {}),
     },
   };
+}
+
+/**
+ * A request the JSON layer refuses before any service sees it (undecodable body or parameter,
+ * unsupported media type, unknown route, oversized body or headers), with the HTTP status to
+ * answer. It is still a JsCantonError: every `/v2` error has Canton's JSON shape.
+ */
+export class HttpRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  toJsCantonError(correlationId?: string): { status: number; body: JsCantonError } {
+    const error = new LedgerError({
+      code: this.status === 404 ? "NOT_FOUND" : "INVALID_ARGUMENT",
+      category: this.status === 404 ? Category.InvalidGivenCurrentSystemStateResourceMissing : Category.InvalidIndependentOfSystemState,
+      cause: this.message,
+    });
+    return { status: this.status, body: jsCantonError(error, correlationId).body };
+  }
 }

@@ -4,15 +4,18 @@
  * and its answer (or error) encoded back in Splice's dialect.
  */
 import { create, type DescMessage, type DescService } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { handlerContextOf, readBody, send } from "./http-io.js";
+import { checkJsonContentType, JsonBodyError, parseJsonBody } from "./json-body.js";
 import type { Route } from "./route-table.js";
 import { spliceError, spliceErrorOf } from "./splice-error.js";
 import { fromSpliceJson, toSpliceJson } from "./splice-json.js";
 import { spliceRequestJsonOf } from "./splice-request-json.js";
 
-type AnyImpl = Record<string, (req: unknown, ctx: unknown) => unknown>;
+type AnyMethod = ((req: unknown, ctx: unknown) => unknown) & { readonly authorize?: (ctx: HandlerContext) => Promise<void> };
+type AnyImpl = Record<string, AnyMethod>;
 
 export interface SpliceHandlerOptions {
   readonly impls: ReadonlyMap<DescService, object>;
@@ -29,23 +32,26 @@ export interface SpliceHandler {
 
 export function createSpliceHandler(options: SpliceHandlerOptions): SpliceHandler {
   async function invoke(route: Route, params: string[], url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let body: unknown;
-    if (route.body !== "") {
-      const text = await readBody(req, options.maxBodyBytes);
-      if (text.trim() !== "") {
-        try {
-          body = JSON.parse(text);
-        } catch (e) {
-          send(res, 400, { error: `Invalid request: the body is not JSON (${(e as Error).message})` });
-          return;
-        }
-      }
-    }
-    const input = fromSpliceJson(route.method.input, spliceRequestJsonOf(route, params, url.searchParams, body));
     const abort = new AbortController();
     res.on("close", () => abort.abort());
     const ctx = handlerContextOf(route, "splice-json", url, req, abort.signal);
     const impl = (options.impls.get(route.service) as AnyImpl)[route.method.localName];
+    // Splice's order: authenticate, authorize, then validate (a bad body of a bad caller is a 401/403).
+    await impl.authorize?.(ctx);
+    let body: unknown;
+    if (route.body !== "") {
+      try {
+        checkJsonContentType(req);
+        const text = await readBody(req, options.maxBodyBytes);
+        if (text.trim() !== "") body = parseJsonBody(text);
+      } catch (e) {
+        if (!(e instanceof JsonBodyError)) throw e;
+        const r = spliceError(e.status, `Invalid request: ${e.message}`);
+        send(res, r.status, r.body);
+        return;
+      }
+    }
+    const input = fromSpliceJson(route.method.input, spliceRequestJsonOf(route, params, url.searchParams, body));
     const output = route.method.output as DescMessage;
     const result = await (impl(input, ctx) as Promise<unknown>);
     send(res, 200, toSpliceJson(output, create(output, result as never)));

@@ -23,10 +23,35 @@ export function instrumentServices<B extends Binding>(bindings: readonly B[], ob
       const fn = (b.impl as Record<string, unknown>)[method.localName];
       if (typeof fn !== "function") continue;
       const name = `${b.service.name}/${method.name}`;
-      impl[method.localName] = method.methodKind === "server_streaming" ? timedStream(fn as Fn, b.impl, name, observe) : timedUnary(fn as Fn, b.impl, name, observe);
+      const timed = method.methodKind === "server_streaming" ? timedStream(fn as Fn, b.impl, name, observe) : timedUnary(fn as Fn, b.impl, name, observe);
+      impl[method.localName] = Object.assign(timed, refusals(fn as Fn, name, observe));
     }
     return { ...b, impl };
   });
+}
+
+/**
+ * What a method carries besides being callable (the /v0 methods' `authorize`, which the gateway
+ * runs before decoding), kept, with a call it refuses counted as a call of the method.
+ */
+function refusals(fn: Fn, name: string, observe: CallObserver): Record<string, unknown> {
+  const steps: Record<string, unknown> = {};
+  for (const [key, step] of Object.entries(fn)) {
+    if (typeof step !== "function") {
+      steps[key] = step;
+      continue;
+    }
+    steps[key] = async (...args: unknown[]) => {
+      const started = performance.now();
+      try {
+        return await (step as Fn)(...args);
+      } catch (e) {
+        observe(name, codeName(e), (performance.now() - started) / 1000);
+        throw e;
+      }
+    };
+  }
+  return steps;
 }
 
 function codeName(e: unknown): string {

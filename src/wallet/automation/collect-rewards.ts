@@ -45,7 +45,7 @@ async function mergeFor(deps: WalletDeps, party: string, state: NetworkState, th
   const holdings = spendable.candidates;
   if (holdings.length <= threshold) return false;
   const inputs = [...holdings].sort((a, b) => a.value.cmp(b.value)).slice(0, MAX_INPUTS);
-  if (!inputs.reduce((a, c) => a.add(c.value), Numeric.zero).isPositive()) return false;
+  if (!Numeric.total(inputs.map((c) => c.value)).isPositive()) return false; // total: never overflows
   await selfTransfer(deps, party, state, spendable, inputs);
   return true;
 }

@@ -197,13 +197,13 @@ function involves(item: HistoryItem, party: string): boolean {
 }
 
 const decimal = (n: Numeric | null | undefined) => n ?? Numeric.zero;
-const sum = (xs: readonly Numeric[]) => xs.reduce((a, b) => a.add(b), Numeric.zero);
+const sum = (xs: readonly Numeric[]) => Numeric.total(xs);
 
 function rewards(summary: TransferSummary) {
   return {
     holdingFees: summary.holdingFees,
     appRewardsUsed: summary.inputAppRewardAmount,
-    validatorRewardsUsed: summary.inputValidatorRewardAmount.add(decimal(summary.inputValidatorFaucetAmount)),
+    validatorRewardsUsed: summary.inputValidatorRewardAmount.plus(decimal(summary.inputValidatorFaucetAmount)),
     svRewardsUsed: summary.inputSvRewardAmount,
   };
 }
@@ -216,21 +216,21 @@ function transferItem(base: Omit<ItemBase, "subtype">, node: ExerciseNodeRecord,
   const outputs = transfer.outputs.map((o, k) => {
     const fee = summary.outputFees[k] ?? Numeric.zero;
     const receiverFee = fee.mul(o.receiverFeeRatio);
-    return { o, senderFee: fee.sub(receiverFee), receiverFee };
+    return { o, senderFee: fee.minus(receiverFee), receiverFee };
   });
-  const toSelf = sum(outputs.filter(({ o }) => o.receiver === transfer.sender && o.lock === null).map(({ o, senderFee }) => o.amount.sub(senderFee)));
-  const netInput = summary.inputAmuletAmount.sub(summary.holdingFees);
+  const toSelf = sum(outputs.filter(({ o }) => o.receiver === transfer.sender && o.lock === null).map(({ o, senderFee }) => o.amount.minus(senderFee)));
+  const netInput = summary.inputAmuletAmount.minus(summary.holdingFees);
   const receivers = new Map<string, Numeric>();
   for (const { o, receiverFee } of outputs) {
     if (o.receiver === transfer.sender) continue;
-    const net = o.lock === null ? o.amount.sub(receiverFee) : receiverFee.neg();
-    receivers.set(o.receiver, (receivers.get(o.receiver) ?? Numeric.zero).add(net));
+    const net = o.lock === null ? o.amount.minus(receiverFee) : receiverFee.neg();
+    receivers.set(o.receiver, (receivers.get(o.receiver) ?? Numeric.zero).plus(net));
   }
   return {
     ...base,
     type: "transfer",
     subtype: enclosing.subtype ?? subtypeOf(node),
-    sender: { party: transfer.sender, amount: toSelf.add(summary.senderChangeAmount).sub(netInput) },
+    sender: { party: transfer.sender, amount: toSelf.plus(summary.senderChangeAmount).minus(netInput) },
     receivers: [...receivers].map(([party, amount]) => ({ party, amount })),
     ...rewards(summary),
     ...(enclosing.description !== undefined ? { description: enclosing.description } : {}),
@@ -247,7 +247,7 @@ function burnItem(base: Omit<ItemBase, "subtype">, node: ExerciseNodeRecord, pay
     ...base,
     type: "transfer",
     subtype: subtypeOf(node),
-    sender: { party: payer, amount: summary.senderChangeAmount.sub(summary.inputAmuletAmount.sub(summary.holdingFees)) },
+    sender: { party: payer, amount: summary.senderChangeAmount.minus(summary.inputAmuletAmount.minus(summary.holdingFees)) },
     receivers: dsoParties.map((party) => ({ party, amount: Numeric.zero })),
     ...rewards(summary),
   };

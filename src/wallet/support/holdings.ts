@@ -26,18 +26,19 @@ export function positionOf<C>(contract: C, amount: AmuletPayload["amount"], roun
 
 export function balanceOf(amulets: readonly AmuletPayload[], locked: readonly LockedAmuletPayload[], round: bigint): Balance {
   // currentAmount = initialAmount - holdingFee (fees.ts); the fee is computed once per holding.
+  // Sums use plus/minus: a party's total may exceed Numeric 10 even though each holding fits.
   let effectiveUnlocked = Numeric.zero;
   let effectiveLocked = Numeric.zero;
   let totalHoldingFees = Numeric.zero;
   for (const a of amulets) {
     const fee = holdingFee(a.amount, round);
-    effectiveUnlocked = effectiveUnlocked.add(a.amount.initialAmount.sub(fee));
-    totalHoldingFees = totalHoldingFees.add(fee);
+    effectiveUnlocked = effectiveUnlocked.plus(a.amount.initialAmount.minus(fee));
+    totalHoldingFees = totalHoldingFees.plus(fee);
   }
   for (const l of locked) {
     const fee = holdingFee(l.amulet.amount, round);
-    effectiveLocked = effectiveLocked.add(l.amulet.amount.initialAmount.sub(fee));
-    totalHoldingFees = totalHoldingFees.add(fee);
+    effectiveLocked = effectiveLocked.plus(l.amulet.amount.initialAmount.minus(fee));
+    totalHoldingFees = totalHoldingFees.plus(fee);
   }
   return { round, effectiveUnlocked, effectiveLocked, totalHoldingFees };
 }

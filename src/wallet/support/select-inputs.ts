@@ -20,7 +20,8 @@ export type Selection =
 
 export const MAX_INPUTS = 100;
 
-const sum = (xs: readonly Candidate[]) => xs.reduce((a, c) => a.add(c.value), Numeric.zero);
+// Read-side sums (never overflow): a party's holdings may together exceed Numeric 10's range.
+const sum = (xs: readonly Candidate[]) => Numeric.total(xs.map((c) => c.value));
 const asc = (a: Candidate, b: Candidate) => a.value.cmp(b.value);
 
 export function selectInputs(candidates: readonly Candidate[], amount: Numeric, max = MAX_INPUTS): Selection {
@@ -35,7 +36,7 @@ export function selectInputs(candidates: readonly Candidate[], amount: Numeric, 
   for (const h of holdings) {
     if (total.gte(amount) || picked.length >= max) break;
     picked.push(h);
-    total = total.add(h.value);
+    total = total.plus(h.value);
   }
   if (total.gte(amount)) return { kind: "ok", inputs: picked, total };
 
@@ -46,7 +47,7 @@ export function selectInputs(candidates: readonly Candidate[], amount: Numeric, 
   for (const h of largest) {
     if (covered.gte(amount) || coupons.length + cover.length >= max) break;
     cover.push(h);
-    covered = covered.add(h.value);
+    covered = covered.plus(h.value);
   }
   if (covered.lt(amount)) return { kind: "too-many-inputs", coverableWithMax: covered };
   const used = new Set(cover.map((c) => c.contractId));

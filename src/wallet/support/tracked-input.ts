@@ -3,6 +3,7 @@
  * refuse later with a less helpful message, and facts of the ledger (time, known parties) the
  * request depends on. Each refusal is a `bad-request` naming the field.
  */
+import { MAX_TEXT_LENGTH } from "../../ledger/daml-type.js";
 import type { PartyId } from "../../ledger/ids.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import { walletErrors } from "../wallet-error.js";
@@ -12,6 +13,12 @@ import { parsePartyId } from "./wallet-input.js";
 export const MAX_TEXT = 280;
 
 const codePoints = (s: string) => [...s].length;
+
+/** A free text the wallet puts into a contract (a send's description): at most MAX_TEXT_LENGTH. */
+export function parseFreeText(field: string, raw: string): string {
+  if (raw.length > MAX_TEXT_LENGTH) throw walletErrors.badRequest(`${field}: must be at most ${MAX_TEXT_LENGTH} characters, got ${raw.length}`);
+  return raw;
+}
 
 export function parseTrackingId(raw: string): string {
   if (raw.length === 0) throw walletErrors.badRequest("tracking_id: must not be empty");

@@ -22,6 +22,7 @@ import { spendingAs } from "../support/spend-queue.js";
 import { spendableOf } from "../support/transfer-inputs.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import { walletErrors } from "../wallet-error.js";
+import { parseFreeText } from "../support/tracked-input.js";
 
 export interface TokenStandardTransferRequest {
   readonly sender: string;
@@ -36,6 +37,7 @@ export interface TokenStandardTransferRequest {
 export async function createTokenStandardTransfer(deps: WalletDeps, req: TokenStandardTransferRequest): Promise<TransferInstructionResult> {
   if (!req.amount.isPositive()) throw walletErrors.badRequest("amount must be positive");
   if (req.trackingId.length === 0) throw walletErrors.badRequest("tracking_id must not be empty");
+  parseFreeText("description", req.description);
   const now = deps.clock.now();
   if (req.expiresAt <= now) throw walletErrors.badRequest(`expires_at ${req.expiresAt} is not in the future (ledger time is ${now})`);
   const busy = `a token-standard transfer with tracking id ${req.trackingId} is being processed; retry later`;
@@ -44,7 +46,8 @@ export async function createTokenStandardTransfer(deps: WalletDeps, req: TokenSt
     const spendable = await spendableOf(deps, req.sender);
     const holdings = spendable.candidates.filter((c) => c.kind === "holding");
     const offer = req.receiver !== req.sender && !(await lookupTransferPreapproval(registryDepsOf(deps), req.receiver));
-    const needed = offer ? req.amount.add(twoStepFeeReserve(spendable.openRound.payload, req.amount, req.expiresAt - now)) : req.amount;
+    // plus: an amount near the maximum must end as "insufficient funds", not as an overflow.
+    const needed = offer ? req.amount.plus(twoStepFeeReserve(spendable.openRound.payload, req.amount, req.expiresAt - now)) : req.amount;
     const inputs = pickInputs(holdings, needed);
     const transfer: Transfer = {
       sender: req.sender,

@@ -29,6 +29,8 @@ export async function createTransferOffer(deps: WalletDeps, input: CreateTransfe
   const trackingId = parseTrackingId(input.trackingId);
   const description = parseDescription(input.description);
   const expiresAt = parseExpiresAt(deps, input.expiresAt);
+  // As for a preapproval send: an offer to oneself would only lock the sender's own CC.
+  if (input.receiver === input.sender) throw walletErrors.badRequest("sender and receiver must differ");
   const receiver = await parseKnownParty(deps, "receiver_party_id", input.receiver);
   const { sender, amount } = input;
   return submitTracked(deps, sender, "transfer-offer", trackingId, (commandId) =>

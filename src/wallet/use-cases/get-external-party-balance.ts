@@ -33,7 +33,8 @@ export async function getExternalPartyBalance(deps: WalletDeps, partyRaw: string
   if (!earliest) throw walletErrors.notFound("No open mining round found");
   const round = earliest.payload.round.number;
   const [amulets, locked] = await Promise.all([deps.client.active(Amulet, [party]), deps.client.active(LockedAmulet, [party])]);
-  const sum = (xs: Numeric[]) => xs.reduce((a, b) => a.add(b), Numeric.zero);
+  // Read-side sums: total over any holdings, even when they together exceed Numeric 10.
+  const sum = (xs: Numeric[]) => Numeric.total(xs);
   const unlockedAmounts = amulets.filter((a) => a.payload.owner === party).map((a) => a.payload.amount);
   const lockedAmounts = locked.filter((l) => l.payload.amulet.owner === party).map((l) => l.payload.amulet.amount);
   const totalUnlockedCoin = sum(unlockedAmounts.map((a) => a.initialAmount));
@@ -44,11 +45,11 @@ export async function getExternalPartyBalance(deps: WalletDeps, partyRaw: string
     party,
     totalUnlockedCoin,
     totalLockedCoin,
-    totalCoinHoldings: totalUnlockedCoin.add(totalLockedCoin),
+    totalCoinHoldings: totalUnlockedCoin.plus(totalLockedCoin),
     accumulatedHoldingFeesUnlocked,
     accumulatedHoldingFeesLocked,
-    accumulatedHoldingFeesTotal: accumulatedHoldingFeesUnlocked.add(accumulatedHoldingFeesLocked),
-    totalAvailableCoin: totalUnlockedCoin.sub(accumulatedHoldingFeesUnlocked),
+    accumulatedHoldingFeesTotal: accumulatedHoldingFeesUnlocked.plus(accumulatedHoldingFeesLocked),
+    totalAvailableCoin: totalUnlockedCoin.minus(accumulatedHoldingFeesUnlocked),
     computedAsOfRound: round,
   };
 }

@@ -15,6 +15,7 @@ import { registryDepsOf } from "../support/token-standard-calls.js";
 import { contextFor, spendableOf, type SpendableCandidate } from "../support/transfer-inputs.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import { walletErrors } from "../wallet-error.js";
+import { parseFreeText } from "../support/tracked-input.js";
 
 export interface PreapprovalSend {
   readonly sender: string;
@@ -30,6 +31,7 @@ export const findPreapproval = (deps: WalletDeps, receiver: string) => lookupTra
 export async function sendViaPreapproval(deps: WalletDeps, req: PreapprovalSend): Promise<void> {
   if (!req.amount.isPositive()) throw walletErrors.badRequest("amount must be positive");
   if (req.receiver === req.sender) throw walletErrors.badRequest("sender and receiver must differ");
+  if (req.description !== undefined) parseFreeText("description", req.description);
   const preapproval = await findPreapproval(deps, req.receiver);
   // Splice answers INVALID_ARGUMENT (400) here: the receiver exists but cannot be paid this way.
   if (!preapproval) throw walletErrors.badRequest(`Receiver ${req.receiver} does not have a TransferPreapproval`);

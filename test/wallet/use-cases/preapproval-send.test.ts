@@ -54,4 +54,45 @@ describe("send via preapproval", () => {
     const coupons = await fx.client.active(AppRewardCoupon, [fx.validator]);
     expect(coupons.map((c) => [c.payload.featured, c.payload.amount.toString()])).toEqual([[true, "200.0000000000"]]);
   });
+
+  it("a huge transfer into another's wallet leaves its reads total and fails only the overflowing transaction", async () => {
+    const mallory = await fx.party("mallory");
+    const victim = await fx.party("victim");
+    const carol = await fx.party("carol");
+    const huge = "9".repeat(28);
+    await fx.tap(fx.validator, "1000");
+    await preapprove(victim);
+    await preapprove(carol);
+    await fx.tap(victim, "5");
+    // A ledger-level tap has no wallet cap: the ledger can hold any single amount in range.
+    await fx.tap(mallory, huge);
+    await sendViaPreapproval(deps, { sender: mallory, receiver: victim, amount: Numeric.parse(huge), deduplicationId: "huge" });
+    // The victim's holdings sum past 28 integer digits; the balance is exact anyway.
+    const balance = await getBalance(deps, victim);
+    expect(balance.effectiveUnlocked.toString()).toBe("10000000000000000000000000004.0000000000");
+    // Small sends still work (inputs are picked smallest first).
+    await sendViaPreapproval(deps, { sender: victim, receiver: carol, amount: Numeric.parse("1"), deduplicationId: "small" });
+    expect((await getBalance(deps, carol)).effectiveUnlocked.toString()).toBe("1.0000000000");
+    // A send whose inputs sum past the range fails as Daml's ArithmeticError; nothing is committed.
+    const before = (await fx.holdings(victim)).map((h) => h.contractId).sort();
+    await expect(sendViaPreapproval(deps, { sender: victim, receiver: carol, amount: Numeric.parse(huge), deduplicationId: "overflow" })).rejects.toMatchObject({
+      code: "UNHANDLED_EXCEPTION",
+      message: expect.stringContaining("DA.Exception.ArithmeticError:ArithmeticError"),
+    });
+    expect((await fx.holdings(victim)).map((h) => h.contractId).sort()).toEqual(before);
+    expect((await getBalance(deps, carol)).effectiveUnlocked.toString()).toBe("1.0000000000");
+  });
+
+  it("refuses a description longer than the text limit, changing nothing", async () => {
+    const dora = await fx.party("dora");
+    const erin = await fx.party("erin");
+    await fx.tap(fx.validator, "1000");
+    await fx.tap(dora, "10");
+    await preapprove(erin);
+    const send = (description: string, id: string) => sendViaPreapproval(deps, { sender: dora, receiver: erin, amount: Numeric.parse("1"), deduplicationId: id, description });
+    await expect(send("d".repeat(65_537), "long")).rejects.toMatchObject({ kind: "bad-request", message: expect.stringMatching(/^description: must be at most 65536 characters/) });
+    expect((await getBalance(deps, erin)).effectiveUnlocked.toString()).toBe("0.0000000000");
+    await send("d".repeat(65_536), "at-limit");
+    expect((await getBalance(deps, erin)).effectiveUnlocked.toString()).toBe("1.0000000000");
+  });
 });

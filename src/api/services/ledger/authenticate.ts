@@ -2,7 +2,10 @@
  * Per-call authentication: the bearer token names a user, who must exist and be active. The
  * returned user's rights decide what the call may do.
  */
+import type { DescService } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
+import { VersionService } from "../../../../gen/com/daml/ledger/api/v2/version_service_pb.js";
+import { toConnectError } from "./connect-error.js";
 import { errors } from "../../../ledger/errors.js";
 import type { UserRecord } from "../../../ledger/records.js";
 import type { LedgerApi } from "./ledger-api.js";
@@ -13,4 +16,20 @@ export async function authenticate(api: LedgerApi, ctx: HandlerContext): Promise
   if (!user) throw errors.permissionDenied(`user ${token.userId} does not exist`);
   if (user.isDeactivated) throw errors.permissionDenied(`user ${token.userId} is deactivated`);
   return user;
+}
+
+/**
+ * The JSON gateway's first step for a `/v2` route: the caller's token and user, checked before
+ * the body is read (Canton authenticates, then authorizes, then validates). Only VersionService
+ * answers without a token. The route's own method authenticates again (cached token, one user read).
+ */
+export function authenticateFirst(api: LedgerApi): (route: { readonly service: DescService }, ctx: HandlerContext) => Promise<void> {
+  return async (route, ctx) => {
+    if (route.service.typeName === VersionService.typeName) return;
+    try {
+      await authenticate(api, ctx);
+    } catch (e) {
+      throw toConnectError(e, api.log);
+    }
+  };
 }

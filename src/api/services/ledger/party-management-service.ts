@@ -1,4 +1,5 @@
 /** admin.PartyManagementService: allocate and list the parties hosted here. */
+import { decodePageToken, encodePageToken } from "./page-token.js";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { PartyManagementService } from "../../../../gen/com/daml/ledger/api/v2/admin/party_management_service_pb.js";
 import { isParticipantAdmin, requireAdmin } from "../../../auth/index.js";
@@ -42,11 +43,11 @@ export function partyManagementService(api: LedgerApi): ServiceImpl<typeof Party
         requireAdmin(await authenticate(api, ctx));
         if (req.pageSize < 0) throw errors.invalidField("page_size", "must not be negative");
         const size = Math.min(req.pageSize || MAX_PAGE_SIZE, MAX_PAGE_SIZE);
-        const page = await api.store.parties(req.pageToken, size);
+        const page = await api.store.parties(decodePageToken(req.pageToken), size);
         const filtered = req.filterParty ? page.filter((p) => p.party.includes(req.filterParty)) : page;
         return {
           partyDetails: filtered.map(partyDetails),
-          nextPageToken: page.length === size ? page[page.length - 1].party : "",
+          nextPageToken: page.length === size ? encodePageToken(page[page.length - 1].party) : "",
         };
       }),
     allocateParty: (req, ctx) =>

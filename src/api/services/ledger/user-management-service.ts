@@ -2,6 +2,7 @@
  * admin.UserManagementService: users and their rights. Administrators manage everyone; a user
  * may read itself and its own rights (as in Canton, where an empty user id means "me").
  */
+import { decodePageToken, encodePageToken } from "./page-token.js";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { Right, User } from "../../../../gen/com/daml/ledger/api/v2/admin/user_management_service_pb.js";
 import { RightSchema, UserManagementService } from "../../../../gen/com/daml/ledger/api/v2/admin/user_management_service_pb.js";
@@ -137,8 +138,8 @@ export function userManagementService(api: LedgerApi): ServiceImpl<typeof UserMa
         requireAdmin(await authenticate(api, ctx));
         if (req.pageSize < 0) throw errors.invalidField("page_size", "must not be negative");
         const size = Math.min(req.pageSize || MAX_PAGE_SIZE, MAX_PAGE_SIZE);
-        const page = await api.store.users(req.pageToken, size);
-        return { users: page.map(userToProto), nextPageToken: page.length === size ? page[page.length - 1].id : "" };
+        const page = await api.store.users(decodePageToken(req.pageToken), size);
+        return { users: page.map(userToProto), nextPageToken: page.length === size ? encodePageToken(page[page.length - 1].id) : "" };
       }),
     grantUserRights: (req, ctx) =>
       guard(api.log, async () => {

@@ -33,14 +33,35 @@ export type Wired<S extends DescService, K extends keyof S["method"]> = { readon
 
 type AnyHandler<C> = (req: never, caller: C, api: WalletApi) => Promise<MessageInitShape<DescMessage>>;
 
+/**
+ * A wired method's policy alone: the JSON gateway runs it before it reads the body, so a request
+ * is authenticated, then authorized, then validated (as Splice does). Its outcome is kept per call
+ * context, so the method itself does not check twice.
+ */
+export type Authorize = (ctx: HandlerContext) => Promise<void>;
+
 function endpoint<C>(api: WalletApi, policy: Policy<C>, handler: AnyHandler<C>) {
-  return async (req: never, ctx: HandlerContext) => {
+  const callers = new WeakMap<HandlerContext, Promise<C>>();
+  const callerOf = (ctx: HandlerContext): Promise<C> => {
+    let caller = callers.get(ctx);
+    if (!caller) callers.set(ctx, (caller = policy(api, ctx)));
+    return caller;
+  };
+  const unary = async (req: never, ctx: HandlerContext) => {
     try {
-      return await handler(req, await policy(api, ctx), api);
+      return await handler(req, await callerOf(ctx), api);
     } catch (e) {
       throw toWalletConnectError(e, api.log);
     }
   };
+  const authorize: Authorize = async (ctx) => {
+    try {
+      await callerOf(ctx);
+    } catch (e) {
+      throw toWalletConnectError(e, api.log);
+    }
+  };
+  return Object.assign(unary, { authorize });
 }
 
 /**
