@@ -17,10 +17,11 @@ export interface ExternalPartyTopology {
   readonly multiHash: Uint8Array;
 }
 
-export function externalPartyTopology(hint: string, key: SigningKey, participantUid: string): ExternalPartyTopology {
+/** `permission` is this participant's: confirmation unless it should only observe. */
+export function externalPartyTopology(hint: string, key: SigningKey, participantUid: string, permission: ParticipantPermission = ParticipantPermission.Confirmation): ExternalPartyTopology {
   const fingerprint = fingerprintOf(key);
   const partyId = externalPartyId(hint, fingerprint);
-  const hosting: HostingParticipant = { uid: participantUid, permission: ParticipantPermission.Confirmation };
+  const hosting: HostingParticipant = { uid: participantUid, permission };
   const transactions = [
     topologyTransactionOf.namespaceDelegation(fingerprint, key),
     topologyTransactionOf.partyToParticipant(partyId, 1, [hosting]),
