@@ -224,6 +224,13 @@ export const errors = {
     ),
   internal: (what: string) =>
     make("LEDGER_API_INTERNAL_ERROR", Category.SystemInternalAssumptionViolated)(`Processing the request failed due to a non-transient internal error: ${what}`),
+  // Canton's topology manager errors (3.4 ids), raised when an external party's onboarding is refused.
+  topologyInvalidSignature: (why: string) =>
+    make("TOPOLOGY_INVALID_TOPOLOGY_TX_SIGNATURE", Category.SecurityAlert)(`Transaction signature verification failed: ${why}`),
+  topologyUnauthorized: (why: string) =>
+    make("TOPOLOGY_UNAUTHORIZED_TRANSACTION", Category.SecurityAlert)(`Topology transaction is not properly authorized: ${why}`),
+  topologyInvalidMapping: (why: string) =>
+    make("TOPOLOGY_INVALID_MAPPING", Category.InvalidIndependentOfSystemState)(`The topology transaction was rejected due to an invalid mapping: ${why}`),
   tooManyElements: (limit: number) =>
     make("HTTP_LIST_TOO_LARGE", Category.InvalidIndependentOfSystemState)(
       `The number of elements exceeds the server's limit of ${limit}; use the limit query parameter or the streaming endpoint`,

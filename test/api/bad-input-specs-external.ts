@@ -1,7 +1,8 @@
 /**
  * The bad-input sweep's specs for the external-party routes of the Ledger API (issue #13):
- * GenerateExternalPartyTopology is served; allocation and interactive submission still answer
- * UNSUPPORTED_OPERATION (501), so they are marked `unsupported` with requests shaped as Canton's.
+ * GenerateExternalPartyTopology and AllocateExternalParty are served; interactive submission still
+ * answers UNSUPPORTED_OPERATION (501), so its routes are marked `unsupported` with requests shaped
+ * as Canton's.
  */
 import type { Json } from "./bad-input-cases.js";
 import { IOU } from "../support/test-server.js";
@@ -45,9 +46,16 @@ export const EXTERNAL_SPECS: Record<string, RouteSpec> = {
       { name: "as a non-admin", body: generate(w), token: w.alice.token, allowed: [403] },
     ],
   },
+  // The valid body is well formed but not a signed onboarding (no private key here): every variant is refused.
   "POST /v2/parties/external/allocate": {
-    unsupported: true,
     valid: (w) => ({ synchronizer: w.synchronizerId, onboardingTransactions: [{ transaction: b64(40) }], multiHashSignatures: [signature()] }),
+    bad: (w) => [
+      { name: "no onboarding transactions", body: { synchronizer: w.synchronizerId, onboardingTransactions: [], multiHashSignatures: [signature()] }, allowed: [400] },
+      { name: "an unknown synchronizer", merge: { synchronizer: "nowhere::1220" + "ab".repeat(32) }, allowed: [400] },
+      { name: "a transaction that is not base64", merge: { onboardingTransactions: [{ transaction: "not base64!" }] }, allowed: [400] },
+      { name: "a signature of 63 bytes", merge: { multiHashSignatures: [{ ...signature(), signature: b64(63) }] }, allowed: [400] },
+      { name: "as a non-admin", token: w.alice.token, allowed: [403] },
+    ],
   },
   "POST /v2/interactive-submission/prepare": {
     unsupported: true,
