@@ -5,8 +5,10 @@
  */
 import { sha256 } from "./canton-hash.js";
 
+const utf8 = new TextEncoder();
+
 export class HashWriter {
-  private buf = new Uint8Array(256);
+  private buf = new Uint8Array(1024);
   private view = new DataView(this.buf.buffer);
   private at = 0;
 
@@ -60,7 +62,7 @@ export class HashWriter {
   string(s: string): this {
     // UTF-8 is at most 3 bytes per UTF-16 unit: reserve, encode in place, then write the length.
     this.reserve(4 + s.length * 3);
-    const { written } = new TextEncoder().encodeInto(s, this.buf.subarray(this.at + 4));
+    const { written } = utf8.encodeInto(s, this.buf.subarray(this.at + 4));
     this.view.setInt32(this.at, written, false);
     this.at += 4 + written;
     return this;

@@ -132,8 +132,10 @@ function required<T>(x: T | undefined, what: string): T {
 }
 
 function hexBytes(hex: string, what: string): Uint8Array {
-  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) throw new UnhashableTransaction(`${what} ${JSON.stringify(hex)} is not hex`);
-  return new Uint8Array(Buffer.from(hex, "hex"));
+  // Buffer.from stops at the first non-hex pair: a short result means the string was not hex.
+  const b = Buffer.from(hex, "hex");
+  if (hex.length % 2 !== 0 || b.length * 2 !== hex.length) throw new UnhashableTransaction(`${what} ${JSON.stringify(hex)} is not hex`);
+  return b;
 }
 
 function identifier(w: HashWriter, id: Identifier): void {

@@ -60,7 +60,7 @@ describe("prepared-transaction hash V2", () => {
     }
   });
 
-  it("is linear in the transaction size: 20× the input contracts cost about 20× (not 400×)", () => {
+  it("is linear in the transaction size: 10× the input contracts cost about 10× (quadratic would be 100×)", () => {
     const withInputs = (n: number) => {
       const t = clone(PreparedTransactionSchema, decoded());
       const node = t.transaction!.nodes[0].versionedNode.value!.nodeType;
@@ -70,15 +70,19 @@ describe("prepared-transaction hash V2", () => {
       );
       return t;
     };
+    // The fastest of a few runs: the least disturbed by GC and the other test workers.
     const time = (t: PreparedTransaction) => {
-      const start = process.hrtime.bigint();
-      for (let i = 0; i < 3; i++) preparedTransactionHash(t);
-      return Number(process.hrtime.bigint() - start);
+      let best = Infinity;
+      for (let i = 0; i < 4; i++) {
+        const start = process.hrtime.bigint();
+        preparedTransactionHash(t);
+        best = Math.min(best, Number(process.hrtime.bigint() - start));
+      }
+      return best;
     };
-    const [small, large] = [withInputs(50), withInputs(1000)];
+    const [small, large] = [withInputs(200), withInputs(2000)];
     time(small);
-    time(large); // warm up
     const ratio = time(large) / time(small);
-    expect(ratio).toBeLessThan(60);
+    expect(ratio).toBeLessThan(35);
   });
 });
