@@ -89,3 +89,8 @@ export function parseSigningPublicKey(format: CryptoKeyFormat, keyData: Uint8Arr
   }
   throw new InvalidSigningKey(`Unsupported key format ${format} for signing key specification ${spec}`);
 }
+
+/** A key as the store keeps it (kind and DER SubjectPublicKeyInfo), back into a `SigningKey`. */
+export function signingKeyFromSpki(kind: KeyKind, spki: Uint8Array): SigningKey {
+  return parseSigningPublicKey(CryptoKeyFormat.DerX509SubjectPublicKeyInfo, spki, kind === "ed25519" ? SigningKeySpec.EcCurve25519 : SigningKeySpec.EcP256);
+}
