@@ -8,14 +8,19 @@ import http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import pino, { type Logger } from "pino";
+import type { Registry } from "prom-client";
 import { createRoutes, ledgerServices, STATIC_TIME_SETTING } from "./api/services/ledger/index.js";
 import type { LedgerApi } from "./api/services/ledger/index.js";
+import { StreamLimits } from "./api/services/ledger/stream-limits.js";
+import { instrumentServices } from "./api/services/instrument.js";
+import { createNodeMetrics, opsEndpoints, OPS_PATHS, routeLabeler, type NodeMetrics, type OpsEndpoints } from "./ops/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
 import { grpcRoutes, serveGrpcNatively, specGrpcMessageHandler } from "./api/grpc-native/index.js";
 import { createGateway } from "./api/http/gateway.js";
 import type { Route } from "./api/http/route-table.js";
 import { createTokenVerifier, describeSecret, loadOrCreateSecret } from "./auth/index.js";
 import { walletServices } from "./api/services/wallet/index.js";
+import { admitAuthenticated } from "./api/services/call-admission.js";
 import { bootstrap, bootstrapValidatorOperator } from "./bootstrap.js";
 import type { Config } from "./config/index.js";
 import { StaticClock, WallClock } from "./ledger/clock.js";
@@ -54,6 +59,8 @@ export interface RunningServer {
   readonly wallet: WalletDeps;
   /** The JSON gateway's routes (`/v2`, `/v0` and aliases, registry). */
   readonly httpRoutes: readonly Route[];
+  /** The node's Prometheus registry (also served at `GET /metrics`). */
+  readonly metrics: Registry;
   close(): Promise<void>;
 }
 
@@ -73,9 +80,26 @@ export interface ServerOptions {
 
 export async function startServer(config: Config, parts: ServerParts = {}, options: ServerOptions = {}): Promise<RunningServer> {
   const log = pino({ level: config.logLevel, base: undefined });
-  const { api, secret } = await openLedgerApi(config, log);
-  const apps = await startApps(api, config, parts, log);
-  const { grpcServer, grpcSessions, httpServer, gateway } = createListeners(api, apps.v0, config, options, log);
+  // Read at scrape time only; the node's parts exist by then.
+  let running: { api: LedgerApi; wallet: WalletDeps } | undefined;
+  const metrics = createNodeMetrics({
+    ledgerEnd: () => running?.api.store.ledgerEnd() ?? Promise.resolve(0n),
+    openStreams: () => running?.api.streams.open ?? 0,
+    holdingsPerParty: async () => (running ? holdingsPerParty(running.wallet) : []),
+  });
+  const { api, secret } = await openLedgerApi(config, log, metrics);
+  const apps = await startApps(api, config, parts, log, metrics);
+  running = { api, wallet: apps.wallet };
+  let shuttingDown = false;
+  const ops = opsEndpoints({
+    metrics,
+    readiness: {
+      storeReachable: () => api.store.setting(READINESS_PROBE),
+      automationRunning: () => apps.network.automation.started,
+      shuttingDown: () => shuttingDown,
+    },
+  });
+  const { grpcServer, grpcSessions, httpServer, gateway } = createListeners(api, apps.v0, config, options, log, { metrics, ops });
 
   await listen(grpcServer, config.grpcPort, config.host);
   await listen(httpServer, config.httpPort, config.host);
@@ -94,8 +118,10 @@ export async function startServer(config: Config, parts: ServerParts = {}, optio
     network: apps.network,
     wallet: apps.wallet,
     httpRoutes: gateway.routes,
+    metrics: metrics.registry,
     close: () =>
       (closing ??= (async () => {
+        shuttingDown = true;
         await apps.network.automation.stop();
         gateway.abortStreams();
         await Promise.all([closeServer(httpServer), closeHttp2(grpcServer, grpcSessions)]);
@@ -107,7 +133,7 @@ export async function startServer(config: Config, parts: ServerParts = {}, optio
 }
 
 /** The store, the node's identity and secret, the clock and the ledger: what every API serves. */
-async function openLedgerApi(config: Config, log: Logger): Promise<{ api: LedgerApi; secret: Uint8Array }> {
+async function openLedgerApi(config: Config, log: Logger, metrics: NodeMetrics): Promise<{ api: LedgerApi; secret: Uint8Array }> {
   const store = await openStore(config);
   const { secret, generated } = loadOrCreateSecret(config.dataDir, config.auth.secret);
   log.info({ secret: describeSecret(secret), generated }, "HS256 secret loaded");
@@ -115,7 +141,10 @@ async function openLedgerApi(config: Config, log: Logger): Promise<{ api: Ledger
   const clock =
     config.time === "static" ? new StaticClock(BigInt((await store.setting(STATIC_TIME_SETTING)) ?? "0")) : new WallClock();
   const registry = createRegistry();
-  const ledger = await Ledger.open({ store, registry, clock, maxDeduplicationSeconds: config.maxDeduplicationSeconds }, (e) => log.error({ err: e }, "transaction feed reader failed"));
+  const ledger = await Ledger.open(
+    { store, registry, clock, maxDeduplicationSeconds: config.maxDeduplicationSeconds, onOutcome: (o, seconds) => metrics.commit(o.kind, seconds) },
+    (e) => log.error({ err: e }, "transaction feed reader failed"),
+  );
   const api: LedgerApi = {
     ledger,
     store,
@@ -126,13 +155,14 @@ async function openLedgerApi(config: Config, log: Logger): Promise<{ api: Ledger
     clock,
     namespace: identity.namespace,
     apiVersion: LEDGER_API_VERSION,
+    streams: new StreamLimits({ maxStreams: config.maxStreams, maxStreamsPerUser: config.maxStreamsPerUser }),
     log,
   };
   return { api, secret };
 }
 
 /** The simulated network (DSO, rounds, automation) and the wallet apps on top of the ledger. */
-async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log: Logger) {
+async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log: Logger, metrics: NodeMetrics) {
   const { ledger, store, clock, identity } = api;
   // The node's own apps act through the same ledger as any client, as the validator user.
   const client = new LedgerClient(ledger, config.validatorUser, api.namespace);
@@ -160,18 +190,32 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
     extraSteps: [...tokenStandardSteps(client), ...walletAutomationSteps(wallet, walletParties, config.automation)],
     pollMs: config.automation.pollMs,
     onError: (e) => log.debug({ err: e }, "automation step failed; retried on the next pass"),
+    onStepRun: (name, outcome, seconds) => metrics.trigger(name, outcome, seconds),
   });
   const v0 = walletServices({ ledger: api, wallet, log });
   return { wallet, network, v0 };
 }
 
 /** The gRPC port (HTTP/2: gRPC, gRPC-Web, Connect) and the HTTP/1.1 JSON gateway, not yet listening. */
-function createListeners(api: LedgerApi, v0: ReturnType<typeof walletServices>, config: Config, options: ServerOptions, log: Logger) {
+function createListeners(
+  api: LedgerApi,
+  v0: ReturnType<typeof walletServices>,
+  config: Config,
+  options: ServerOptions,
+  log: Logger,
+  observed: { readonly metrics: NodeMetrics; readonly ops: OpsEndpoints },
+) {
+  const admit = admitAuthenticated(api.verifier, log);
+  // One set of implementations for every transport, each call timed.
+  const ledgerApi = instrumentServices(ledgerServices(api), observed.metrics.rpc);
+  const walletApi = instrumentServices(v0, observed.metrics.rpc);
+  const services = [...ledgerApi, ...walletApi];
   // connect-node percent-encodes all of grpc-message; re-encode it as the gRPC spec says.
   const grpcServer = http2.createServer(
     specGrpcMessageHandler(
       connectNodeAdapter({
-        routes: createRoutes(api, v0),
+        routes: createRoutes(services),
+        interceptors: [(next) => async (req) => (await admit(req.method, req.header.get("authorization")), next(req))],
         // Compressed requests are still accepted, but responses go out uncompressed: on loopback and
         // LAN links gzip costs both ends far more CPU than the bytes it saves (like grpc-js servers,
         // which compress only when configured to).
@@ -181,19 +225,25 @@ function createListeners(api: LedgerApi, v0: ReturnType<typeof walletServices>, 
   );
   // Plain gRPC is served natively (native-grpc.ts); gRPC-Web and Connect stay with the adapter.
   if (options.grpcTransport !== "connect") {
-    serveGrpcNatively(grpcServer, grpcRoutes([...ledgerServices(api), ...v0]), {
+    serveGrpcNatively(grpcServer, grpcRoutes(services), {
       onInternalError: (path, err) => log.error({ err, path }, "internal error in gRPC call"),
+      admit: (method, headers) => admit(method, headers.authorization),
     });
   }
   const grpcSessions = trackSessions(grpcServer);
   const gateway = createGateway({
-    services: [...ledgerServices(api), ...v0.map((s) => ({ ...s, dialect: "splice" as const }))],
+    services: [...ledgerApi, ...walletApi.map((s) => ({ ...s, dialect: "splice" as const }))],
     registry: api.registry,
     listMaxElements: config.httpListMaxElements,
     maxBodyBytes: config.httpMaxBodyBytes,
     log,
   });
-  const httpServer = http.createServer(gateway.handle);
+  const label = routeLabeler(gateway.routes, OPS_PATHS);
+  const httpServer = http.createServer((req, res) => {
+    const started = performance.now();
+    res.once("finish", () => observed.metrics.http(label(req.method ?? "", req.url ?? ""), req.method ?? "", res.statusCode, (performance.now() - started) / 1000));
+    if (!observed.ops.handle(req, res)) gateway.handle(req, res);
+  });
   // Keep-alive sockets must not hold shutdown hostage.
   httpServer.keepAliveTimeout = 5_000;
   return { grpcServer, grpcSessions, httpServer, gateway };
@@ -232,4 +282,17 @@ function trackSessions(server: http2.Http2Server): ReadonlySet<http2.Http2Sessio
     s.on("close", () => set.delete(s));
   });
   return set;
+}
+
+/** A setting no one writes: reading it reaches the database itself, as readiness needs. */
+const READINESS_PROBE = "ccwallet.readiness-probe";
+
+/** How many holdings each wallet party has (the metrics' sampled histogram). */
+async function holdingsPerParty(wallet: WalletDeps): Promise<number[]> {
+  const counts: number[] = [];
+  for (const party of await wallet.users.walletParties()) {
+    const h = await wallet.holdings.of(party);
+    counts.push(h.amulets.length + h.locked.length);
+  }
+  return counts;
 }

@@ -28,6 +28,8 @@ export interface TriggerLoopOptions {
   readonly heartbeat?: Watched;
   readonly pollMs?: number;
   readonly onError?: (error: unknown) => void;
+  /** Told of every step run: whether it changed the ledger, found nothing due, or failed, and how long it took. */
+  readonly onStepRun?: (name: string, outcome: "success" | "noop" | "failure", seconds: number) => void;
 }
 
 const MAX_STEPS_PER_PASS = 1000;
@@ -45,6 +47,11 @@ export class TriggerLoop {
   constructor(private readonly options: TriggerLoopOptions) {
     this.pending = new PendingWork(options.steps);
     this.heartbeat = options.heartbeat && qualifiedId(options.heartbeat.id);
+  }
+
+  /** Between `start()` and `stop()`: readiness reports a node whose automation stopped. */
+  get started(): boolean {
+    return this.unsubscribe !== undefined;
   }
 
   start(): void {
@@ -67,6 +74,7 @@ export class TriggerLoop {
     if (this.timer) clearInterval(this.timer);
     if (this.soon) clearTimeout(this.soon);
     this.unsubscribe?.();
+    this.unsubscribe = undefined;
     await this.settled();
   }
 
@@ -132,9 +140,14 @@ export class TriggerLoop {
 
   /** Runs one step; true if the loop should re-read the network before going on. */
   private async runStep(step: AutomationStep, scope: Scope, state: NetworkState, now: bigint): Promise<boolean> {
+    const started = performance.now();
+    const took = () => (performance.now() - started) / 1000;
     try {
-      return await step.run(state, now, scope);
+      const changed = await step.run(state, now, scope);
+      this.options.onStepRun?.(step.name, changed ? "success" : "noop", took());
+      return changed;
     } catch (e) {
+      this.options.onStepRun?.(step.name, "failure", took());
       this.options.onError?.(e);
       // A contention with a user's command is normal: look again at once, on the new state.
       if (e instanceof LedgerError) return true;

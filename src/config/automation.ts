@@ -5,7 +5,7 @@
 import { z } from "zod";
 
 export const AutomationSchema = z
-  .object({
+  .strictObject({
     collectRewards: z.boolean().default(true),
     renewPreapprovals: z.boolean().default(true),
     mergeHoldings: z.boolean().default(true),

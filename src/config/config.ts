@@ -35,17 +35,18 @@ const EnvSchema = z.object({
 });
 
 const FileSchema = z
-  .object({
+  .strictObject({
     ledger: z
-      .object({
+      .strictObject({
         maxDeduplicationSeconds: z.number().int().positive().default(7 * 24 * 3600),
+        maxStreams: z.number().int().positive().default(1000),
+        maxStreamsPerUser: z.number().int().positive().default(200),
       })
       .partial()
       .default({}),
     network: NetworkSchema,
     automation: AutomationSchema,
-  })
-  .passthrough();
+  });
 
 export interface Config {
   readonly dataDir: string;
@@ -61,6 +62,9 @@ export interface Config {
   readonly httpListMaxElements: number;
   readonly httpMaxBodyBytes: number;
   readonly maxDeduplicationSeconds: bigint;
+  /** Streams open at once, overall (Canton's `rate-limit.max-streams`, default 1000) and per user. */
+  readonly maxStreams: number;
+  readonly maxStreamsPerUser: number;
   readonly network: NetworkConfig;
   readonly automation: AutomationConfig;
 }
@@ -103,6 +107,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     httpListMaxElements: e.CCWALLET_HTTP_LIST_MAX_ELEMENTS,
     httpMaxBodyBytes: e.CCWALLET_HTTP_MAX_BODY_BYTES,
     maxDeduplicationSeconds: BigInt(file.ledger?.maxDeduplicationSeconds ?? 7 * 24 * 3600),
+    maxStreams: file.ledger?.maxStreams ?? 1000,
+    maxStreamsPerUser: file.ledger?.maxStreamsPerUser ?? 200,
     network: file.network,
     automation: file.automation,
   };

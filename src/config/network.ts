@@ -19,7 +19,7 @@ const positive = decimal.refine((n) => n.isPositive(), "must be positive");
 const nonNegative = decimal.refine((n) => !n.isNegative(), "must not be negative");
 
 export const NetworkSchema = z
-  .object({
+  .strictObject({
     /** USD per CC. */
     amuletPrice: positive.prefault("0.005"),
     tickDurationSeconds: z.number().int().positive().default(600),
@@ -34,7 +34,7 @@ export const NetworkSchema = z
     maxNumLockHolders: z.number().int().positive().default(50),
     isDevNet: z.boolean().default(true),
     issuance: z
-      .object({
+      .strictObject({
         amuletToIssuePerYear: nonNegative.prefault("40000000000"),
         validatorRewardPercentage: nonNegative.prefault("0.05"),
         appRewardPercentage: nonNegative.prefault("0.15"),

@@ -3,7 +3,7 @@ import type { NetworkConfig } from "../config/network.js";
 import type { Clock } from "../ledger/clock.js";
 import type { LedgerClient } from "../ledger/ledger-client.js";
 import type { AutomationStep } from "../automation/automation-step.js";
-import { TriggerLoop } from "../automation/trigger-loop.js";
+import { TriggerLoop, type TriggerLoopOptions } from "../automation/trigger-loop.js";
 import { readNetwork } from "../network/network-state.js";
 import { OpenMiningRound } from "../templates/splice/round.js";
 import { bootstrapNetwork, type GenesisContract, type NetworkParties } from "./bootstrap-network.js";
@@ -19,6 +19,7 @@ export interface NetworkOptions {
   readonly extraSteps?: readonly AutomationStep[];
   readonly pollMs?: number;
   readonly onError?: (error: unknown) => void;
+  readonly onStepRun?: TriggerLoopOptions["onStepRun"];
 }
 
 export interface RunningNetwork {
@@ -37,6 +38,7 @@ export async function startNetwork(options: NetworkOptions): Promise<RunningNetw
     heartbeat: OpenMiningRound,
     pollMs: options.pollMs,
     onError: options.onError,
+    onStepRun: options.onStepRun,
   });
   automation.start();
   await automation.settled();

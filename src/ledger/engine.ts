@@ -23,6 +23,8 @@ export interface LedgerOptions {
   readonly maxDeduplicationSeconds: bigint;
   /** Where committed transactions go for in-process readers (`Ledger.open` makes one). */
   readonly feed: TransactionFeed;
+  /** Told of every submission's outcome and how long it took to become durable (metrics). */
+  readonly onOutcome?: (outcome: SubmitOutcome, seconds: number) => void;
 }
 
 export type SubmitOutcome =
@@ -66,6 +68,7 @@ export class Ledger {
   readonly feed: TransactionFeed;
   private readonly maxDedupMicros: bigint;
   private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly onOutcome: LedgerOptions["onOutcome"];
 
   constructor(options: LedgerOptions) {
     this.store = options.store;
@@ -73,6 +76,7 @@ export class Ledger {
     this.clock = options.clock;
     this.feed = options.feed;
     this.maxDedupMicros = options.maxDeduplicationSeconds * 1_000_000n;
+    this.onOutcome = options.onOutcome;
   }
 
   /** A ledger over `store` whose feed starts at the store's current end. */
@@ -82,8 +86,10 @@ export class Ledger {
 
   /** Runs a submission to its end. Never throws for a rejected command: it returns the rejection. */
   submit(submission: Submission): Promise<SubmitOutcome> {
+    const started = performance.now();
     const p = this.run(submission).then((outcome) => {
       this.feed.reported(outcome.completion.offset, outcome.kind === "committed" ? outcome.transaction : null);
+      this.onOutcome?.(outcome, (performance.now() - started) / 1000);
       return outcome;
     });
     this.inFlight.add(p);

@@ -231,6 +231,12 @@ export const errors = {
     make("TOPOLOGY_UNAUTHORIZED_TRANSACTION", Category.SecurityAlert)(`Topology transaction is not properly authorized: ${why}`),
   topologyInvalidMapping: (why: string) =>
     make("TOPOLOGY_INVALID_MAPPING", Category.InvalidIndependentOfSystemState)(`The topology transaction was rejected due to an invalid mapping: ${why}`),
+  /** Canton's stream cap (`ledger-api.rate-limit.max-streams`): retryable, the streams open go on. */
+  maximumNumberOfStreams: (value: number, limit: number, method: string) =>
+    make("MAXIMUM_NUMBER_OF_STREAMS", Category.ContentionOnSharedResources)(
+      `The number of streams in use (${value}) has reached or exceeded the limit (${limit}). Metrics are available at daml.lapi.streams.`,
+      { value: String(value), limit: String(limit), fullMethodName: method },
+    ),
   tooManyElements: (limit: number) =>
     make("HTTP_LIST_TOO_LARGE", Category.InvalidIndependentOfSystemState)(
       `The number of elements exceeds the server's limit of ${limit}; use the limit query parameter or the streaming endpoint`,

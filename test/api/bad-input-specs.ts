@@ -294,6 +294,15 @@ export const SPECS: Record<string, RouteSpec> = {
     ],
   ),
   "GET /v2/state/ledger-end": { anyUser: true },
+  "GET /v2/state/latest-pruned-offsets": { anyUser: true },
+  "GET /v2/state/connected-synchronizers": {
+    anyUser: true,
+    query: () => "",
+    bad: (w) => [
+      { name: "a malformed party", query: "party=not%20a%20party" },
+      { name: "another user's party", query: `party=${encodeURIComponent(w.bob.party)}`, token: w.alice.token, allowed: [403] },
+    ],
+  },
   "GET /v2/version": { public: true },
   "GET /v2/authenticated-user": { anyUser: true },
   // Lenient on purpose (Canton wants admin claims): the participant id is no secret, and a

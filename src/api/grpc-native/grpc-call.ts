@@ -20,6 +20,8 @@ import { asConnectError, errorStatus, frame, MAX_REQUEST_MESSAGE_BYTES, OK_STATU
 
 export type UnaryHandler = (request: unknown, ctx: GrpcCallContext) => unknown;
 export type StreamHandler = (request: unknown, ctx: GrpcCallContext) => AsyncIterable<unknown>;
+/** Decides, from the method and the request headers alone, whether a call may go on; throws to refuse it. */
+export type CallAdmission = (method: DescMethod, headers: IncomingHttpHeaders) => Promise<void> | void;
 
 export type GrpcRoute =
   | { readonly kind: "unary"; readonly service: DescService; readonly method: DescMethod; readonly handler: UnaryHandler }
@@ -40,14 +42,14 @@ const DECOMPRESS = { gzip: gunzipSync, br: brotliDecompressSync } as const;
 /** Reports an unexpected error a call ended with (the client is told INTERNAL and nothing more). */
 export type InternalErrorReporter = (path: string, error: unknown) => void;
 
-export function runGrpcCall(
-  route: GrpcRoute,
-  stream: ServerHttp2Stream,
-  headers: IncomingHttpHeaders,
-  contentType: string,
-  onInternalError: InternalErrorReporter = () => undefined,
-): void {
-  new GrpcCall(route, stream, headers, contentType, onInternalError).start();
+/** What a call is run with besides its route and stream. */
+export interface CallOptions {
+  readonly onInternalError?: InternalErrorReporter;
+  readonly admit?: CallAdmission;
+}
+
+export function runGrpcCall(route: GrpcRoute, stream: ServerHttp2Stream, headers: IncomingHttpHeaders, contentType: string, options: CallOptions = {}): void {
+  new GrpcCall(route, stream, headers, contentType, options).start();
 }
 
 class GrpcCall {
@@ -65,7 +67,7 @@ class GrpcCall {
     private readonly stream: ServerHttp2Stream,
     private readonly headers: IncomingHttpHeaders,
     private readonly contentType: string,
-    private readonly onInternalError: InternalErrorReporter,
+    private readonly options: CallOptions,
   ) {}
 
   start(): void {
@@ -90,6 +92,7 @@ class GrpcCall {
     const chunks: Buffer[] = [];
     let size = 0;
     stream.on("data", (chunk: Buffer) => {
+      if (size === 0 && chunk.length >= 5 && chunk.readUInt32BE(1) > MAX_REQUEST_MESSAGE_BYTES) size = Number.POSITIVE_INFINITY; // refused on its declared length, before it arrives
       size += chunk.length;
       if (size > MAX_REQUEST_MESSAGE_BYTES + 5) {
         this.fail(new ConnectError(`request exceeds ${MAX_REQUEST_MESSAGE_BYTES} bytes`, Code.ResourceExhausted));
@@ -100,16 +103,30 @@ class GrpcCall {
     });
     stream.on("end", () => {
       if (this.ended) return;
-      let request: unknown;
-      try {
-        request = this.parseRequest(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-      } catch (e) {
-        this.fail(e);
-        return;
-      }
-      if (this.route.kind === "unary") this.runUnary(this.route.handler, request);
-      else void this.runStream(this.route.handler, request);
+      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      const admit = this.options.admit;
+      if (!admit) return this.dispatch(body);
+      Promise.resolve()
+        .then(() => admit(this.route.method, this.headers))
+        .then(
+          () => this.dispatch(body),
+          (e: unknown) => this.fail(e),
+        );
     });
+  }
+
+  /** Decodes the request and runs the implementation. */
+  private dispatch(body: Buffer): void {
+    if (this.ended) return;
+    let request: unknown;
+    try {
+      request = this.parseRequest(body);
+    } catch (e) {
+      this.fail(e);
+      return;
+    }
+    if (this.route.kind === "unary") this.runUnary(this.route.handler, request);
+    else void this.runStream(this.route.handler, request);
   }
 
   private parseRequest(body: Buffer): unknown {
@@ -279,7 +296,7 @@ class GrpcCall {
     if (this.ended) return;
     const error = asConnectError(e);
     if (error.code === Code.Internal && error.cause !== undefined && !(e instanceof ConnectError)) {
-      this.onInternalError(this.headers[":path"] ?? "", e);
+      this.options.onInternalError?.(this.headers[":path"] ?? "", e);
     }
     this.ctx?.abort(error);
     this.finish(errorStatus(error));

@@ -12,7 +12,7 @@
 import type { DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Http2Server, IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
-import { runGrpcCall, type GrpcRoute, type StreamHandler, type UnaryHandler } from "./grpc-call.js";
+import { runGrpcCall, type CallAdmission, type GrpcRoute, type StreamHandler, type UnaryHandler } from "./grpc-call.js";
 import { errorStatus } from "./grpc-wire.js";
 
 export interface ServiceBinding {
@@ -60,6 +60,11 @@ type StreamListener = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, 
 export interface NativeGrpcOptions {
   /** Told about an unexpected error (not a ConnectError) a call ended with; the client only sees INTERNAL. */
   readonly onInternalError?: (path: string, error: unknown) => void;
+  /**
+   * Runs before the request message is decoded and throws to refuse the call (UNAUTHENTICATED for
+   * a missing or bad token): authentication comes before anything the body could be wrong about.
+   */
+  readonly admit?: CallAdmission;
 }
 
 export function serveGrpcNatively(server: Http2Server, routes: ReadonlyMap<string, GrpcRoute>, options: NativeGrpcOptions = {}): void {
@@ -70,7 +75,7 @@ export function serveGrpcNatively(server: Http2Server, routes: ReadonlyMap<strin
     const contentType = headers[":method"] === "POST" ? grpcContentType(headers) : undefined;
     if (contentType) {
       const route = routes.get(headers[":path"] ?? "");
-      if (route) runGrpcCall(route, stream, headers, contentType, options.onInternalError);
+      if (route) runGrpcCall(route, stream, headers, contentType, options);
       else refuseUnknownMethod(stream, headers[":path"] ?? "", contentType);
       return;
     }

@@ -14,6 +14,7 @@ import { authenticate } from "./authenticate.js";
 import { completionResponse } from "../../convert/completion-wire.js";
 import { guardStream } from "./connect-error.js";
 import { checkpointedTail } from "./checkpointed-tail.js";
+import { limitedStream } from "./limited-stream.js";
 import type { LedgerApi } from "./ledger-api.js";
 
 type Response = MessageInitShape<typeof CompletionStreamResponseSchema>;
@@ -21,7 +22,7 @@ type Response = MessageInitShape<typeof CompletionStreamResponseSchema>;
 export function completionService(api: LedgerApi): ServiceImpl<typeof CommandCompletionService> {
   return {
     completionStream: (req, ctx) =>
-      guardStream(api.log, async function* () {
+      guardStream(api.log, () => limitedStream(api, ctx, async function* () {
         const user = await authenticate(api, ctx);
         if (req.parties.length === 0) throw errors.missingField("parties");
         for (const p of req.parties) if (!isPartyId(p)) throw errors.invalidField("parties", `Invalid party id ${JSON.stringify(p)}`);
@@ -41,6 +42,6 @@ export function completionService(api: LedgerApi): ServiceImpl<typeof CommandCom
               : undefined,
           checkpoint: (at) => ({ completionResponse: { case: "offsetCheckpoint", value: offsetCheckpointToProto(at, api.identity) } }),
         });
-      }),
+      })),
   };
 }

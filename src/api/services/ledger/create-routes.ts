@@ -38,9 +38,8 @@ export function ledgerServices(api: LedgerApi) {
   ] as const;
 }
 
-/** Every Ledger API service, plus `extra` ones (the `/v0` services of `./wallet`). */
-export function createRoutes(api: LedgerApi, extra: readonly { readonly service: DescService; readonly impl: object }[] = []): (router: ConnectRouter) => void {
-  const services = [...ledgerServices(api), ...extra];
+/** Registers service implementations (the Ledger API's, the `/v0` ones) on a Connect router. */
+export function createRoutes(services: readonly { readonly service: DescService; readonly impl: object }[]): (router: ConnectRouter) => void {
   return (router) => {
     for (const { service, impl } of services) router.service(service as never, impl as never);
   };

@@ -6,6 +6,7 @@ import type { Store } from "../../../ledger/store-port.js";
 import type { LedgerIdentity, LedgerProtoEncoder } from "../../convert/ledger-proto.js";
 import type { Clock } from "../../../ledger/clock.js";
 import type { ErrorLog } from "./connect-error.js";
+import type { StreamLimits } from "./stream-limits.js";
 
 export interface LedgerApi {
   readonly ledger: Ledger;
@@ -18,6 +19,8 @@ export interface LedgerApi {
   /** Participant namespace fingerprint, the `::1220…` suffix of allocated parties. */
   readonly namespace: string;
   readonly apiVersion: string;
+  /** Streams open now, against the configured caps. */
+  readonly streams: StreamLimits;
   /** Where internal errors of the services are reported (the node's pino logger). */
   readonly log: ErrorLog;
 }

@@ -1,13 +1,18 @@
-/** StateService: the ledger end and the active contracts a reader may see. */
+/** StateService: the ledger end, the active contracts a reader may see, and where parties are hosted. */
 import type { ServiceImpl } from "@connectrpc/connect";
-import { StateService } from "../../../../gen/com/daml/ledger/api/v2/state_service_pb.js";
+import { ParticipantPermission, StateService } from "../../../../gen/com/daml/ledger/api/v2/state_service_pb.js";
 import { isParticipantAdmin, requireReadAny, requireReadAs } from "../../../auth/index.js";
 import { errors } from "../../../ledger/errors.js";
+import { isPartyId } from "../../../ledger/ids.js";
 import { visibleTo } from "../../../ledger/event-format.js";
 import { eventFormatOf, readersOf } from "../../convert/format-proto.js";
 import { authenticate } from "./authenticate.js";
 import { guard, guardStream } from "./connect-error.js";
+import { limitedStream } from "./limited-stream.js";
 import type { LedgerApi } from "./ledger-api.js";
+
+/** The participant's name for its one synchronizer (Splice's global synchronizer alias). */
+const SYNCHRONIZER_ALIAS = "global";
 
 export function stateService(api: LedgerApi): ServiceImpl<typeof StateService> {
   return {
@@ -16,8 +21,29 @@ export function stateService(api: LedgerApi): ServiceImpl<typeof StateService> {
         await authenticate(api, ctx);
         return { offset: await api.store.ledgerEnd() };
       }),
+    // One synchronizer, which every party of this participant is hosted on with submission rights.
+    getConnectedSynchronizers: (req, ctx) =>
+      guard(api.log, async () => {
+        const user = await authenticate(api, ctx);
+        if (req.party && !isPartyId(req.party)) throw errors.invalidField("party", `Invalid party id ${JSON.stringify(req.party)}`);
+        if (req.party && !isParticipantAdmin(user)) requireReadAs(user, [req.party]);
+        const elsewhere = req.participantId !== "" && req.participantId !== api.identity.participantId;
+        const hosted = req.party === "" || (await api.store.party(req.party)) !== undefined;
+        if (elsewhere || !hosted) return { connectedSynchronizers: [] };
+        return {
+          connectedSynchronizers: [
+            { synchronizerAlias: SYNCHRONIZER_ALIAS, synchronizerId: api.identity.synchronizerId, permission: ParticipantPermission.SUBMISSION },
+          ],
+        };
+      }),
+    // Nothing is ever pruned here.
+    getLatestPrunedOffsets: (_req, ctx) =>
+      guard(api.log, async () => {
+        await authenticate(api, ctx);
+        return { participantPrunedUpToInclusive: 0n, allDivulgedContractsPrunedUpToInclusive: 0n };
+      }),
     getActiveContracts: (req, ctx) =>
-      guardStream(api.log, async function* () {
+      guardStream(api.log, () => limitedStream(api, ctx, async function* () {
         const user = await authenticate(api, ctx);
         const format = eventFormatOf(req.eventFormat ?? req.filter, req.verbose, api.registry);
         const readers = readersOf(format);
@@ -50,6 +76,6 @@ export function stateService(api: LedgerApi): ServiceImpl<typeof StateService> {
             },
           };
         }
-      }),
+      })),
   };
 }

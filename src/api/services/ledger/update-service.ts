@@ -15,6 +15,7 @@ import { defaultTransactionFormat, eventFormatOf, readersOf, transactionFormatOf
 import { offsetCheckpointToProto } from "../../convert/ledger-proto.js";
 import { authenticate } from "./authenticate.js";
 import { guard, guardStream } from "./connect-error.js";
+import { limitedStream } from "./limited-stream.js";
 import { checkpointedTail } from "./checkpointed-tail.js";
 import type { LedgerApi } from "./ledger-api.js";
 
@@ -50,7 +51,7 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
   };
   return {
     getUpdates: (req, ctx) =>
-      guardStream(api.log, async function* () {
+      guardStream(api.log, () => limitedStream(api, ctx, async function* () {
         const format = await authorizedFormat(
           api,
           ctx,
@@ -83,7 +84,7 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
           project,
           checkpoint: (at) => ({ update: { case: "offsetCheckpoint", value: offsetCheckpointToProto(at, api.identity) } }),
         });
-      }),
+      })),
     getUpdateById: (req, ctx) =>
       guard(api.log, async () => {
         if (!req.updateId) throw errors.missingField("update_id");

@@ -19,7 +19,141 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file com/daml/ledger/api/v2/state_service.proto.
  */
 export const file_com_daml_ledger_api_v2_state_service: GenFile = /*@__PURE__*/
-  fileDesc("Cipjb20vZGFtbC9sZWRnZXIvYXBpL3YyL3N0YXRlX3NlcnZpY2UucHJvdG8SFmNvbS5kYW1sLmxlZGdlci5hcGkudjIivAEKGUdldEFjdGl2ZUNvbnRyYWN0c1JlcXVlc3QSOQoGZmlsdGVyGAEgASgLMikuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5UcmFuc2FjdGlvbkZpbHRlchIPCgd2ZXJib3NlGAIgASgIEhgKEGFjdGl2ZV9hdF9vZmZzZXQYAyABKAMSOQoMZXZlbnRfZm9ybWF0GAQgASgLMiMuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5FdmVudEZvcm1hdCKgAgoaR2V0QWN0aXZlQ29udHJhY3RzUmVzcG9uc2USEwoLd29ya2Zsb3dfaWQYASABKAkSQQoPYWN0aXZlX2NvbnRyYWN0GAIgASgLMiYuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5BY3RpdmVDb250cmFjdEgAEk0KFWluY29tcGxldGVfdW5hc3NpZ25lZBgDIAEoCzIsLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuSW5jb21wbGV0ZVVuYXNzaWduZWRIABJJChNpbmNvbXBsZXRlX2Fzc2lnbmVkGAQgASgLMiouY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5JbmNvbXBsZXRlQXNzaWduZWRIAEIQCg5jb250cmFjdF9lbnRyeSKEAQoOQWN0aXZlQ29udHJhY3QSOwoNY3JlYXRlZF9ldmVudBgBIAEoCzIkLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuQ3JlYXRlZEV2ZW50EhcKD3N5bmNocm9uaXplcl9pZBgCIAEoCRIcChRyZWFzc2lnbm1lbnRfY291bnRlchgDIAEoBCKWAQoUSW5jb21wbGV0ZVVuYXNzaWduZWQSOwoNY3JlYXRlZF9ldmVudBgBIAEoCzIkLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuQ3JlYXRlZEV2ZW50EkEKEHVuYXNzaWduZWRfZXZlbnQYAiABKAsyJy5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLlVuYXNzaWduZWRFdmVudCJTChJJbmNvbXBsZXRlQXNzaWduZWQSPQoOYXNzaWduZWRfZXZlbnQYASABKAsyJS5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLkFzc2lnbmVkRXZlbnQiFQoTR2V0TGVkZ2VyRW5kUmVxdWVzdCImChRHZXRMZWRnZXJFbmRSZXNwb25zZRIOCgZvZmZzZXQYASABKAMqtwEKFVBhcnRpY2lwYW50UGVybWlzc2lvbhImCiJQQVJUSUNJUEFOVF9QRVJNSVNTSU9OX1VOU1BFQ0lGSUVEEAASJQohUEFSVElDSVBBTlRfUEVSTUlTU0lPTl9TVUJNSVNTSU9OEAESJwojUEFSVElDSVBBTlRfUEVSTUlTU0lPTl9DT05GSVJNQVRJT04QAhImCiJQQVJUSUNJUEFOVF9QRVJNSVNTSU9OX09CU0VSVkFUSU9OEAMyvwIKDFN0YXRlU2VydmljZRKkAQoSR2V0QWN0aXZlQ29udHJhY3RzEjEuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5HZXRBY3RpdmVDb250cmFjdHNSZXF1ZXN0GjIuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5HZXRBY3RpdmVDb250cmFjdHNSZXNwb25zZSIlgtPkkwIfOgEqIhovdjIvc3RhdGUvYWN0aXZlLWNvbnRyYWN0czABEocBCgxHZXRMZWRnZXJFbmQSKy5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLkdldExlZGdlckVuZFJlcXVlc3QaLC5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLkdldExlZGdlckVuZFJlc3BvbnNlIhyC0+STAhYSFC92Mi9zdGF0ZS9sZWRnZXItZW5kYgZwcm90bzM", [file_com_daml_ledger_api_v2_event, file_com_daml_ledger_api_v2_reassignment, file_com_daml_ledger_api_v2_transaction_filter, file_google_api_annotations]);
+  fileDesc("Cipjb20vZGFtbC9sZWRnZXIvYXBpL3YyL3N0YXRlX3NlcnZpY2UucHJvdG8SFmNvbS5kYW1sLmxlZGdlci5hcGkudjIiZwogR2V0Q29ubmVjdGVkU3luY2hyb25pemVyc1JlcXVlc3QSDQoFcGFydHkYASABKAkSFgoOcGFydGljaXBhbnRfaWQYAiABKAkSHAoUaWRlbnRpdHlfcHJvdmlkZXJfaWQYAyABKAkipwIKIUdldENvbm5lY3RlZFN5bmNocm9uaXplcnNSZXNwb25zZRJwChdjb25uZWN0ZWRfc3luY2hyb25pemVycxgBIAMoCzJPLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuR2V0Q29ubmVjdGVkU3luY2hyb25pemVyc1Jlc3BvbnNlLkNvbm5lY3RlZFN5bmNocm9uaXplchqPAQoVQ29ubmVjdGVkU3luY2hyb25pemVyEhoKEnN5bmNocm9uaXplcl9hbGlhcxgBIAEoCRIXCg9zeW5jaHJvbml6ZXJfaWQYAiABKAkSQQoKcGVybWlzc2lvbhgDIAEoDjItLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuUGFydGljaXBhbnRQZXJtaXNzaW9uIh8KHUdldExhdGVzdFBydW5lZE9mZnNldHNSZXF1ZXN0IoMBCh5HZXRMYXRlc3RQcnVuZWRPZmZzZXRzUmVzcG9uc2USKgoicGFydGljaXBhbnRfcHJ1bmVkX3VwX3RvX2luY2x1c2l2ZRgBIAEoAxI1Ci1hbGxfZGl2dWxnZWRfY29udHJhY3RzX3BydW5lZF91cF90b19pbmNsdXNpdmUYAiABKAMivAEKGUdldEFjdGl2ZUNvbnRyYWN0c1JlcXVlc3QSOQoGZmlsdGVyGAEgASgLMikuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5UcmFuc2FjdGlvbkZpbHRlchIPCgd2ZXJib3NlGAIgASgIEhgKEGFjdGl2ZV9hdF9vZmZzZXQYAyABKAMSOQoMZXZlbnRfZm9ybWF0GAQgASgLMiMuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5FdmVudEZvcm1hdCKgAgoaR2V0QWN0aXZlQ29udHJhY3RzUmVzcG9uc2USEwoLd29ya2Zsb3dfaWQYASABKAkSQQoPYWN0aXZlX2NvbnRyYWN0GAIgASgLMiYuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5BY3RpdmVDb250cmFjdEgAEk0KFWluY29tcGxldGVfdW5hc3NpZ25lZBgDIAEoCzIsLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuSW5jb21wbGV0ZVVuYXNzaWduZWRIABJJChNpbmNvbXBsZXRlX2Fzc2lnbmVkGAQgASgLMiouY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5JbmNvbXBsZXRlQXNzaWduZWRIAEIQCg5jb250cmFjdF9lbnRyeSKEAQoOQWN0aXZlQ29udHJhY3QSOwoNY3JlYXRlZF9ldmVudBgBIAEoCzIkLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuQ3JlYXRlZEV2ZW50EhcKD3N5bmNocm9uaXplcl9pZBgCIAEoCRIcChRyZWFzc2lnbm1lbnRfY291bnRlchgDIAEoBCKWAQoUSW5jb21wbGV0ZVVuYXNzaWduZWQSOwoNY3JlYXRlZF9ldmVudBgBIAEoCzIkLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuQ3JlYXRlZEV2ZW50EkEKEHVuYXNzaWduZWRfZXZlbnQYAiABKAsyJy5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLlVuYXNzaWduZWRFdmVudCJTChJJbmNvbXBsZXRlQXNzaWduZWQSPQoOYXNzaWduZWRfZXZlbnQYASABKAsyJS5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLkFzc2lnbmVkRXZlbnQiFQoTR2V0TGVkZ2VyRW5kUmVxdWVzdCImChRHZXRMZWRnZXJFbmRSZXNwb25zZRIOCgZvZmZzZXQYASABKAMqtwEKFVBhcnRpY2lwYW50UGVybWlzc2lvbhImCiJQQVJUSUNJUEFOVF9QRVJNSVNTSU9OX1VOU1BFQ0lGSUVEEAASJQohUEFSVElDSVBBTlRfUEVSTUlTU0lPTl9TVUJNSVNTSU9OEAESJwojUEFSVElDSVBBTlRfUEVSTUlTU0lPTl9DT05GSVJNQVRJT04QAhImCiJQQVJUSUNJUEFOVF9QRVJNSVNTSU9OX09CU0VSVkFUSU9OEAMysAUKDFN0YXRlU2VydmljZRKkAQoSR2V0QWN0aXZlQ29udHJhY3RzEjEuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5HZXRBY3RpdmVDb250cmFjdHNSZXF1ZXN0GjIuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5HZXRBY3RpdmVDb250cmFjdHNSZXNwb25zZSIlgtPkkwIfOgEqIhovdjIvc3RhdGUvYWN0aXZlLWNvbnRyYWN0czABErsBChlHZXRDb25uZWN0ZWRTeW5jaHJvbml6ZXJzEjguY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5HZXRDb25uZWN0ZWRTeW5jaHJvbml6ZXJzUmVxdWVzdBo5LmNvbS5kYW1sLmxlZGdlci5hcGkudjIuR2V0Q29ubmVjdGVkU3luY2hyb25pemVyc1Jlc3BvbnNlIimC0+STAiMSIS92Mi9zdGF0ZS9jb25uZWN0ZWQtc3luY2hyb25pemVycxKHAQoMR2V0TGVkZ2VyRW5kEisuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5HZXRMZWRnZXJFbmRSZXF1ZXN0GiwuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5HZXRMZWRnZXJFbmRSZXNwb25zZSIcgtPkkwIWEhQvdjIvc3RhdGUvbGVkZ2VyLWVuZBKwAQoWR2V0TGF0ZXN0UHJ1bmVkT2Zmc2V0cxI1LmNvbS5kYW1sLmxlZGdlci5hcGkudjIuR2V0TGF0ZXN0UHJ1bmVkT2Zmc2V0c1JlcXVlc3QaNi5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLkdldExhdGVzdFBydW5lZE9mZnNldHNSZXNwb25zZSIngtPkkwIhEh8vdjIvc3RhdGUvbGF0ZXN0LXBydW5lZC1vZmZzZXRzYgZwcm90bzM", [file_com_daml_ledger_api_v2_event, file_com_daml_ledger_api_v2_reassignment, file_com_daml_ledger_api_v2_transaction_filter, file_google_api_annotations]);
+
+/**
+ * Request of GetConnectedSynchronizers.
+ *
+ * @generated from message com.daml.ledger.api.v2.GetConnectedSynchronizersRequest
+ */
+export type GetConnectedSynchronizersRequest = Message<"com.daml.ledger.api.v2.GetConnectedSynchronizersRequest"> & {
+  /**
+   * The party whose hosting permission is asked for; empty: the participant's own.
+   *
+   * @generated from field: string party = 1;
+   */
+  party: string;
+
+  /**
+   * The participant asked about; empty or this participant's id.
+   *
+   * @generated from field: string participant_id = 2;
+   */
+  participantId: string;
+
+  /**
+   * Identity provider of the calling user; empty: the default one.
+   *
+   * @generated from field: string identity_provider_id = 3;
+   */
+  identityProviderId: string;
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.GetConnectedSynchronizersRequest.
+ * Use `create(GetConnectedSynchronizersRequestSchema)` to create a new message.
+ */
+export const GetConnectedSynchronizersRequestSchema: GenMessage<GetConnectedSynchronizersRequest> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_state_service, 0);
+
+/**
+ * Response of GetConnectedSynchronizers.
+ *
+ * @generated from message com.daml.ledger.api.v2.GetConnectedSynchronizersResponse
+ */
+export type GetConnectedSynchronizersResponse = Message<"com.daml.ledger.api.v2.GetConnectedSynchronizersResponse"> & {
+  /**
+   * Connected synchronizers; empty when the party is not hosted here.
+   *
+   * @generated from field: repeated com.daml.ledger.api.v2.GetConnectedSynchronizersResponse.ConnectedSynchronizer connected_synchronizers = 1;
+   */
+  connectedSynchronizers: GetConnectedSynchronizersResponse_ConnectedSynchronizer[];
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.GetConnectedSynchronizersResponse.
+ * Use `create(GetConnectedSynchronizersResponseSchema)` to create a new message.
+ */
+export const GetConnectedSynchronizersResponseSchema: GenMessage<GetConnectedSynchronizersResponse> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_state_service, 1);
+
+/**
+ * A synchronizer and the permission held on it.
+ *
+ * @generated from message com.daml.ledger.api.v2.GetConnectedSynchronizersResponse.ConnectedSynchronizer
+ */
+export type GetConnectedSynchronizersResponse_ConnectedSynchronizer = Message<"com.daml.ledger.api.v2.GetConnectedSynchronizersResponse.ConnectedSynchronizer"> & {
+  /**
+   * The participant's alias for the synchronizer.
+   *
+   * @generated from field: string synchronizer_alias = 1;
+   */
+  synchronizerAlias: string;
+
+  /**
+   * The synchronizer's id.
+   *
+   * @generated from field: string synchronizer_id = 2;
+   */
+  synchronizerId: string;
+
+  /**
+   * The participant's permission for the party (or its own) on it.
+   *
+   * @generated from field: com.daml.ledger.api.v2.ParticipantPermission permission = 3;
+   */
+  permission: ParticipantPermission;
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.GetConnectedSynchronizersResponse.ConnectedSynchronizer.
+ * Use `create(GetConnectedSynchronizersResponse_ConnectedSynchronizerSchema)` to create a new message.
+ */
+export const GetConnectedSynchronizersResponse_ConnectedSynchronizerSchema: GenMessage<GetConnectedSynchronizersResponse_ConnectedSynchronizer> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_state_service, 1, 0);
+
+/**
+ * Request of GetLatestPrunedOffsets.
+ *
+ * @generated from message com.daml.ledger.api.v2.GetLatestPrunedOffsetsRequest
+ */
+export type GetLatestPrunedOffsetsRequest = Message<"com.daml.ledger.api.v2.GetLatestPrunedOffsetsRequest"> & {
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.GetLatestPrunedOffsetsRequest.
+ * Use `create(GetLatestPrunedOffsetsRequestSchema)` to create a new message.
+ */
+export const GetLatestPrunedOffsetsRequestSchema: GenMessage<GetLatestPrunedOffsetsRequest> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_state_service, 2);
+
+/**
+ * Response of GetLatestPrunedOffsets.
+ *
+ * @generated from message com.daml.ledger.api.v2.GetLatestPrunedOffsetsResponse
+ */
+export type GetLatestPrunedOffsetsResponse = Message<"com.daml.ledger.api.v2.GetLatestPrunedOffsetsResponse"> & {
+  /**
+   * Offset up to which the ledger was pruned (inclusive); 0 if never.
+   *
+   * @generated from field: int64 participant_pruned_up_to_inclusive = 1;
+   */
+  participantPrunedUpToInclusive: bigint;
+
+  /**
+   * Offset up to which divulged contracts were pruned (inclusive); 0 if never.
+   *
+   * @generated from field: int64 all_divulged_contracts_pruned_up_to_inclusive = 2;
+   */
+  allDivulgedContractsPrunedUpToInclusive: bigint;
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.GetLatestPrunedOffsetsResponse.
+ * Use `create(GetLatestPrunedOffsetsResponseSchema)` to create a new message.
+ */
+export const GetLatestPrunedOffsetsResponseSchema: GenMessage<GetLatestPrunedOffsetsResponse> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_state_service, 3);
 
 /**
  * Request of GetActiveContracts.
@@ -61,7 +195,7 @@ export type GetActiveContractsRequest = Message<"com.daml.ledger.api.v2.GetActiv
  * Use `create(GetActiveContractsRequestSchema)` to create a new message.
  */
 export const GetActiveContractsRequestSchema: GenMessage<GetActiveContractsRequest> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_state_service, 0);
+  messageDesc(file_com_daml_ledger_api_v2_state_service, 4);
 
 /**
  * One element of the active contract stream.
@@ -111,7 +245,7 @@ export type GetActiveContractsResponse = Message<"com.daml.ledger.api.v2.GetActi
  * Use `create(GetActiveContractsResponseSchema)` to create a new message.
  */
 export const GetActiveContractsResponseSchema: GenMessage<GetActiveContractsResponse> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_state_service, 1);
+  messageDesc(file_com_daml_ledger_api_v2_state_service, 5);
 
 /**
  * A contract active on a synchronizer.
@@ -146,7 +280,7 @@ export type ActiveContract = Message<"com.daml.ledger.api.v2.ActiveContract"> & 
  * Use `create(ActiveContractSchema)` to create a new message.
  */
 export const ActiveContractSchema: GenMessage<ActiveContract> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_state_service, 2);
+  messageDesc(file_com_daml_ledger_api_v2_state_service, 6);
 
 /**
  * An unassignment without matching assignment.
@@ -174,7 +308,7 @@ export type IncompleteUnassigned = Message<"com.daml.ledger.api.v2.IncompleteUna
  * Use `create(IncompleteUnassignedSchema)` to create a new message.
  */
 export const IncompleteUnassignedSchema: GenMessage<IncompleteUnassigned> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_state_service, 3);
+  messageDesc(file_com_daml_ledger_api_v2_state_service, 7);
 
 /**
  * An assignment whose unassignment is not yet complete.
@@ -195,7 +329,7 @@ export type IncompleteAssigned = Message<"com.daml.ledger.api.v2.IncompleteAssig
  * Use `create(IncompleteAssignedSchema)` to create a new message.
  */
 export const IncompleteAssignedSchema: GenMessage<IncompleteAssigned> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_state_service, 4);
+  messageDesc(file_com_daml_ledger_api_v2_state_service, 8);
 
 /**
  * Request of GetLedgerEnd.
@@ -210,7 +344,7 @@ export type GetLedgerEndRequest = Message<"com.daml.ledger.api.v2.GetLedgerEndRe
  * Use `create(GetLedgerEndRequestSchema)` to create a new message.
  */
 export const GetLedgerEndRequestSchema: GenMessage<GetLedgerEndRequest> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_state_service, 5);
+  messageDesc(file_com_daml_ledger_api_v2_state_service, 9);
 
 /**
  * Response of GetLedgerEnd.
@@ -231,7 +365,7 @@ export type GetLedgerEndResponse = Message<"com.daml.ledger.api.v2.GetLedgerEndR
  * Use `create(GetLedgerEndResponseSchema)` to create a new message.
  */
 export const GetLedgerEndResponseSchema: GenMessage<GetLedgerEndResponse> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_state_service, 6);
+  messageDesc(file_com_daml_ledger_api_v2_state_service, 10);
 
 /**
  * Permission of a participant for a hosted party.
@@ -291,6 +425,16 @@ export const StateService: GenService<{
     output: typeof GetActiveContractsResponseSchema;
   },
   /**
+   * The synchronizers this participant is connected to, and its permission for a party on each.
+   *
+   * @generated from rpc com.daml.ledger.api.v2.StateService.GetConnectedSynchronizers
+   */
+  getConnectedSynchronizers: {
+    methodKind: "unary";
+    input: typeof GetConnectedSynchronizersRequestSchema;
+    output: typeof GetConnectedSynchronizersResponseSchema;
+  },
+  /**
    * Current ledger end offset.
    *
    * @generated from rpc com.daml.ledger.api.v2.StateService.GetLedgerEnd
@@ -299,6 +443,16 @@ export const StateService: GenService<{
     methodKind: "unary";
     input: typeof GetLedgerEndRequestSchema;
     output: typeof GetLedgerEndResponseSchema;
+  },
+  /**
+   * Offsets up to which the ledger has been pruned (0: never).
+   *
+   * @generated from rpc com.daml.ledger.api.v2.StateService.GetLatestPrunedOffsets
+   */
+  getLatestPrunedOffsets: {
+    methodKind: "unary";
+    input: typeof GetLatestPrunedOffsetsRequestSchema;
+    output: typeof GetLatestPrunedOffsetsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_com_daml_ledger_api_v2_state_service, 0);
