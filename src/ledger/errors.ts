@@ -234,6 +234,13 @@ export const errors = {
     ),
   internal: (what: string) =>
     make("LEDGER_API_INTERNAL_ERROR", Category.SystemInternalAssumptionViolated)(`Processing the request failed due to a non-transient internal error: ${what}`),
+  // Canton's topology manager errors (3.4 ids), raised when an external party's onboarding is refused.
+  topologyInvalidSignature: (why: string) =>
+    make("TOPOLOGY_INVALID_TOPOLOGY_TX_SIGNATURE", Category.SecurityAlert)(`Transaction signature verification failed: ${why}`),
+  topologyUnauthorized: (why: string) =>
+    make("TOPOLOGY_UNAUTHORIZED_TRANSACTION", Category.SecurityAlert)(`Topology transaction is not properly authorized: ${why}`),
+  topologyInvalidMapping: (why: string) =>
+    make("TOPOLOGY_INVALID_MAPPING", Category.InvalidIndependentOfSystemState)(`The topology transaction was rejected due to an invalid mapping: ${why}`),
   /** Canton's stream cap (`ledger-api.rate-limit.max-streams`): retryable, the streams open go on. */
   maximumNumberOfStreams: (value: number, limit: number, method: string) =>
     make("MAXIMUM_NUMBER_OF_STREAMS", Category.ContentionOnSharedResources)(

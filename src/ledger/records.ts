@@ -103,6 +103,17 @@ export interface PartyRecord {
   readonly isLocal: boolean;
   readonly localMetadata: { readonly resourceVersion: string; readonly annotations: Readonly<Record<string, string>> };
   readonly identityProviderId: string;
+  /** Set for an external party: its key is held outside the node, so it acts only through signed interactive submissions. */
+  readonly external?: ExternalPartyHosting;
+}
+
+/** How an external party is hosted here and which keys authorize its transactions (its topology, as plain data). */
+export interface ExternalPartyHosting {
+  readonly permission: "Confirmation" | "Observation";
+  /** Valid signatures of distinct keys an execute needs. */
+  readonly threshold: number;
+  /** DER X.509 SubjectPublicKeyInfo in hex, with the key's fingerprint (`signed_by`). */
+  readonly signingKeys: readonly { readonly fingerprint: string; readonly kind: "ed25519" | "ecdsa-p256"; readonly spki: string }[];
 }
 
 export type UserRight =

@@ -7,6 +7,7 @@
  */
 import { IOU } from "../support/test-server.js";
 import type { Json } from "./bad-input-cases.js";
+import { EXTERNAL_SPECS } from "./bad-input-specs-external.js";
 
 export interface Actor {
   readonly user: string;
@@ -349,6 +350,7 @@ export const SPECS: Record<string, RouteSpec> = {
   "PATCH /v2/users/{user_id}/rights": userRights(true),
   "GET /v2/updates/transaction-tree-by-offset/{offset}": { unsupported: true },
   "GET /v2/updates/transaction-tree-by-id/{update_id}": { unsupported: true },
+  ...EXTERNAL_SPECS,
 };
 
 function userRights(revoke: boolean): RouteSpec {

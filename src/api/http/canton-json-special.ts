@@ -1,10 +1,11 @@
 /**
  * Message types with their own Canton JSON form, keyed by full name: Timestamp (ISO-8601 string),
- * Duration (`{seconds, nanos, unknownFields}`), Empty (`{}`), Any (ProtoAny) and Identifier
- * (`"pkg:Module:Entity"`).
+ * Duration (`{seconds, nanos, unknownFields}`), Empty (`{}`), Any (ProtoAny), Identifier
+ * (`"pkg:Module:Entity"`) and PreparedTransaction (base64 of its protobuf bytes).
  */
-import { create, ScalarType, type Message } from "@bufbuild/protobuf";
+import { create, fromBinary, ScalarType, toBinary, type Message } from "@bufbuild/protobuf";
 import { AnySchema, DurationSchema, EmptySchema, TimestampSchema, type Any, type Duration, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { type PreparedTransaction, PreparedTransactionSchema } from "../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
 import { type Identifier, IdentifierSchema } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
 import { formatInstant, parseInstant } from "../convert/canton-json-daml.js";
 import { expectObject, fail } from "./canton-json-error.js";
@@ -90,6 +91,19 @@ export const SPECIAL_MESSAGES: { readonly [typeName: string]: SpecialCodec } = {
         fail(path, `expected "<package-id>:<Module>:<Entity>" or "#<package-name>:<Module>:<Entity>", got ${JSON.stringify(json)}`);
       }
       return create(IdentifierSchema, { packageId: parts[0], moduleName: parts[1], entityName: parts[2] });
+    },
+  },
+  // JsPrepareSubmissionResponse / JsExecuteSubmission*Request.preparedTransaction: `type: string`,
+  // the protobuf bytes in base64, so a client hashes and returns exactly what the gRPC API carries.
+  [PreparedTransactionSchema.typeName]: {
+    encode: (m) => Buffer.from(toBinary(PreparedTransactionSchema, m as PreparedTransaction)).toString("base64"),
+    decode(json, path) {
+      const bytes = decodeScalar(ScalarType.BYTES, false, json, path) as Uint8Array;
+      try {
+        return fromBinary(PreparedTransactionSchema, bytes);
+      } catch (e) {
+        return fail(path, `not a serialized PreparedTransaction (${(e as Error).message})`);
+      }
     },
   },
 };

@@ -26,9 +26,19 @@ async function prepare(api: LedgerApi, commands: Commands | undefined, ctx: Hand
   }
   requireActAs(user, submission.actAs);
   requireReadAs(user, submission.readAs);
+  await refuseExternalActAs(api, submission.actAs);
   // One synchronizer here: commands routed to any other one cannot be submitted (Canton's routing check).
   if (commands?.synchronizerId && commands.synchronizerId !== api.identity.synchronizerId) throw errors.invalidPrescribedSynchronizer(commands.synchronizerId);
   return submission;
+}
+
+/** An external party's key is held outside the node: it authorizes only signed interactive submissions. */
+async function refuseExternalActAs(api: LedgerApi, actAs: readonly string[]): Promise<void> {
+  for (const party of actAs) {
+    if ((await api.store.party(party))?.external) {
+      throw errors.authorization(`${party} is an external party: it acts only through interactive submissions signed with its key (PrepareSubmission, ExecuteSubmission)`);
+    }
+  }
 }
 
 function committed(api: LedgerApi, outcome: SubmitOutcome) {

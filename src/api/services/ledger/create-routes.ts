@@ -8,10 +8,12 @@ import { StateService } from "../../../../gen/com/daml/ledger/api/v2/state_servi
 import { TimeService } from "../../../../gen/com/daml/ledger/api/v2/testing/time_service_pb.js";
 import { UpdateService } from "../../../../gen/com/daml/ledger/api/v2/update_service_pb.js";
 import { VersionService } from "../../../../gen/com/daml/ledger/api/v2/version_service_pb.js";
+import { InteractiveSubmissionService } from "../../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
 import { PartyManagementService } from "../../../../gen/com/daml/ledger/api/v2/admin/party_management_service_pb.js";
 import { UserManagementService } from "../../../../gen/com/daml/ledger/api/v2/admin/user_management_service_pb.js";
 import { commandService, commandSubmissionService } from "./command-services.js";
 import { completionService } from "./completion-service.js";
+import { interactiveSubmissionService } from "./interactive-submission-service.js";
 import type { LedgerApi } from "./ledger-api.js";
 import { partyManagementService } from "./party-management-service.js";
 import { stateService } from "./state-service.js";
@@ -32,6 +34,7 @@ export function ledgerServices(api: LedgerApi) {
     { service: PartyManagementService, impl: partyManagementService(api) },
     { service: UserManagementService, impl: userManagementService(api) },
     { service: TimeService, impl: timeService(api) },
+    { service: InteractiveSubmissionService, impl: interactiveSubmissionService(api) },
   ] as const;
 }
 

@@ -7,6 +7,7 @@ import { errors } from "../../../ledger/errors.js";
 import { isPartyHint, isPartyId, partyIdFor, randomHex } from "../../../ledger/ids.js";
 import type { PartyRecord } from "../../../ledger/records.js";
 import { authenticate } from "./authenticate.js";
+import { allocateExternalParty, generateExternalPartyTopology } from "./external-party-onboarding.js";
 import { guard } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";
 import { MAX_PAGE_SIZE } from "./version-service.js";
@@ -74,5 +75,7 @@ export function partyManagementService(api: LedgerApi): ServiceImpl<typeof Party
         }
         return { partyDetails: partyDetails(record) };
       }),
+    generateExternalPartyTopology: (req, ctx) => guard(api.log, () => generateExternalPartyTopology(api, req, ctx)),
+    allocateExternalParty: (req, ctx) => guard(api.log, () => allocateExternalParty(api, req, ctx)),
   };
 }

@@ -8,6 +8,8 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { ObjectMeta } from "./object_meta_pb.js";
 import { file_com_daml_ledger_api_v2_admin_object_meta } from "./object_meta_pb.js";
+import type { Signature, SigningPublicKey } from "../crypto_pb.js";
+import { file_com_daml_ledger_api_v2_crypto } from "../crypto_pb.js";
 import { file_google_api_annotations } from "../../../../../../google/api/annotations_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -15,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file com/daml/ledger/api/v2/admin/party_management_service.proto.
  */
 export const file_com_daml_ledger_api_v2_admin_party_management_service: GenFile = /*@__PURE__*/
-  fileDesc("Cjtjb20vZGFtbC9sZWRnZXIvYXBpL3YyL2FkbWluL3BhcnR5X21hbmFnZW1lbnRfc2VydmljZS5wcm90bxIcY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbiIZChdHZXRQYXJ0aWNpcGFudElkUmVxdWVzdCIyChhHZXRQYXJ0aWNpcGFudElkUmVzcG9uc2USFgoOcGFydGljaXBhbnRfaWQYASABKAkiQgoRR2V0UGFydGllc1JlcXVlc3QSDwoHcGFydGllcxgBIAMoCRIcChRpZGVudGl0eV9wcm92aWRlcl9pZBgCIAEoCSJXChJHZXRQYXJ0aWVzUmVzcG9uc2USQQoNcGFydHlfZGV0YWlscxgBIAMoCzIqLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUGFydHlEZXRhaWxzInQKF0xpc3RLbm93blBhcnRpZXNSZXF1ZXN0EhIKCnBhZ2VfdG9rZW4YAiABKAkSEQoJcGFnZV9zaXplGAMgASgFEhwKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAEgASgJEhQKDGZpbHRlcl9wYXJ0eRgEIAEoCSJ2ChhMaXN0S25vd25QYXJ0aWVzUmVzcG9uc2USQQoNcGFydHlfZGV0YWlscxgBIAMoCzIqLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUGFydHlEZXRhaWxzEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSK9AQoUQWxsb2NhdGVQYXJ0eVJlcXVlc3QSFQoNcGFydHlfaWRfaGludBgBIAEoCRJACg5sb2NhbF9tZXRhZGF0YRgDIAEoCzIoLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uT2JqZWN0TWV0YRIcChRpZGVudGl0eV9wcm92aWRlcl9pZBgEIAEoCRIXCg9zeW5jaHJvbml6ZXJfaWQYBSABKAkSDwoHdXNlcl9pZBgGIAEoCUoECAIQAyJaChVBbGxvY2F0ZVBhcnR5UmVzcG9uc2USQQoNcGFydHlfZGV0YWlscxgBIAEoCzIqLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUGFydHlEZXRhaWxzIpUBCgxQYXJ0eURldGFpbHMSDQoFcGFydHkYASABKAkSEAoIaXNfbG9jYWwYAyABKAgSQAoObG9jYWxfbWV0YWRhdGEYBCABKAsyKC5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLk9iamVjdE1ldGESHAoUaWRlbnRpdHlfcHJvdmlkZXJfaWQYBSABKAlKBAgCEAMy/QQKFlBhcnR5TWFuYWdlbWVudFNlcnZpY2USpQEKEEdldFBhcnRpY2lwYW50SWQSNS5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLkdldFBhcnRpY2lwYW50SWRSZXF1ZXN0GjYuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5HZXRQYXJ0aWNpcGFudElkUmVzcG9uc2UiIoLT5JMCHBIaL3YyL3BhcnRpZXMvcGFydGljaXBhbnQtaWQSjgEKCkdldFBhcnRpZXMSLy5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLkdldFBhcnRpZXNSZXF1ZXN0GjAuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5HZXRQYXJ0aWVzUmVzcG9uc2UiHYLT5JMCFxIVL3YyL3BhcnRpZXMve3BhcnRpZXN9EpYBChBMaXN0S25vd25QYXJ0aWVzEjUuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5MaXN0S25vd25QYXJ0aWVzUmVxdWVzdBo2LmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uTGlzdEtub3duUGFydGllc1Jlc3BvbnNlIhOC0+STAg0SCy92Mi9wYXJ0aWVzEpABCg1BbGxvY2F0ZVBhcnR5EjIuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5BbGxvY2F0ZVBhcnR5UmVxdWVzdBozLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uQWxsb2NhdGVQYXJ0eVJlc3BvbnNlIhaC0+STAhA6ASoiCy92Mi9wYXJ0aWVzYgZwcm90bzM", [file_com_daml_ledger_api_v2_admin_object_meta, file_google_api_annotations]);
+  fileDesc("Cjtjb20vZGFtbC9sZWRnZXIvYXBpL3YyL2FkbWluL3BhcnR5X21hbmFnZW1lbnRfc2VydmljZS5wcm90bxIcY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbiIZChdHZXRQYXJ0aWNpcGFudElkUmVxdWVzdCIyChhHZXRQYXJ0aWNpcGFudElkUmVzcG9uc2USFgoOcGFydGljaXBhbnRfaWQYASABKAkiQgoRR2V0UGFydGllc1JlcXVlc3QSDwoHcGFydGllcxgBIAMoCRIcChRpZGVudGl0eV9wcm92aWRlcl9pZBgCIAEoCSJXChJHZXRQYXJ0aWVzUmVzcG9uc2USQQoNcGFydHlfZGV0YWlscxgBIAMoCzIqLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUGFydHlEZXRhaWxzInQKF0xpc3RLbm93blBhcnRpZXNSZXF1ZXN0EhIKCnBhZ2VfdG9rZW4YAiABKAkSEQoJcGFnZV9zaXplGAMgASgFEhwKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAEgASgJEhQKDGZpbHRlcl9wYXJ0eRgEIAEoCSJ2ChhMaXN0S25vd25QYXJ0aWVzUmVzcG9uc2USQQoNcGFydHlfZGV0YWlscxgBIAMoCzIqLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUGFydHlEZXRhaWxzEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSK9AQoUQWxsb2NhdGVQYXJ0eVJlcXVlc3QSFQoNcGFydHlfaWRfaGludBgBIAEoCRJACg5sb2NhbF9tZXRhZGF0YRgDIAEoCzIoLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uT2JqZWN0TWV0YRIcChRpZGVudGl0eV9wcm92aWRlcl9pZBgEIAEoCRIXCg9zeW5jaHJvbml6ZXJfaWQYBSABKAkSDwoHdXNlcl9pZBgGIAEoCUoECAIQAyJaChVBbGxvY2F0ZVBhcnR5UmVzcG9uc2USQQoNcGFydHlfZGV0YWlscxgBIAEoCzIqLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUGFydHlEZXRhaWxzIpUBCgxQYXJ0eURldGFpbHMSDQoFcGFydHkYASABKAkSEAoIaXNfbG9jYWwYAyABKAgSQAoObG9jYWxfbWV0YWRhdGEYBCABKAsyKC5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLk9iamVjdE1ldGESHAoUaWRlbnRpdHlfcHJvdmlkZXJfaWQYBSABKAlKBAgCEAMi5AIKHEFsbG9jYXRlRXh0ZXJuYWxQYXJ0eVJlcXVlc3QSFAoMc3luY2hyb25pemVyGAEgASgJEm0KF29uYm9hcmRpbmdfdHJhbnNhY3Rpb25zGAIgAygLMkwuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5BbGxvY2F0ZUV4dGVybmFsUGFydHlSZXF1ZXN0LlNpZ25lZFRyYW5zYWN0aW9uEkAKFW11bHRpX2hhc2hfc2lnbmF0dXJlcxgDIAMoCzIhLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuU2lnbmF0dXJlEhwKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAQgASgJGl8KEVNpZ25lZFRyYW5zYWN0aW9uEhMKC3RyYW5zYWN0aW9uGAEgASgMEjUKCnNpZ25hdHVyZXMYAiADKAsyIS5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLlNpZ25hdHVyZSIxCh1BbGxvY2F0ZUV4dGVybmFsUGFydHlSZXNwb25zZRIQCghwYXJ0eV9pZBgBIAEoCSKpAgokR2VuZXJhdGVFeHRlcm5hbFBhcnR5VG9wb2xvZ3lSZXF1ZXN0EhQKDHN5bmNocm9uaXplchgBIAEoCRISCgpwYXJ0eV9oaW50GAIgASgJEjwKCnB1YmxpY19rZXkYAyABKAsyKC5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLlNpZ25pbmdQdWJsaWNLZXkSKgoibG9jYWxfcGFydGljaXBhbnRfb2JzZXJ2YXRpb25fb25seRgEIAEoCBIpCiFvdGhlcl9jb25maXJtaW5nX3BhcnRpY2lwYW50X3VpZHMYBSADKAkSHgoWY29uZmlybWF0aW9uX3RocmVzaG9sZBgGIAEoDRIiChpvYnNlcnZpbmdfcGFydGljaXBhbnRfdWlkcxgHIAMoCSKMAQolR2VuZXJhdGVFeHRlcm5hbFBhcnR5VG9wb2xvZ3lSZXNwb25zZRIQCghwYXJ0eV9pZBgBIAEoCRIeChZwdWJsaWNfa2V5X2ZpbmdlcnByaW50GAIgASgJEh0KFXRvcG9sb2d5X3RyYW5zYWN0aW9ucxgDIAMoDBISCgptdWx0aV9oYXNoGAQgASgMMpgIChZQYXJ0eU1hbmFnZW1lbnRTZXJ2aWNlEqUBChBHZXRQYXJ0aWNpcGFudElkEjUuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5HZXRQYXJ0aWNpcGFudElkUmVxdWVzdBo2LmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uR2V0UGFydGljaXBhbnRJZFJlc3BvbnNlIiKC0+STAhwSGi92Mi9wYXJ0aWVzL3BhcnRpY2lwYW50LWlkEo4BCgpHZXRQYXJ0aWVzEi8uY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5HZXRQYXJ0aWVzUmVxdWVzdBowLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uR2V0UGFydGllc1Jlc3BvbnNlIh2C0+STAhcSFS92Mi9wYXJ0aWVzL3twYXJ0aWVzfRKWAQoQTGlzdEtub3duUGFydGllcxI1LmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uTGlzdEtub3duUGFydGllc1JlcXVlc3QaNi5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLkxpc3RLbm93blBhcnRpZXNSZXNwb25zZSITgtPkkwINEgsvdjIvcGFydGllcxKQAQoNQWxsb2NhdGVQYXJ0eRIyLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uQWxsb2NhdGVQYXJ0eVJlcXVlc3QaMy5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLkFsbG9jYXRlUGFydHlSZXNwb25zZSIWgtPkkwIQOgEqIgsvdjIvcGFydGllcxK6AQoVQWxsb2NhdGVFeHRlcm5hbFBhcnR5EjouY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5BbGxvY2F0ZUV4dGVybmFsUGFydHlSZXF1ZXN0GjsuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5BbGxvY2F0ZUV4dGVybmFsUGFydHlSZXNwb25zZSIogtPkkwIiOgEqIh0vdjIvcGFydGllcy9leHRlcm5hbC9hbGxvY2F0ZRLbAQodR2VuZXJhdGVFeHRlcm5hbFBhcnR5VG9wb2xvZ3kSQi5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLkdlbmVyYXRlRXh0ZXJuYWxQYXJ0eVRvcG9sb2d5UmVxdWVzdBpDLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uR2VuZXJhdGVFeHRlcm5hbFBhcnR5VG9wb2xvZ3lSZXNwb25zZSIxgtPkkwIrOgEqIiYvdjIvcGFydGllcy9leHRlcm5hbC9nZW5lcmF0ZS10b3BvbG9neWIGcHJvdG8z", [file_com_daml_ledger_api_v2_admin_object_meta, file_com_daml_ledger_api_v2_crypto, file_google_api_annotations]);
 
 /**
  * Request of GetParticipantId.
@@ -286,6 +288,202 @@ export const PartyDetailsSchema: GenMessage<PartyDetails> = /*@__PURE__*/
   messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 8);
 
 /**
+ * Request of AllocateExternalParty.
+ *
+ * @generated from message com.daml.ledger.api.v2.admin.AllocateExternalPartyRequest
+ */
+export type AllocateExternalPartyRequest = Message<"com.daml.ledger.api.v2.admin.AllocateExternalPartyRequest"> & {
+  /**
+   * Synchronizer to onboard the party on.
+   *
+   * @generated from field: string synchronizer = 1;
+   */
+  synchronizer: string;
+
+  /**
+   * The namespace delegation, party-to-key mapping and party-to-participant transactions.
+   *
+   * @generated from field: repeated com.daml.ledger.api.v2.admin.AllocateExternalPartyRequest.SignedTransaction onboarding_transactions = 2;
+   */
+  onboardingTransactions: AllocateExternalPartyRequest_SignedTransaction[];
+
+  /**
+   * Signatures over the multi-hash of all onboarding transactions (instead of one per transaction).
+   *
+   * @generated from field: repeated com.daml.ledger.api.v2.Signature multi_hash_signatures = 3;
+   */
+  multiHashSignatures: Signature[];
+
+  /**
+   * Identity provider of the party; empty means the default.
+   *
+   * @generated from field: string identity_provider_id = 4;
+   */
+  identityProviderId: string;
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.admin.AllocateExternalPartyRequest.
+ * Use `create(AllocateExternalPartyRequestSchema)` to create a new message.
+ */
+export const AllocateExternalPartyRequestSchema: GenMessage<AllocateExternalPartyRequest> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 9);
+
+/**
+ * A topology transaction and its signatures.
+ *
+ * @generated from message com.daml.ledger.api.v2.admin.AllocateExternalPartyRequest.SignedTransaction
+ */
+export type AllocateExternalPartyRequest_SignedTransaction = Message<"com.daml.ledger.api.v2.admin.AllocateExternalPartyRequest.SignedTransaction"> & {
+  /**
+   * Versioned topology transaction bytes, as GenerateExternalPartyTopology returned them.
+   *
+   * @generated from field: bytes transaction = 1;
+   */
+  transaction: Uint8Array;
+
+  /**
+   * Signatures over this transaction's hash.
+   *
+   * @generated from field: repeated com.daml.ledger.api.v2.Signature signatures = 2;
+   */
+  signatures: Signature[];
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.admin.AllocateExternalPartyRequest.SignedTransaction.
+ * Use `create(AllocateExternalPartyRequest_SignedTransactionSchema)` to create a new message.
+ */
+export const AllocateExternalPartyRequest_SignedTransactionSchema: GenMessage<AllocateExternalPartyRequest_SignedTransaction> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 9, 0);
+
+/**
+ * Response of AllocateExternalParty.
+ *
+ * @generated from message com.daml.ledger.api.v2.admin.AllocateExternalPartyResponse
+ */
+export type AllocateExternalPartyResponse = Message<"com.daml.ledger.api.v2.admin.AllocateExternalPartyResponse"> & {
+  /**
+   * The allocated party.
+   *
+   * @generated from field: string party_id = 1;
+   */
+  partyId: string;
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.admin.AllocateExternalPartyResponse.
+ * Use `create(AllocateExternalPartyResponseSchema)` to create a new message.
+ */
+export const AllocateExternalPartyResponseSchema: GenMessage<AllocateExternalPartyResponse> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 10);
+
+/**
+ * Request of GenerateExternalPartyTopology.
+ *
+ * @generated from message com.daml.ledger.api.v2.admin.GenerateExternalPartyTopologyRequest
+ */
+export type GenerateExternalPartyTopologyRequest = Message<"com.daml.ledger.api.v2.admin.GenerateExternalPartyTopologyRequest"> & {
+  /**
+   * Synchronizer the party will be onboarded on.
+   *
+   * @generated from field: string synchronizer = 1;
+   */
+  synchronizer: string;
+
+  /**
+   * Hint of the party id (`hint::fingerprint`).
+   *
+   * @generated from field: string party_hint = 2;
+   */
+  partyHint: string;
+
+  /**
+   * The party's public key.
+   *
+   * @generated from field: com.daml.ledger.api.v2.SigningPublicKey public_key = 3;
+   */
+  publicKey?: SigningPublicKey | undefined;
+
+  /**
+   * Host the party here with observation permission only.
+   *
+   * @generated from field: bool local_participant_observation_only = 4;
+   */
+  localParticipantObservationOnly: boolean;
+
+  /**
+   * Other participants that confirm for the party.
+   *
+   * @generated from field: repeated string other_confirming_participant_uids = 5;
+   */
+  otherConfirmingParticipantUids: string[];
+
+  /**
+   * Confirmation threshold; 0 means all confirmers.
+   *
+   * @generated from field: uint32 confirmation_threshold = 6;
+   */
+  confirmationThreshold: number;
+
+  /**
+   * Other participants that observe the party.
+   *
+   * @generated from field: repeated string observing_participant_uids = 7;
+   */
+  observingParticipantUids: string[];
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.admin.GenerateExternalPartyTopologyRequest.
+ * Use `create(GenerateExternalPartyTopologyRequestSchema)` to create a new message.
+ */
+export const GenerateExternalPartyTopologyRequestSchema: GenMessage<GenerateExternalPartyTopologyRequest> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 11);
+
+/**
+ * Response of GenerateExternalPartyTopology.
+ *
+ * @generated from message com.daml.ledger.api.v2.admin.GenerateExternalPartyTopologyResponse
+ */
+export type GenerateExternalPartyTopologyResponse = Message<"com.daml.ledger.api.v2.admin.GenerateExternalPartyTopologyResponse"> & {
+  /**
+   * The party id the transactions create.
+   *
+   * @generated from field: string party_id = 1;
+   */
+  partyId: string;
+
+  /**
+   * Fingerprint of the public key (the party's namespace).
+   *
+   * @generated from field: string public_key_fingerprint = 2;
+   */
+  publicKeyFingerprint: string;
+
+  /**
+   * Versioned topology transactions to sign.
+   *
+   * @generated from field: repeated bytes topology_transactions = 3;
+   */
+  topologyTransactions: Uint8Array[];
+
+  /**
+   * Hash over all topology_transactions, to sign once instead of each.
+   *
+   * @generated from field: bytes multi_hash = 4;
+   */
+  multiHash: Uint8Array;
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.admin.GenerateExternalPartyTopologyResponse.
+ * Use `create(GenerateExternalPartyTopologyResponseSchema)` to create a new message.
+ */
+export const GenerateExternalPartyTopologyResponseSchema: GenMessage<GenerateExternalPartyTopologyResponse> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 12);
+
+/**
  * Inspects and allocates parties on this participant.
  *
  * @generated from service com.daml.ledger.api.v2.admin.PartyManagementService
@@ -330,6 +528,28 @@ export const PartyManagementService: GenService<{
     methodKind: "unary";
     input: typeof AllocatePartyRequestSchema;
     output: typeof AllocatePartyResponseSchema;
+  },
+  /**
+   * added in Canton 3.4: allocate a party whose key is held outside the participant, from its
+   * signed onboarding topology transactions.
+   *
+   * @generated from rpc com.daml.ledger.api.v2.admin.PartyManagementService.AllocateExternalParty
+   */
+  allocateExternalParty: {
+    methodKind: "unary";
+    input: typeof AllocateExternalPartyRequestSchema;
+    output: typeof AllocateExternalPartyResponseSchema;
+  },
+  /**
+   * added in Canton 3.4: the onboarding topology transactions of an external party, for its key
+   * holder to sign.
+   *
+   * @generated from rpc com.daml.ledger.api.v2.admin.PartyManagementService.GenerateExternalPartyTopology
+   */
+  generateExternalPartyTopology: {
+    methodKind: "unary";
+    input: typeof GenerateExternalPartyTopologyRequestSchema;
+    output: typeof GenerateExternalPartyTopologyResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 0);

@@ -1,0 +1,87 @@
+/**
+ * The byte encoder of Canton's transaction hashing: big-endian fixed-width integers, length-prefixed
+ * bytes and strings, counted lists, 0x00/0x01 optionals. Writes into one growing buffer, so encoding
+ * a node costs one allocation per doubling and one SHA-256 pass, linear in its size.
+ */
+import { sha256 } from "./canton-hash.js";
+
+const utf8 = new TextEncoder();
+
+export class HashWriter {
+  private buf = new Uint8Array(1024);
+  private view = new DataView(this.buf.buffer);
+  private at = 0;
+
+  private reserve(n: number): void {
+    if (this.at + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.at + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.at));
+    this.buf = next;
+    this.view = new DataView(next.buffer);
+  }
+
+  byte(b: number): this {
+    this.reserve(1);
+    this.buf[this.at++] = b;
+    return this;
+  }
+
+  bool(b: boolean): this {
+    return this.byte(b ? 1 : 0);
+  }
+
+  int32(n: number): this {
+    this.reserve(4);
+    this.view.setInt32(this.at, n | 0, false);
+    this.at += 4;
+    return this;
+  }
+
+  /** int64/uint64 alike: the same 8 bytes, two's complement. */
+  int64(n: bigint): this {
+    this.reserve(8);
+    this.view.setBigInt64(this.at, BigInt.asIntN(64, n), false);
+    this.at += 8;
+    return this;
+  }
+
+  /** Bytes without a length prefix (hashes, seeds, the purpose). */
+  raw(b: Uint8Array): this {
+    this.reserve(b.length);
+    this.buf.set(b, this.at);
+    this.at += b.length;
+    return this;
+  }
+
+  bytes(b: Uint8Array): this {
+    return this.int32(b.length).raw(b);
+  }
+
+  string(s: string): this {
+    // UTF-8 is at most 3 bytes per UTF-16 unit: reserve, encode in place, then write the length.
+    this.reserve(4 + s.length * 3);
+    const { written } = utf8.encodeInto(s, this.buf.subarray(this.at + 4));
+    this.view.setInt32(this.at, written, false);
+    this.at += 4 + written;
+    return this;
+  }
+
+  list<T>(xs: readonly T[], each: (x: T) => void): this {
+    this.int32(xs.length);
+    for (const x of xs) each(x);
+    return this;
+  }
+
+  optional<T>(x: T | undefined, each: (x: T) => void): this {
+    if (x === undefined) return this.byte(0);
+    this.byte(1);
+    each(x);
+    return this;
+  }
+
+  digest(): Uint8Array {
+    return sha256(this.buf.subarray(0, this.at));
+  }
+}

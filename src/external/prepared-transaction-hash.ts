@@ -1,0 +1,341 @@
+/**
+ * Hashing scheme V2 of Canton 3.3/3.4 for a PreparedTransaction (reference §3.4): every node is
+ * hashed once (memoized by id, so the whole hash is linear in the transaction's size), the
+ * transaction hash covers the roots, the metadata hash the submitter, synchronizer, times and the
+ * input contracts (hashed as seedless creates), and the final 32 bytes — what external parties
+ * sign — cover both behind the purpose and the scheme version.
+ *
+ * The types below are the shape of the protobuf-es messages of
+ * `com.daml.ledger.api.v2.interactive` (structurally, so this layer needs no protobuf runtime):
+ * pass a decoded `PreparedTransaction` as is. Presence matters: an absent optional is `undefined`.
+ */
+import { concatBytes, int32be, sha256, HashPurpose } from "./canton-hash.js";
+import { HashWriter } from "./hash-writer.js";
+
+export interface Identifier {
+  readonly packageId: string;
+  readonly moduleName: string;
+  readonly entityName: string;
+}
+
+export interface Value {
+  readonly sum:
+    | { readonly case: "unit"; readonly value: unknown }
+    | { readonly case: "bool"; readonly value: boolean }
+    | { readonly case: "int64"; readonly value: bigint }
+    | { readonly case: "date"; readonly value: number }
+    | { readonly case: "timestamp"; readonly value: bigint }
+    | { readonly case: "numeric" | "party" | "text" | "contractId"; readonly value: string }
+    | { readonly case: "optional"; readonly value: { readonly value?: Value } }
+    | { readonly case: "list"; readonly value: { readonly elements: readonly Value[] } }
+    | { readonly case: "textMap"; readonly value: { readonly entries: readonly { readonly key: string; readonly value?: Value }[] } }
+    | { readonly case: "genMap"; readonly value: { readonly entries: readonly { readonly key?: Value; readonly value?: Value }[] } }
+    | { readonly case: "record"; readonly value: { readonly recordId?: Identifier; readonly fields: readonly { readonly label: string; readonly value?: Value }[] } }
+    | { readonly case: "variant"; readonly value: { readonly variantId?: Identifier; readonly constructor$: string; readonly value?: Value } }
+    | { readonly case: "enum"; readonly value: { readonly enumId?: Identifier; readonly constructor$: string } }
+    | { readonly case: undefined; readonly value?: undefined };
+}
+
+export interface CreateNode {
+  readonly lfVersion: string;
+  readonly contractId: string;
+  readonly packageName: string;
+  readonly templateId?: Identifier;
+  readonly argument?: Value;
+  readonly signatories: readonly string[];
+  readonly stakeholders: readonly string[];
+}
+
+export interface FetchNode {
+  readonly lfVersion: string;
+  readonly contractId: string;
+  readonly packageName: string;
+  readonly templateId?: Identifier;
+  readonly signatories: readonly string[];
+  readonly stakeholders: readonly string[];
+  readonly actingParties: readonly string[];
+  readonly interfaceId?: Identifier;
+}
+
+export interface ExerciseNode extends FetchNode {
+  readonly choiceId: string;
+  readonly chosenValue?: Value;
+  readonly consuming: boolean;
+  readonly children: readonly string[];
+  readonly exerciseResult?: Value;
+  readonly choiceObservers: readonly string[];
+}
+
+export interface TransactionNode {
+  readonly nodeId: string;
+  readonly versionedNode:
+    | {
+        readonly case: "v1";
+        readonly value: {
+          readonly nodeType:
+            | { readonly case: "create"; readonly value: CreateNode }
+            | { readonly case: "fetch"; readonly value: FetchNode }
+            | { readonly case: "exercise"; readonly value: ExerciseNode }
+            | { readonly case: "rollback"; readonly value: { readonly children: readonly string[] } }
+            | { readonly case: undefined; readonly value?: undefined };
+        };
+      }
+    | { readonly case: undefined; readonly value?: undefined };
+}
+
+export interface PreparedTransactionShape {
+  readonly transaction?: {
+    readonly version: string;
+    readonly roots: readonly string[];
+    readonly nodes: readonly TransactionNode[];
+    readonly nodeSeeds: readonly { readonly nodeId: number; readonly seed: Uint8Array }[];
+  };
+  readonly metadata?: {
+    readonly submitterInfo?: { readonly actAs: readonly string[]; readonly commandId: string };
+    readonly synchronizerId: string;
+    readonly mediatorGroup: number;
+    readonly transactionUuid: string;
+    readonly preparationTime: bigint;
+    readonly inputContracts: readonly {
+      readonly contract: { readonly case: "v1"; readonly value: CreateNode } | { readonly case: undefined; readonly value?: undefined };
+      readonly createdAt: bigint;
+    }[];
+    readonly minLedgerEffectiveTime?: bigint;
+    readonly maxLedgerEffectiveTime?: bigint;
+  };
+}
+
+/** A prepared transaction V2 cannot hash; the API answers it INVALID_ARGUMENT. */
+export class UnhashableTransaction extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnhashableTransaction";
+  }
+}
+
+const PURPOSE = int32be(HashPurpose.PreparedSubmission);
+const NODE_ENCODING_V1 = 0x01;
+const METADATA_ENCODING_V1 = 0x01;
+const HASHING_SCHEME_V2 = 0x02;
+/** The only LF serialization version hashing scheme V2 accepts. */
+export const V2_LF_VERSION = "2.1";
+
+const NODE_TAG = { create: 0x00, exercise: 0x01, fetch: 0x02, rollback: 0x03 } as const;
+const VALUE_TAG = {
+  unit: 0x00, bool: 0x01, int64: 0x02, numeric: 0x03, timestamp: 0x04, date: 0x05, party: 0x06, text: 0x07,
+  contractId: 0x08, optional: 0x09, list: 0x0a, textMap: 0x0b, record: 0x0c, variant: 0x0d, enum: 0x0e, genMap: 0x0f,
+} as const;
+
+function required<T>(x: T | undefined, what: string): T {
+  if (x === undefined) throw new UnhashableTransaction(`missing ${what}`);
+  return x;
+}
+
+function hexBytes(hex: string, what: string): Uint8Array {
+  // Buffer.from stops at the first non-hex pair: a short result means the string was not hex.
+  const b = Buffer.from(hex, "hex");
+  if (hex.length % 2 !== 0 || b.length * 2 !== hex.length) throw new UnhashableTransaction(`${what} ${JSON.stringify(hex)} is not hex`);
+  return b;
+}
+
+function identifier(w: HashWriter, id: Identifier): void {
+  w.string(id.packageId);
+  w.list(id.moduleName.split("."), (s) => w.string(s));
+  w.list(id.entityName.split("."), (s) => w.string(s));
+}
+
+const strings = (w: HashWriter, xs: readonly string[]) => w.list(xs, (s) => w.string(s));
+
+function value(w: HashWriter, v: Value): void {
+  const s = v.sum;
+  if (s.case === undefined) throw new UnhashableTransaction("a value without content");
+  w.byte(VALUE_TAG[s.case]);
+  switch (s.case) {
+    case "unit":
+      return;
+    case "bool":
+      w.bool(s.value);
+      return;
+    case "int64":
+    case "timestamp":
+      w.int64(s.value);
+      return;
+    case "date":
+      w.int32(s.value);
+      return;
+    case "numeric":
+    case "party":
+    case "text":
+      w.string(s.value);
+      return;
+    case "contractId":
+      w.bytes(hexBytes(s.value, "contract id"));
+      return;
+    case "optional":
+      w.optional(s.value.value, (x) => value(w, x));
+      return;
+    case "list":
+      w.list(s.value.elements, (x) => value(w, x));
+      return;
+    case "textMap":
+      w.list(s.value.entries, (e) => {
+        w.string(e.key);
+        value(w, required(e.value, "text map value"));
+      });
+      return;
+    case "genMap":
+      w.list(s.value.entries, (e) => {
+        value(w, required(e.key, "gen map key"));
+        value(w, required(e.value, "gen map value"));
+      });
+      return;
+    case "record":
+      w.optional(s.value.recordId, (id) => identifier(w, id));
+      w.list(s.value.fields, (f) => {
+        // Canton's decoder reads an empty label as no label.
+        w.optional(f.label === "" ? undefined : f.label, (l) => w.string(l));
+        value(w, required(f.value, `value of record field ${f.label}`));
+      });
+      return;
+    case "variant":
+      w.optional(s.value.variantId, (id) => identifier(w, id));
+      w.string(s.value.constructor$);
+      value(w, required(s.value.value, "variant value"));
+      return;
+    case "enum":
+      w.optional(s.value.enumId, (id) => identifier(w, id));
+      w.string(s.value.constructor$);
+      return;
+  }
+}
+
+/** The encoding of a create, as a node (with its seed, if any) or as an input contract (no seed). */
+function createBytes(c: CreateNode, seed: Uint8Array | undefined): Uint8Array {
+  const w = new HashWriter();
+  w.byte(NODE_ENCODING_V1).string(checkVersion(c.lfVersion)).byte(NODE_TAG.create);
+  w.optional(seed, (s) => w.raw(s));
+  w.bytes(hexBytes(c.contractId, "contract id")).string(c.packageName);
+  identifier(w, required(c.templateId, "template id"));
+  value(w, required(c.argument, "create argument"));
+  strings(w, c.signatories);
+  strings(w, c.stakeholders);
+  return w.digest();
+}
+
+function checkVersion(v: string): string {
+  if (v !== V2_LF_VERSION) throw new UnhashableTransaction(`unsupported LF serialization version ${JSON.stringify(v)} (hashing scheme V2 takes ${V2_LF_VERSION})`);
+  return v;
+}
+
+/** Hashes of the nodes of one transaction, each computed once on first reference. */
+class NodeHasher {
+  private readonly nodes = new Map<string, TransactionNode>();
+  private readonly seeds = new Map<string, Uint8Array>();
+  private readonly hashes = new Map<string, Uint8Array>();
+  /** Node ids being hashed, to refuse a node that is its own descendant. */
+  private readonly open = new Set<string>();
+
+  constructor(tx: NonNullable<PreparedTransactionShape["transaction"]>) {
+    for (const n of tx.nodes) {
+      if (this.nodes.has(n.nodeId)) throw new UnhashableTransaction(`duplicate node id ${n.nodeId}`);
+      this.nodes.set(n.nodeId, n);
+    }
+    for (const s of tx.nodeSeeds) {
+      if (s.seed.length !== 32) throw new UnhashableTransaction(`seed of node ${s.nodeId} is ${s.seed.length} bytes, not 32`);
+      this.seeds.set(String(s.nodeId), s.seed);
+    }
+  }
+
+  hash(id: string): Uint8Array {
+    const known = this.hashes.get(id);
+    if (known) return known;
+    if (this.open.has(id)) throw new UnhashableTransaction(`node ${id} is its own descendant`);
+    const node = this.nodes.get(id);
+    if (!node) throw new UnhashableTransaction(`unknown node id ${id}`);
+    this.open.add(id);
+    const h = this.encode(id, node);
+    this.open.delete(id);
+    this.hashes.set(id, h);
+    return h;
+  }
+
+  private children(w: HashWriter, ids: readonly string[]): void {
+    w.list(ids, (c) => w.raw(this.hash(c)));
+  }
+
+  private encode(id: string, node: TransactionNode): Uint8Array {
+    if (node.versionedNode.case !== "v1") throw new UnhashableTransaction(`node ${id} has no v1 encoding`);
+    const t = node.versionedNode.value.nodeType;
+    const w = new HashWriter();
+    switch (t.case) {
+      case "create":
+        return createBytes(t.value, this.seeds.get(id));
+      case "exercise": {
+        const e = t.value;
+        w.byte(NODE_ENCODING_V1).string(checkVersion(e.lfVersion)).byte(NODE_TAG.exercise);
+        w.raw(required(this.seeds.get(id), `seed of exercise node ${id}`));
+        w.bytes(hexBytes(e.contractId, "contract id")).string(e.packageName);
+        identifier(w, required(e.templateId, "template id"));
+        strings(w, e.signatories);
+        strings(w, e.stakeholders);
+        strings(w, e.actingParties);
+        w.optional(e.interfaceId, (i) => identifier(w, i));
+        w.string(e.choiceId);
+        value(w, required(e.chosenValue, "choice argument"));
+        w.bool(e.consuming);
+        w.optional(e.exerciseResult, (r) => value(w, r));
+        strings(w, e.choiceObservers);
+        this.children(w, e.children);
+        return w.digest();
+      }
+      case "fetch": {
+        const f = t.value;
+        w.byte(NODE_ENCODING_V1).string(checkVersion(f.lfVersion)).byte(NODE_TAG.fetch);
+        w.bytes(hexBytes(f.contractId, "contract id")).string(f.packageName);
+        identifier(w, required(f.templateId, "template id"));
+        strings(w, f.signatories);
+        strings(w, f.stakeholders);
+        // Unlike an exercise, a fetch has the interface before the acting parties.
+        w.optional(f.interfaceId, (i) => identifier(w, i));
+        strings(w, f.actingParties);
+        return w.digest();
+      }
+      case "rollback":
+        w.byte(NODE_ENCODING_V1).byte(NODE_TAG.rollback);
+        this.children(w, t.value.children);
+        return w.digest();
+      default:
+        throw new UnhashableTransaction(`node ${id} has no content`);
+    }
+  }
+}
+
+export function transactionHash(tx: NonNullable<PreparedTransactionShape["transaction"]>): Uint8Array {
+  checkVersion(tx.version);
+  const nodes = new NodeHasher(tx);
+  const w = new HashWriter().raw(PURPOSE).string(tx.version);
+  w.list(tx.roots, (r) => w.raw(nodes.hash(r)));
+  return w.digest();
+}
+
+export function metadataHash(md: NonNullable<PreparedTransactionShape["metadata"]>): Uint8Array {
+  const submitter = required(md.submitterInfo, "submitter info");
+  const w = new HashWriter().raw(PURPOSE).byte(METADATA_ENCODING_V1);
+  strings(w, submitter.actAs);
+  w.string(submitter.commandId).string(md.transactionUuid).int32(md.mediatorGroup).string(md.synchronizerId);
+  w.optional(md.minLedgerEffectiveTime, (t) => w.int64(t));
+  w.optional(md.maxLedgerEffectiveTime, (t) => w.int64(t));
+  w.int64(md.preparationTime);
+  w.list(md.inputContracts, (c) => {
+    if (c.contract.case !== "v1") throw new UnhashableTransaction("an input contract without its v1 create");
+    w.int64(c.createdAt).raw(createBytes(c.contract.value, undefined));
+  });
+  return w.digest();
+}
+
+/** The 32 bytes an external party signs (no multihash prefix). */
+export function preparedTransactionHash(prepared: PreparedTransactionShape): Uint8Array {
+  const tx = transactionHash(required(prepared.transaction, "transaction"));
+  const md = metadataHash(required(prepared.metadata, "metadata"));
+  return sha256(concatBytes(PURPOSE, Uint8Array.of(HASHING_SCHEME_V2), tx, md));
+}

@@ -1,0 +1,50 @@
+/**
+ * The Canton wallet SDK's own external-party onboarding against the node, unchanged:
+ * `sdk.keys.generate()`, then `party.external.create(publicKey).sign(privateKey).execute()` —
+ * generate-topology, the SDK signs the multi-hash with tweetnacl, allocate, then it waits for the
+ * party and grants its user actAs rights. The SDK's independent hashing (core-tx-visualizer, a
+ * dependency of the SDK) agrees with ours on the topology multi-hash and the public V2 vector.
+ */
+import "./node20-shims.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { preparedTransactionHash } from "../../src/external/prepared-transaction-hash.js";
+import { PreparedTransactionSchema } from "../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
+import { fromBinary } from "@bufbuild/protobuf";
+import { VECTORS } from "../external/vectors.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+const { SDK } = await import("@canton-network/wallet-sdk");
+type Sdk = Awaited<ReturnType<typeof SDK.create>>;
+
+let s: TestServer;
+let sdk: Sdk;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  sdk = await SDK.create({ auth: { method: "static", token: await s.adminToken() }, ledgerClientUrl: s.http });
+}, 60_000);
+afterAll(() => s?.stop());
+
+describe("the Canton wallet SDK's external party onboarding", () => {
+  it("creates, signs and allocates an external party; the party is hosted here under the key's namespace", async () => {
+    const keys = sdk.keys.generate();
+    const party = await sdk.party.external.create(keys.publicKey, { partyHint: "sdk-ext" }).sign(keys.privateKey).execute();
+    expect(party.partyId).toBe(`sdk-ext::${party.publicKeyFingerprint}`);
+    expect(party.topologyTransactions).toHaveLength(3);
+    expect(await sdk.party.list()).toContain(party.partyId);
+    const details = await s.json("GET", `/v2/parties/${encodeURIComponent(party.partyId)}`);
+    expect(details.body.partyDetails).toEqual([expect.objectContaining({ party: party.partyId, isLocal: true })]);
+
+    const viz = await import("@canton-network/core-tx-visualizer");
+    const txs = party.topologyTransactions!.map((t: string) => new Uint8Array(Buffer.from(t, "base64")));
+    const hashes = await Promise.all(txs.map((t: Uint8Array) => viz.computeSha256CantonHash(11, t)));
+    const multi = await viz.computeSha256CantonHash(55, await viz.computeMultiHashForTopology(hashes));
+    expect(Buffer.from(multi).toString("base64")).toBe(party.multiHash);
+  }, 30_000);
+
+  it("the SDK's hashPreparedTransaction and ours agree on the public vector", async () => {
+    const viz = await import("@canton-network/core-tx-visualizer");
+    const ours = preparedTransactionHash(fromBinary(PreparedTransactionSchema, Buffer.from(VECTORS.preparedTransaction.base64, "base64")));
+    expect(await viz.hashPreparedTransaction(VECTORS.preparedTransaction.base64, "base64")).toBe(Buffer.from(ours).toString("base64"));
+  });
+});
