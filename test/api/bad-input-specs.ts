@@ -293,6 +293,16 @@ export const SPECS: Record<string, RouteSpec> = {
     ],
   ),
   "GET /v2/state/ledger-end": { anyUser: true },
+  // Without a party the participant's own connection is no secret (the SDK asks it with any user's token).
+  "GET /v2/state/connected-synchronizers": {
+    anyUser: true,
+    query: () => "",
+    bad: (w) => [
+      { name: "party not a party", query: "party=nope" },
+      { name: "another user's party", query: `party=${encodeURIComponent(w.bob.party)}`, token: w.alice.token, allowed: [403] },
+    ],
+  },
+  "GET /v2/state/latest-pruned-offsets": { anyUser: true },
   "GET /v2/version": { public: true },
   "GET /v2/authenticated-user": { anyUser: true },
   // Lenient on purpose (Canton wants admin claims): the participant id is no secret, and a

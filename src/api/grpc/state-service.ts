@@ -6,6 +6,7 @@ import { errors } from "../../ledger/errors.js";
 import { visibleTo } from "../../ledger/event-format.js";
 import { eventFormatOf, readersOf } from "../convert/format-proto.js";
 import { authenticate } from "./authenticate.js";
+import { connectedSynchronizers, latestPrunedOffsets } from "./connected-synchronizers.js";
 import { guard, guardStream } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";
 
@@ -15,6 +16,13 @@ export function stateService(api: LedgerApi): ServiceImpl<typeof StateService> {
       guard(async () => {
         await authenticate(api, ctx);
         return { offset: await api.store.ledgerEnd() };
+      }),
+    getConnectedSynchronizers: (req, ctx) =>
+      guard(async () => connectedSynchronizers(api, await authenticate(api, ctx), req)),
+    getLatestPrunedOffsets: (_req, ctx) =>
+      guard(async () => {
+        await authenticate(api, ctx);
+        return latestPrunedOffsets();
       }),
     getActiveContracts: (req, ctx) =>
       guardStream(async function* () {

@@ -19,7 +19,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file com/daml/ledger/api/v2/state_service.proto.
  */
 export const file_com_daml_ledger_api_v2_state_service: GenFile = /*@__PURE__*/
-  fileDesc("Cipjb20vZGFtbC9sZWRnZXIvYXBpL3YyL3N0YXRlX3NlcnZpY2UucHJvdG8SFmNvbS5kYW1sLmxlZGdlci5hcGkudjIivAEKGUdldEFjdGl2ZUNvbnRyYWN0c1JlcXVlc3QSOQoGZmlsdGVyGAEgASgLMikuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5UcmFuc2FjdGlvbkZpbHRlchIPCgd2ZXJib3NlGAIgASgIEhgKEGFjdGl2ZV9hdF9vZmZzZXQYAyABKAMSOQoMZXZlbnRfZm9ybWF0GAQgASgLMiMuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5FdmVudEZvcm1hdCKgAgoaR2V0QWN0aXZlQ29udHJhY3RzUmVzcG9uc2USEwoLd29ya2Zsb3dfaWQYASABKAkSQQoPYWN0aXZlX2NvbnRyYWN0GAIgASgLMiYuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5BY3RpdmVDb250cmFjdEgAEk0KFWluY29tcGxldGVfdW5hc3NpZ25lZBgDIAEoCzIsLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuSW5jb21wbGV0ZVVuYXNzaWduZWRIABJJChNpbmNvbXBsZXRlX2Fzc2lnbmVkGAQgASgLMiouY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5JbmNvbXBsZXRlQXNzaWduZWRIAEIQCg5jb250cmFjdF9lbnRyeSKEAQoOQWN0aXZlQ29udHJhY3QSOwoNY3JlYXRlZF9ldmVudBgBIAEoCzIkLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuQ3JlYXRlZEV2ZW50EhcKD3N5bmNocm9uaXplcl9pZBgCIAEoCRIcChRyZWFzc2lnbm1lbnRfY291bnRlchgDIAEoBCKWAQoUSW5jb21wbGV0ZVVuYXNzaWduZWQSOwoNY3JlYXRlZF9ldmVudBgBIAEoCzIkLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuQ3JlYXRlZEV2ZW50EkEKEHVuYXNzaWduZWRfZXZlbnQYAiABKAsyJy5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLlVuYXNzaWduZWRFdmVudCJTChJJbmNvbXBsZXRlQXNzaWduZWQSPQoOYXNzaWduZWRfZXZlbnQYASABKAsyJS5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLkFzc2lnbmVkRXZlbnQiFQoTR2V0TGVkZ2VyRW5kUmVxdWVzdCImChRHZXRMZWRnZXJFbmRSZXNwb25zZRIOCgZvZmZzZXQYASABKAMqtwEKFVBhcnRpY2lwYW50UGVybWlzc2lvbhImCiJQQVJUSUNJUEFOVF9QRVJNSVNTSU9OX1VOU1BFQ0lGSUVEEAASJQohUEFSVElDSVBBTlRfUEVSTUlTU0lPTl9TVUJNSVNTSU9OEAESJwojUEFSVElDSVBBTlRfUEVSTUlTU0lPTl9DT05GSVJNQVRJT04QAhImCiJQQVJUSUNJUEFOVF9QRVJNSVNTSU9OX09CU0VSVkFUSU9OEAMyvwIKDFN0YXRlU2VydmljZRKkAQoSR2V0QWN0aXZlQ29udHJhY3RzEjEuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5HZXRBY3RpdmVDb250cmFjdHNSZXF1ZXN0GjIuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5HZXRBY3RpdmVDb250cmFjdHNSZXNwb25zZSIlgtPkkwIfOgEqIhovdjIvc3RhdGUvYWN0aXZlLWNvbnRyYWN0czABEocBCgxHZXRMZWRnZXJFbmQSKy5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLkdldExlZGdlckVuZFJlcXVlc3QaLC5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLkdldExlZGdlckVuZFJlc3BvbnNlIhyC0+STAhYSFC92Mi9zdGF0ZS9sZWRnZXItZW5kYgZwcm90bzM", [file_com_daml_ledger_api_v2_event, file_com_daml_ledger_api_v2_reassignment, file_com_daml_ledger_api_v2_transaction_filter, file_google_api_annotations]);
+  fileDesc("Cipjb20vZGFtbC9sZWRnZXIvYXBpL3YyL3N0YXRlX3NlcnZpY2UucHJvdG8SFmNvbS5kYW1sLmxlZGdlci5hcGkudjIivAEKGUdldEFjdGl2ZUNvbnRyYWN0c1JlcXVlc3QSOQoGZmlsdGVyGAEgASgLMikuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5UcmFuc2FjdGlvbkZpbHRlchIPCgd2ZXJib3NlGAIgASgIEhgKEGFjdGl2ZV9hdF9vZmZzZXQYAyABKAMSOQoMZXZlbnRfZm9ybWF0GAQgASgLMiMuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5FdmVudEZvcm1hdCKgAgoaR2V0QWN0aXZlQ29udHJhY3RzUmVzcG9uc2USEwoLd29ya2Zsb3dfaWQYASABKAkSQQoPYWN0aXZlX2NvbnRyYWN0GAIgASgLMiYuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5BY3RpdmVDb250cmFjdEgAEk0KFWluY29tcGxldGVfdW5hc3NpZ25lZBgDIAEoCzIsLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuSW5jb21wbGV0ZVVuYXNzaWduZWRIABJJChNpbmNvbXBsZXRlX2Fzc2lnbmVkGAQgASgLMiouY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5JbmNvbXBsZXRlQXNzaWduZWRIAEIQCg5jb250cmFjdF9lbnRyeSKEAQoOQWN0aXZlQ29udHJhY3QSOwoNY3JlYXRlZF9ldmVudBgBIAEoCzIkLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuQ3JlYXRlZEV2ZW50EhcKD3N5bmNocm9uaXplcl9pZBgCIAEoCRIcChRyZWFzc2lnbm1lbnRfY291bnRlchgDIAEoBCKWAQoUSW5jb21wbGV0ZVVuYXNzaWduZWQSOwoNY3JlYXRlZF9ldmVudBgBIAEoCzIkLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuQ3JlYXRlZEV2ZW50EkEKEHVuYXNzaWduZWRfZXZlbnQYAiABKAsyJy5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLlVuYXNzaWduZWRFdmVudCJTChJJbmNvbXBsZXRlQXNzaWduZWQSPQoOYXNzaWduZWRfZXZlbnQYASABKAsyJS5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLkFzc2lnbmVkRXZlbnQiFQoTR2V0TGVkZ2VyRW5kUmVxdWVzdCImChRHZXRMZWRnZXJFbmRSZXNwb25zZRIOCgZvZmZzZXQYASABKAMiZwogR2V0Q29ubmVjdGVkU3luY2hyb25pemVyc1JlcXVlc3QSDQoFcGFydHkYASABKAkSFgoOcGFydGljaXBhbnRfaWQYAiABKAkSHAoUaWRlbnRpdHlfcHJvdmlkZXJfaWQYAyABKAkipwIKIUdldENvbm5lY3RlZFN5bmNocm9uaXplcnNSZXNwb25zZRJwChdjb25uZWN0ZWRfc3luY2hyb25pemVycxgBIAMoCzJPLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuR2V0Q29ubmVjdGVkU3luY2hyb25pemVyc1Jlc3BvbnNlLkNvbm5lY3RlZFN5bmNocm9uaXplchqPAQoVQ29ubmVjdGVkU3luY2hyb25pemVyEhoKEnN5bmNocm9uaXplcl9hbGlhcxgBIAEoCRIXCg9zeW5jaHJvbml6ZXJfaWQYAiABKAkSQQoKcGVybWlzc2lvbhgDIAEoDjItLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuUGFydGljaXBhbnRQZXJtaXNzaW9uIh8KHUdldExhdGVzdFBydW5lZE9mZnNldHNSZXF1ZXN0IoMBCh5HZXRMYXRlc3RQcnVuZWRPZmZzZXRzUmVzcG9uc2USKgoicGFydGljaXBhbnRfcHJ1bmVkX3VwX3RvX2luY2x1c2l2ZRgBIAEoAxI1Ci1hbGxfZGl2dWxnZWRfY29udHJhY3RzX3BydW5lZF91cF90b19pbmNsdXNpdmUYAiABKAMqtwEKFVBhcnRpY2lwYW50UGVybWlzc2lvbhImCiJQQVJUSUNJUEFOVF9QRVJNSVNTSU9OX1VOU1BFQ0lGSUVEEAASJQohUEFSVElDSVBBTlRfUEVSTUlTU0lPTl9TVUJNSVNTSU9OEAESJwojUEFSVElDSVBBTlRfUEVSTUlTU0lPTl9DT05GSVJNQVRJT04QAhImCiJQQVJUSUNJUEFOVF9QRVJNSVNTSU9OX09CU0VSVkFUSU9OEAMysAUKDFN0YXRlU2VydmljZRKkAQoSR2V0QWN0aXZlQ29udHJhY3RzEjEuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5HZXRBY3RpdmVDb250cmFjdHNSZXF1ZXN0GjIuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5HZXRBY3RpdmVDb250cmFjdHNSZXNwb25zZSIlgtPkkwIfOgEqIhovdjIvc3RhdGUvYWN0aXZlLWNvbnRyYWN0czABEocBCgxHZXRMZWRnZXJFbmQSKy5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLkdldExlZGdlckVuZFJlcXVlc3QaLC5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLkdldExlZGdlckVuZFJlc3BvbnNlIhyC0+STAhYSFC92Mi9zdGF0ZS9sZWRnZXItZW5kErsBChlHZXRDb25uZWN0ZWRTeW5jaHJvbml6ZXJzEjguY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5HZXRDb25uZWN0ZWRTeW5jaHJvbml6ZXJzUmVxdWVzdBo5LmNvbS5kYW1sLmxlZGdlci5hcGkudjIuR2V0Q29ubmVjdGVkU3luY2hyb25pemVyc1Jlc3BvbnNlIimC0+STAiMSIS92Mi9zdGF0ZS9jb25uZWN0ZWQtc3luY2hyb25pemVycxKwAQoWR2V0TGF0ZXN0UHJ1bmVkT2Zmc2V0cxI1LmNvbS5kYW1sLmxlZGdlci5hcGkudjIuR2V0TGF0ZXN0UHJ1bmVkT2Zmc2V0c1JlcXVlc3QaNi5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLkdldExhdGVzdFBydW5lZE9mZnNldHNSZXNwb25zZSIngtPkkwIhEh8vdjIvc3RhdGUvbGF0ZXN0LXBydW5lZC1vZmZzZXRzYgZwcm90bzM", [file_com_daml_ledger_api_v2_event, file_com_daml_ledger_api_v2_reassignment, file_com_daml_ledger_api_v2_transaction_filter, file_google_api_annotations]);
 
 /**
  * Request of GetActiveContracts.
@@ -234,6 +234,140 @@ export const GetLedgerEndResponseSchema: GenMessage<GetLedgerEndResponse> = /*@_
   messageDesc(file_com_daml_ledger_api_v2_state_service, 6);
 
 /**
+ * Request of GetConnectedSynchronizers.
+ *
+ * @generated from message com.daml.ledger.api.v2.GetConnectedSynchronizersRequest
+ */
+export type GetConnectedSynchronizersRequest = Message<"com.daml.ledger.api.v2.GetConnectedSynchronizersRequest"> & {
+  /**
+   * Only the synchronizers hosting this party (all when empty).
+   *
+   * @generated from field: string party = 1;
+   */
+  party: string;
+
+  /**
+   * The participant asked about (this participant when empty).
+   *
+   * @generated from field: string participant_id = 2;
+   */
+  participantId: string;
+
+  /**
+   * Identity provider of the party (the default when empty).
+   *
+   * @generated from field: string identity_provider_id = 3;
+   */
+  identityProviderId: string;
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.GetConnectedSynchronizersRequest.
+ * Use `create(GetConnectedSynchronizersRequestSchema)` to create a new message.
+ */
+export const GetConnectedSynchronizersRequestSchema: GenMessage<GetConnectedSynchronizersRequest> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_state_service, 7);
+
+/**
+ * Response of GetConnectedSynchronizers.
+ *
+ * @generated from message com.daml.ledger.api.v2.GetConnectedSynchronizersResponse
+ */
+export type GetConnectedSynchronizersResponse = Message<"com.daml.ledger.api.v2.GetConnectedSynchronizersResponse"> & {
+  /**
+   * The connected synchronizers (possibly none).
+   *
+   * @generated from field: repeated com.daml.ledger.api.v2.GetConnectedSynchronizersResponse.ConnectedSynchronizer connected_synchronizers = 1;
+   */
+  connectedSynchronizers: GetConnectedSynchronizersResponse_ConnectedSynchronizer[];
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.GetConnectedSynchronizersResponse.
+ * Use `create(GetConnectedSynchronizersResponseSchema)` to create a new message.
+ */
+export const GetConnectedSynchronizersResponseSchema: GenMessage<GetConnectedSynchronizersResponse> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_state_service, 8);
+
+/**
+ * One connected synchronizer.
+ *
+ * @generated from message com.daml.ledger.api.v2.GetConnectedSynchronizersResponse.ConnectedSynchronizer
+ */
+export type GetConnectedSynchronizersResponse_ConnectedSynchronizer = Message<"com.daml.ledger.api.v2.GetConnectedSynchronizersResponse.ConnectedSynchronizer"> & {
+  /**
+   * The participant's alias for the synchronizer.
+   *
+   * @generated from field: string synchronizer_alias = 1;
+   */
+  synchronizerAlias: string;
+
+  /**
+   * The synchronizer's id.
+   *
+   * @generated from field: string synchronizer_id = 2;
+   */
+  synchronizerId: string;
+
+  /**
+   * The participant's permission for the party on the synchronizer.
+   *
+   * @generated from field: com.daml.ledger.api.v2.ParticipantPermission permission = 3;
+   */
+  permission: ParticipantPermission;
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.GetConnectedSynchronizersResponse.ConnectedSynchronizer.
+ * Use `create(GetConnectedSynchronizersResponse_ConnectedSynchronizerSchema)` to create a new message.
+ */
+export const GetConnectedSynchronizersResponse_ConnectedSynchronizerSchema: GenMessage<GetConnectedSynchronizersResponse_ConnectedSynchronizer> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_state_service, 8, 0);
+
+/**
+ * Request of GetLatestPrunedOffsets.
+ *
+ * @generated from message com.daml.ledger.api.v2.GetLatestPrunedOffsetsRequest
+ */
+export type GetLatestPrunedOffsetsRequest = Message<"com.daml.ledger.api.v2.GetLatestPrunedOffsetsRequest"> & {
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.GetLatestPrunedOffsetsRequest.
+ * Use `create(GetLatestPrunedOffsetsRequestSchema)` to create a new message.
+ */
+export const GetLatestPrunedOffsetsRequestSchema: GenMessage<GetLatestPrunedOffsetsRequest> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_state_service, 9);
+
+/**
+ * Response of GetLatestPrunedOffsets.
+ *
+ * @generated from message com.daml.ledger.api.v2.GetLatestPrunedOffsetsResponse
+ */
+export type GetLatestPrunedOffsetsResponse = Message<"com.daml.ledger.api.v2.GetLatestPrunedOffsetsResponse"> & {
+  /**
+   * Offset up to which the ledger is pruned (0: never pruned).
+   *
+   * @generated from field: int64 participant_pruned_up_to_inclusive = 1;
+   */
+  participantPrunedUpToInclusive: bigint;
+
+  /**
+   * Offset up to which divulged contracts are pruned (0: never pruned).
+   *
+   * @generated from field: int64 all_divulged_contracts_pruned_up_to_inclusive = 2;
+   */
+  allDivulgedContractsPrunedUpToInclusive: bigint;
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.GetLatestPrunedOffsetsResponse.
+ * Use `create(GetLatestPrunedOffsetsResponseSchema)` to create a new message.
+ */
+export const GetLatestPrunedOffsetsResponseSchema: GenMessage<GetLatestPrunedOffsetsResponse> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_state_service, 10);
+
+/**
  * Permission of a participant for a hosted party.
  *
  * @generated from enum com.daml.ledger.api.v2.ParticipantPermission
@@ -299,6 +433,26 @@ export const StateService: GenService<{
     methodKind: "unary";
     input: typeof GetLedgerEndRequestSchema;
     output: typeof GetLedgerEndResponseSchema;
+  },
+  /**
+   * The synchronizers the participant is connected to (for a party: those hosting it).
+   *
+   * @generated from rpc com.daml.ledger.api.v2.StateService.GetConnectedSynchronizers
+   */
+  getConnectedSynchronizers: {
+    methodKind: "unary";
+    input: typeof GetConnectedSynchronizersRequestSchema;
+    output: typeof GetConnectedSynchronizersResponseSchema;
+  },
+  /**
+   * The offsets up to which the participant has pruned.
+   *
+   * @generated from rpc com.daml.ledger.api.v2.StateService.GetLatestPrunedOffsets
+   */
+  getLatestPrunedOffsets: {
+    methodKind: "unary";
+    input: typeof GetLatestPrunedOffsetsRequestSchema;
+    output: typeof GetLatestPrunedOffsetsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_com_daml_ledger_api_v2_state_service, 0);
