@@ -142,6 +142,19 @@ const contractIdBad = (w: World): BadRequest[] =>
 
 const streamRead = (valid: (w: World) => Record<string, Json>, bad: (w: World) => BadRequest[]): RouteSpec => ({ as: (w) => w.alice.token, read: true, valid, bad });
 
+/** `/v2/updates` and its deprecated alias `/v2/updates/flats`. */
+const UPDATES: RouteSpec = streamRead(
+  (w) => ({ beginExclusive: 0, updateFormat: updateFormatOf(w.alice.party) }),
+  (w) => [
+    { name: "another party", body: { beginExclusive: 0, updateFormat: updateFormatOf(w.bob.party) }, allowed: [403] },
+    { name: "beginExclusive -1", body: { beginExclusive: -1, updateFormat: updateFormatOf(w.alice.party) }, allowed: [400] },
+    { name: "beginExclusive after the end", body: { beginExclusive: 1e12, updateFormat: updateFormatOf(w.alice.party) }, allowed: [400] },
+    { name: "endInclusive before beginExclusive", body: { beginExclusive: 5, endInclusive: 2, updateFormat: updateFormatOf(w.alice.party) }, allowed: [400] },
+    { name: "an empty updateFormat", body: { beginExclusive: 0, updateFormat: {} }, allowed: [400] },
+    { name: "an unknown transaction shape", body: { beginExclusive: 0, updateFormat: { includeTransactions: { eventFormat: filterOf(w.alice.party), transactionShape: "BOGUS" } } }, allowed: [400] },
+  ],
+);
+
 export const SPECS: Record<string, RouteSpec> = {
   // ---- Splice /v0 wallet (alice) -------------------------------------------------------------
   "POST /v0/wallet/transfer-offers": { valid: offerLike, bad: offerLikeBad },
@@ -234,17 +247,9 @@ export const SPECS: Record<string, RouteSpec> = {
       { name: "beginExclusive after the end", body: { parties: [w.alice.party], beginExclusive: 1e12 }, allowed: [400] },
     ],
   ),
-  "POST /v2/updates": streamRead(
-    (w) => ({ beginExclusive: 0, updateFormat: updateFormatOf(w.alice.party) }),
-    (w) => [
-      { name: "another party", body: { beginExclusive: 0, updateFormat: updateFormatOf(w.bob.party) }, allowed: [403] },
-      { name: "beginExclusive -1", body: { beginExclusive: -1, updateFormat: updateFormatOf(w.alice.party) }, allowed: [400] },
-      { name: "beginExclusive after the end", body: { beginExclusive: 1e12, updateFormat: updateFormatOf(w.alice.party) }, allowed: [400] },
-      { name: "endInclusive before beginExclusive", body: { beginExclusive: 5, endInclusive: 2, updateFormat: updateFormatOf(w.alice.party) }, allowed: [400] },
-      { name: "an empty updateFormat", body: { beginExclusive: 0, updateFormat: {} }, allowed: [400] },
-      { name: "an unknown transaction shape", body: { beginExclusive: 0, updateFormat: { includeTransactions: { eventFormat: filterOf(w.alice.party), transactionShape: "BOGUS" } } }, allowed: [400] },
-    ],
-  ),
+  "POST /v2/updates": UPDATES,
+  // Canton's deprecated name of the same stream.
+  "POST /v2/updates/flats": UPDATES,
   "POST /v2/updates/trees": { ...streamRead((w) => ({ beginExclusive: 0, updateFormat: updateFormatOf(w.alice.party) }), () => []), unsupported: true },
   "POST /v2/updates/update-by-offset": streamRead(
     (w) => ({ offset: 1, updateFormat: updateFormatOf(w.alice.party) }),
@@ -276,6 +281,12 @@ export const SPECS: Record<string, RouteSpec> = {
     (w) => [
       { name: "another party", body: { updateId: w.unknownUpdateId, requestingParties: [w.bob.party] }, allowed: [403] },
       { name: "empty updateId", body: { updateId: "", requestingParties: [w.alice.party] }, allowed: [400] },
+      { name: "another party's transactionFormat", body: { updateId: w.unknownUpdateId, transactionFormat: updateFormatOf(w.bob.party).includeTransactions }, allowed: [403] },
+      {
+        name: "transactionFormat and requestingParties",
+        body: { updateId: w.unknownUpdateId, requestingParties: [w.alice.party], transactionFormat: updateFormatOf(w.alice.party).includeTransactions },
+        allowed: [400],
+      },
     ],
   ),
   "POST /v2/state/active-contracts": streamRead(
