@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SDK } from "@canton-network/wallet-sdk";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { IOU, startTestServer, type TestServer } from "../support/test-server.js";
 
 let s: TestServer;
 
@@ -25,5 +25,32 @@ describe("wallet SDK: connecting", () => {
     const party = await sdk.party.internal.allocate({ partyHint: hint });
     expect(party).toMatch(new RegExp(`^${hint}::1220[0-9a-f]{64}$`));
     expect(await sdk.party.list()).toContain(party);
+  });
+});
+
+describe("wallet SDK: users, rights, submit and the active contracts", () => {
+  it("creates a user with rights, submits as it and reads the contract back", async () => {
+    const admin = await sdkAs("participant_admin");
+    const party = await admin.party.internal.allocate({ partyHint: `carol-${process.pid}` });
+    const userId = `carol-${process.pid}`;
+    const created = await admin.user.create({ userId, primaryParty: party, userRights: { actAs: [party] } });
+    expect(created).toMatchObject({ id: userId, primaryParty: party });
+    await admin.user.rights.grant({ userId, userRights: { readAs: [party] } });
+    expect((await admin.user.list()).users?.map((u) => u.id)).toContain(userId);
+
+    const carol = await sdkAs(userId);
+    const kinds = (await carol.user.rights.list()).rights?.map((r) => Object.keys(r.kind ?? {})[0]).sort();
+    expect(kinds).toEqual(["CanActAs", "CanReadAs"]);
+    const submitted = await carol.ledger.internal.submit({
+      actAs: [party],
+      commandId: `sdk-iou-${process.pid}`,
+      commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: party, owner: party, currency: "CC", amount: "3.5", observers: [] } } }],
+    });
+    expect(submitted.updateId).toMatch(/^[0-9a-f]+$/);
+    expect(submitted.completionOffset).toBeGreaterThan(0);
+
+    const contracts = await carol.ledger.acs.read({ parties: [party], filterByParty: true, templateIds: [IOU] });
+    expect(contracts).toHaveLength(1);
+    expect(contracts[0]).toMatchObject({ signatories: [party], createArgument: { amount: "3.5000000000", currency: "CC" } });
   });
 });
