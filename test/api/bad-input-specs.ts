@@ -314,6 +314,9 @@ export const SPECS: Record<string, RouteSpec> = {
     ],
   },
   "GET /v2/state/latest-pruned-offsets": { anyUser: true },
+  // Canton's PackageService needs only an authenticated user.
+  "GET /v2/packages": { anyUser: true },
+  "GET /v2/packages/{package_id}/status": { anyUser: true },
   "GET /v2/version": { public: true },
   "GET /v2/authenticated-user": { anyUser: true },
   // Lenient on purpose (Canton wants admin claims): the participant id is no secret, and a

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SDK } from "@canton-network/wallet-sdk";
+import { packageIdOf } from "../../src/ledger/registry.js";
 import { IOU, startTestServer, type TestServer } from "../support/test-server.js";
 
 let s: TestServer;
@@ -52,5 +53,13 @@ describe("wallet SDK: users, rights, submit and the active contracts", () => {
     const contracts = await carol.ledger.acs.read({ parties: [party], filterByParty: true, templateIds: [IOU] });
     expect(contracts).toHaveLength(1);
     expect(contracts[0]).toMatchObject({ signatories: [party], createArgument: { amount: "3.5000000000", currency: "CC" } });
+  });
+});
+
+describe("wallet SDK: packages", () => {
+  it("dar.check finds Splice's amulet package and not an unknown one", async () => {
+    const sdk = await sdkAs("participant_admin");
+    expect(await sdk.ledger.dar.check(packageIdOf("splice-amulet", "0.1.14"))).toBe(true);
+    expect(await sdk.ledger.dar.check("ab".repeat(32))).toBe(false);
   });
 });
