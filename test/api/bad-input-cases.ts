@@ -178,6 +178,8 @@ export function pathValues(name: string, w: World): string[] {
       return [w.unknownUpdateId, bad];
     case "offset":
       return ["999999", "-1", "abc"];
+    case "instrument_id":
+      return ["Bitcoin", bad];
     case "package_id":
       return ["not-a-package-id", "AB".repeat(32), bad];
     default:
