@@ -169,6 +169,7 @@ export function pathValues(name: string, w: World): string[] {
     case "tracking_id":
       return ["no-such-tracking-id", bad];
     case "receiver_party":
+    case "provider_party_id":
     case "party":
     case "parties":
       return [w.ghost, "not-a-party", bad];

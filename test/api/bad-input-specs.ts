@@ -217,6 +217,7 @@ export const SPECS: Record<string, RouteSpec> = {
   "GET /v0/scan-proxy/open-and-issuing-mining-rounds": { anyUser: true },
   "GET /v0/scan-proxy/transfer-preapprovals/by-party/{party}": { anyUser: true },
   "GET /v0/scan-proxy/transfer-command-counter/{party}": { anyUser: true },
+  "GET /v0/scan-proxy/featured-apps/{provider_party_id}": { anyUser: true },
   "GET /registry/metadata/v1/info": { public: true },
   "GET /registry/metadata/v1/instruments": { public: true, query: () => "pageSize=10", bad: () => [{ name: "pageSize -1", query: "pageSize=-1" }] },
   "GET /registry/metadata/v1/instruments/{instrument_id}": { public: true },

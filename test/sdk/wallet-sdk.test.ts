@@ -63,3 +63,19 @@ describe("wallet SDK: packages", () => {
     expect(await sdk.ledger.dar.check("ab".repeat(32))).toBe(false);
   });
 });
+
+describe("wallet SDK: amulet reads", () => {
+  it("amulet.featuredApp.rights finds the operator's right and none for a fresh party", async () => {
+    const alice = await s.partyUser("alice");
+    const auth = { method: "static" as const, token: alice.token };
+    const base = await SDK.create({ auth, ledgerClientUrl: s.http, logAdapter: "console" });
+    const sdk = await base.extend({
+      amulet: { auth, registryUrl: s.http, scanApiUrl: `${s.http}/api/scan`, validatorUrl: `${s.http}/api/validator` },
+    });
+    const operator = (await s.json("GET", "/v0/validator-user", undefined, null)).body.party_id as string;
+    const right = await sdk.amulet.featuredApp.rights({ partyId: operator });
+    expect(right).toMatchObject({ template_id: expect.stringMatching(/:Splice\.Amulet:FeaturedAppRight$/), payload: { provider: operator } });
+    // The SDK polls while the answer is empty: one attempt is enough here.
+    expect(await sdk.amulet.featuredApp.rights({ partyId: alice.party, maxRetries: 1, delayMs: 1 })).toBeUndefined();
+  });
+});
