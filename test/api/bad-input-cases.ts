@@ -179,6 +179,10 @@ export function pathValues(name: string, w: World): string[] {
       return [w.unknownUpdateId, bad];
     case "offset":
       return ["999999", "-1", "abc"];
+    case "domain_id":
+      return ["other::1220ab", bad];
+    case "member_id":
+      return ["not-a-member", bad];
     case "instrument_id":
       return ["Bitcoin", bad];
     case "package_id":

@@ -218,6 +218,7 @@ export const SPECS: Record<string, RouteSpec> = {
   "GET /v0/scan-proxy/transfer-preapprovals/by-party/{party}": { anyUser: true },
   "GET /v0/scan-proxy/transfer-command-counter/{party}": { anyUser: true },
   "GET /v0/scan-proxy/featured-apps/{provider_party_id}": { anyUser: true },
+  "GET /api/scan/v0/domains/{domain_id}/members/{member_id}/traffic-status": { public: true },
   "GET /registry/metadata/v1/info": { public: true },
   "GET /registry/metadata/v1/instruments": { public: true, query: () => "pageSize=10", bad: () => [{ name: "pageSize -1", query: "pageSize=-1" }] },
   "GET /registry/metadata/v1/instruments/{instrument_id}": { public: true },

@@ -77,7 +77,7 @@ describe("routes", () => {
 
   it("serves every annotated path, bare and aliased: stubs answer 501, the others never 405/501 nor the no-route 404", async () => {
     // 45 `/v0` methods + 4 alias bindings, each bare and under /api/validator; 7 registry methods
-    // (transfer instruction 4, token metadata 3) at 3 places
+    // (transfer instruction 4, token metadata 3) at 3 places (the scan service has its own suite)
     expect(SERVICES.reduce((n, svc) => n + svc.methods.length, 0)).toBe(52);
     expect(routes.length).toBe((45 + 4) * 2 + 7 * 3);
     for (const route of routes) {

@@ -65,7 +65,7 @@ describe("wallet SDK: packages", () => {
 });
 
 describe("wallet SDK: amulet reads", () => {
-  it("amulet.featuredApp.rights finds the operator's right and none for a fresh party", async () => {
+  it("amulet.featuredApp.rights finds the operator's right and none for a fresh party; amulet.traffic.status", async () => {
     const alice = await s.partyUser("alice");
     const auth = { method: "static" as const, token: alice.token };
     const base = await SDK.create({ auth, ledgerClientUrl: s.http, logAdapter: "console" });
@@ -77,5 +77,9 @@ describe("wallet SDK: amulet reads", () => {
     expect(right).toMatchObject({ template_id: expect.stringMatching(/:Splice\.Amulet:FeaturedAppRight$/), payload: { provider: operator } });
     // The SDK polls while the answer is empty: one attempt is enough here.
     expect(await sdk.amulet.featuredApp.rights({ partyId: alice.party, maxRetries: 1, delayMs: 1 })).toBeUndefined();
+
+    const participant = (await s.json("GET", "/v2/parties/participant-id")).body.participantId as string;
+    const status = await sdk.amulet.traffic.status({ memberId: participant });
+    expect(status.traffic_status).toEqual({ actual: { total_consumed: 0, total_limit: 0 }, target: { total_purchased: 0 } });
   });
 });
