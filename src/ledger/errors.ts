@@ -148,6 +148,12 @@ export const errors = {
       {},
       [["TEMPLATE_ID", id]],
     ),
+  packageNotFound: (packageId: string) =>
+    make("PACKAGE_NOT_FOUND", Category.InvalidGivenCurrentSystemStateResourceMissing)(
+      `Could not find package [${packageId}].`,
+      {},
+      [["PACKAGE", packageId]],
+    ),
   contractNotFound: (cid: string) =>
     make("CONTRACT_NOT_FOUND", Category.InvalidGivenCurrentSystemStateResourceMissing)(
       `Contract could not be found with id ${cid}`,

@@ -72,6 +72,13 @@ export class TemplateRegistry {
     return [...seen];
   }
 
+  /** The ids of the packages that define the known templates and interfaces, sorted. */
+  packageIds(): string[] {
+    const ids = new Set<string>();
+    for (const key of this.byKey.keys()) if (!key.startsWith("#")) ids.add(key.slice(0, key.indexOf(":")));
+    return [...ids].sort();
+  }
+
   implementersOf(iface: InterfaceDef<unknown>): readonly Template<unknown>[] {
     return this.implementers.get(qualifiedId(iface.id)) ?? [];
   }

@@ -9,3 +9,4 @@ export {
   getTransferInstructionWithdrawContext,
   type TransferInstructionChoice,
 } from "./transfer-instruction-context.js";
+export { AMULET_INSTRUMENT_ID, SUPPORTED_APIS, instrument, listInstruments, registryInfo, type InstrumentInfo } from "./token-metadata.js";

@@ -174,6 +174,7 @@ export function pathValues(name: string, w: World): string[] {
     case "tracking_id":
       return ["no-such-tracking-id", bad];
     case "receiver_party":
+    case "provider_party_id":
     case "party":
     case "parties":
       return [w.ghost, "not-a-party", bad];
@@ -183,6 +184,14 @@ export function pathValues(name: string, w: World): string[] {
       return [w.unknownUpdateId, bad];
     case "offset":
       return ["999999", "-1", "abc"];
+    case "domain_id":
+      return ["other::1220ab", bad];
+    case "member_id":
+      return ["not-a-member", bad];
+    case "instrument_id":
+      return ["Bitcoin", bad];
+    case "package_id":
+      return ["not-a-package-id", "AB".repeat(32), bad];
     default:
       throw new Error(`no bad values for path variable ${name}: add them to pathValues`);
   }

@@ -143,6 +143,19 @@ const contractIdBad = (w: World): BadRequest[] =>
 
 const streamRead = (valid: (w: World) => Record<string, Json>, bad: (w: World) => BadRequest[]): RouteSpec => ({ as: (w) => w.alice.token, read: true, valid, bad });
 
+/** `/v2/updates` and its deprecated alias `/v2/updates/flats`. */
+const UPDATES: RouteSpec = streamRead(
+  (w) => ({ beginExclusive: 0, updateFormat: updateFormatOf(w.alice.party) }),
+  (w) => [
+    { name: "another party", body: { beginExclusive: 0, updateFormat: updateFormatOf(w.bob.party) }, allowed: [403] },
+    { name: "beginExclusive -1", body: { beginExclusive: -1, updateFormat: updateFormatOf(w.alice.party) }, allowed: [400] },
+    { name: "beginExclusive after the end", body: { beginExclusive: 1e12, updateFormat: updateFormatOf(w.alice.party) }, allowed: [400] },
+    { name: "endInclusive before beginExclusive", body: { beginExclusive: 5, endInclusive: 2, updateFormat: updateFormatOf(w.alice.party) }, allowed: [400] },
+    { name: "an empty updateFormat", body: { beginExclusive: 0, updateFormat: {} }, allowed: [400] },
+    { name: "an unknown transaction shape", body: { beginExclusive: 0, updateFormat: { includeTransactions: { eventFormat: filterOf(w.alice.party), transactionShape: "BOGUS" } } }, allowed: [400] },
+  ],
+);
+
 export const SPECS: Record<string, RouteSpec> = {
   // ---- Splice /v0 wallet (alice) -------------------------------------------------------------
   "POST /v0/wallet/transfer-offers": { valid: offerLike, bad: (w) => [...offerLikeBad(w), { name: "an offer to oneself", merge: { receiver_party_id: w.alice.party } }] },
@@ -209,6 +222,11 @@ export const SPECS: Record<string, RouteSpec> = {
   "GET /v0/scan-proxy/open-and-issuing-mining-rounds": { anyUser: true },
   "GET /v0/scan-proxy/transfer-preapprovals/by-party/{party}": { anyUser: true },
   "GET /v0/scan-proxy/transfer-command-counter/{party}": { anyUser: true },
+  "GET /v0/scan-proxy/featured-apps/{provider_party_id}": { anyUser: true },
+  "GET /api/scan/v0/domains/{domain_id}/members/{member_id}/traffic-status": { public: true },
+  "GET /registry/metadata/v1/info": { public: true },
+  "GET /registry/metadata/v1/instruments": { public: true, query: () => "pageSize=10", bad: () => [{ name: "pageSize -1", query: "pageSize=-1" }] },
+  "GET /registry/metadata/v1/instruments/{instrument_id}": { public: true },
   "POST /registry/transfer-instruction/v1/transfer-factory": {
     public: true,
     read: true,
@@ -239,17 +257,9 @@ export const SPECS: Record<string, RouteSpec> = {
       { name: "beginExclusive after the end", body: { parties: [w.alice.party], beginExclusive: 1e12 }, allowed: [400] },
     ],
   ),
-  "POST /v2/updates": streamRead(
-    (w) => ({ beginExclusive: 0, updateFormat: updateFormatOf(w.alice.party) }),
-    (w) => [
-      { name: "another party", body: { beginExclusive: 0, updateFormat: updateFormatOf(w.bob.party) }, allowed: [403] },
-      { name: "beginExclusive -1", body: { beginExclusive: -1, updateFormat: updateFormatOf(w.alice.party) }, allowed: [400] },
-      { name: "beginExclusive after the end", body: { beginExclusive: 1e12, updateFormat: updateFormatOf(w.alice.party) }, allowed: [400] },
-      { name: "endInclusive before beginExclusive", body: { beginExclusive: 5, endInclusive: 2, updateFormat: updateFormatOf(w.alice.party) }, allowed: [400] },
-      { name: "an empty updateFormat", body: { beginExclusive: 0, updateFormat: {} }, allowed: [400] },
-      { name: "an unknown transaction shape", body: { beginExclusive: 0, updateFormat: { includeTransactions: { eventFormat: filterOf(w.alice.party), transactionShape: "BOGUS" } } }, allowed: [400] },
-    ],
-  ),
+  "POST /v2/updates": UPDATES,
+  // Canton's deprecated name of the same stream.
+  "POST /v2/updates/flats": UPDATES,
   "POST /v2/updates/trees": { ...streamRead((w) => ({ beginExclusive: 0, updateFormat: updateFormatOf(w.alice.party) }), () => []), unsupported: true },
   "POST /v2/updates/update-by-offset": streamRead(
     (w) => ({ offset: 1, updateFormat: updateFormatOf(w.alice.party) }),
@@ -281,6 +291,12 @@ export const SPECS: Record<string, RouteSpec> = {
     (w) => [
       { name: "another party", body: { updateId: w.unknownUpdateId, requestingParties: [w.bob.party] }, allowed: [403] },
       { name: "empty updateId", body: { updateId: "", requestingParties: [w.alice.party] }, allowed: [400] },
+      { name: "another party's transactionFormat", body: { updateId: w.unknownUpdateId, transactionFormat: updateFormatOf(w.bob.party).includeTransactions }, allowed: [403] },
+      {
+        name: "transactionFormat and requestingParties",
+        body: { updateId: w.unknownUpdateId, requestingParties: [w.alice.party], transactionFormat: updateFormatOf(w.alice.party).includeTransactions },
+        allowed: [400],
+      },
     ],
   ),
   "POST /v2/state/active-contracts": streamRead(
@@ -298,7 +314,7 @@ export const SPECS: Record<string, RouteSpec> = {
     ],
   ),
   "GET /v2/state/ledger-end": { anyUser: true },
-  "GET /v2/state/latest-pruned-offsets": { anyUser: true },
+  // Without a party the participant's own connection is no secret (the SDK asks it with any user's token).
   "GET /v2/state/connected-synchronizers": {
     anyUser: true,
     query: () => "",
@@ -307,6 +323,10 @@ export const SPECS: Record<string, RouteSpec> = {
       { name: "another user's party", query: `party=${encodeURIComponent(w.bob.party)}`, token: w.alice.token, allowed: [403] },
     ],
   },
+  "GET /v2/state/latest-pruned-offsets": { anyUser: true },
+  // Canton's PackageService needs only an authenticated user.
+  "GET /v2/packages": { anyUser: true },
+  "GET /v2/packages/{package_id}/status": { anyUser: true },
   "GET /v2/version": { public: true },
   "GET /v2/authenticated-user": { anyUser: true },
   // Lenient on purpose (Canton wants admin claims): the participant id is no secret, and a

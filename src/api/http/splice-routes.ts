@@ -14,5 +14,5 @@ export function spliceAliases(path: string): string[] {
 
 /** Paths whose errors (404, 405) answer in Splice's `{"error": ...}` shape. */
 export function isSplicePath(path: string): boolean {
-  return /^\/(?:v0|api\/validator|registry)(?:\/|$)/.test(path);
+  return /^\/(?:v0|api\/validator|api\/scan|registry)(?:\/|$)/.test(path);
 }

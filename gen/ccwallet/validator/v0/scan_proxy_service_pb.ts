@@ -8,7 +8,7 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { LookupTransferPreapprovalByPartyResponseSchema } from "./validator_admin_service_pb.js";
 import { file_ccwallet_validator_v0_validator_admin_service } from "./validator_admin_service_pb.js";
-import type { ContractWithState } from "../../wallet/v0/contract_pb.js";
+import type { Contract, ContractWithState } from "../../wallet/v0/contract_pb.js";
 import { file_ccwallet_wallet_v0_contract } from "../../wallet/v0/contract_pb.js";
 import { file_google_api_annotations } from "../../../google/api/annotations_pb.js";
 import type { EmptySchema } from "@bufbuild/protobuf/wkt";
@@ -19,7 +19,41 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ccwallet/validator/v0/scan_proxy_service.proto.
  */
 export const file_ccwallet_validator_v0_scan_proxy_service: GenFile = /*@__PURE__*/
-  fileDesc("Ci5jY3dhbGxldC92YWxpZGF0b3IvdjAvc2Nhbl9wcm94eV9zZXJ2aWNlLnByb3RvEhVjY3dhbGxldC52YWxpZGF0b3IudjAiLQoVR2V0RHNvUGFydHlJZFJlc3BvbnNlEhQKDGRzb19wYXJ0eV9pZBgBIAEoCSJaChtHZXRBbXVsZXRSdWxlc1Byb3h5UmVzcG9uc2USOwoMYW11bGV0X3J1bGVzGAEgASgLMiUuY2N3YWxsZXQud2FsbGV0LnYwLkNvbnRyYWN0V2l0aFN0YXRlIrUBCipHZXRPcGVuQW5kSXNzdWluZ01pbmluZ1JvdW5kc1Byb3h5UmVzcG9uc2USQQoSb3Blbl9taW5pbmdfcm91bmRzGAEgAygLMiUuY2N3YWxsZXQud2FsbGV0LnYwLkNvbnRyYWN0V2l0aFN0YXRlEkQKFWlzc3VpbmdfbWluaW5nX3JvdW5kcxgCIAMoCzIlLmNjd2FsbGV0LndhbGxldC52MC5Db250cmFjdFdpdGhTdGF0ZSIdCgxQYXJ0eVJlcXVlc3QSDQoFcGFydHkYASABKAkidgorTG9va3VwVHJhbnNmZXJDb21tYW5kQ291bnRlckJ5UGFydHlSZXNwb25zZRJHChh0cmFuc2Zlcl9jb21tYW5kX2NvdW50ZXIYASABKAsyJS5jY3dhbGxldC53YWxsZXQudjAuQ29udHJhY3RXaXRoU3RhdGUy2gYKEFNjYW5Qcm94eVNlcnZpY2USegoNR2V0RHNvUGFydHlJZBIWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eRosLmNjd2FsbGV0LnZhbGlkYXRvci52MC5HZXREc29QYXJ0eUlkUmVzcG9uc2UiI4LT5JMCHRIbL3YwL3NjYW4tcHJveHkvZHNvLXBhcnR5LWlkEoEBCg5HZXRBbXVsZXRSdWxlcxIWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eRoyLmNjd2FsbGV0LnZhbGlkYXRvci52MC5HZXRBbXVsZXRSdWxlc1Byb3h5UmVzcG9uc2UiI4LT5JMCHRIbL3YwL3NjYW4tcHJveHkvYW11bGV0LXJ1bGVzErEBCh1HZXRPcGVuQW5kSXNzdWluZ01pbmluZ1JvdW5kcxIWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eRpBLmNjd2FsbGV0LnZhbGlkYXRvci52MC5HZXRPcGVuQW5kSXNzdWluZ01pbmluZ1JvdW5kc1Byb3h5UmVzcG9uc2UiNYLT5JMCLxItL3YwL3NjYW4tcHJveHkvb3Blbi1hbmQtaXNzdWluZy1taW5pbmctcm91bmRzEscBCiBMb29rdXBUcmFuc2ZlclByZWFwcHJvdmFsQnlQYXJ0eRIjLmNjd2FsbGV0LnZhbGlkYXRvci52MC5QYXJ0eVJlcXVlc3QaPy5jY3dhbGxldC52YWxpZGF0b3IudjAuTG9va3VwVHJhbnNmZXJQcmVhcHByb3ZhbEJ5UGFydHlSZXNwb25zZSI9gtPkkwI3EjUvdjAvc2Nhbi1wcm94eS90cmFuc2Zlci1wcmVhcHByb3ZhbHMvYnktcGFydHkve3BhcnR5fRLHAQojTG9va3VwVHJhbnNmZXJDb21tYW5kQ291bnRlckJ5UGFydHkSIy5jY3dhbGxldC52YWxpZGF0b3IudjAuUGFydHlSZXF1ZXN0GkIuY2N3YWxsZXQudmFsaWRhdG9yLnYwLkxvb2t1cFRyYW5zZmVyQ29tbWFuZENvdW50ZXJCeVBhcnR5UmVzcG9uc2UiN4LT5JMCMRIvL3YwL3NjYW4tcHJveHkvdHJhbnNmZXItY29tbWFuZC1jb3VudGVyL3twYXJ0eX1iBnByb3RvMw", [file_ccwallet_validator_v0_validator_admin_service, file_ccwallet_wallet_v0_contract, file_google_api_annotations, file_google_protobuf_empty]);
+  fileDesc("Ci5jY3dhbGxldC92YWxpZGF0b3IvdjAvc2Nhbl9wcm94eV9zZXJ2aWNlLnByb3RvEhVjY3dhbGxldC52YWxpZGF0b3IudjAiMQoUUHJvdmlkZXJQYXJ0eVJlcXVlc3QSGQoRcHJvdmlkZXJfcGFydHlfaWQYASABKAkidgoeTG9va3VwRmVhdHVyZWRBcHBSaWdodFJlc3BvbnNlEj0KEmZlYXR1cmVkX2FwcF9yaWdodBgBIAEoCzIcLmNjd2FsbGV0LndhbGxldC52MC5Db250cmFjdEgAiAEBQhUKE19mZWF0dXJlZF9hcHBfcmlnaHQiLQoVR2V0RHNvUGFydHlJZFJlc3BvbnNlEhQKDGRzb19wYXJ0eV9pZBgBIAEoCSJaChtHZXRBbXVsZXRSdWxlc1Byb3h5UmVzcG9uc2USOwoMYW11bGV0X3J1bGVzGAEgASgLMiUuY2N3YWxsZXQud2FsbGV0LnYwLkNvbnRyYWN0V2l0aFN0YXRlIrUBCipHZXRPcGVuQW5kSXNzdWluZ01pbmluZ1JvdW5kc1Byb3h5UmVzcG9uc2USQQoSb3Blbl9taW5pbmdfcm91bmRzGAEgAygLMiUuY2N3YWxsZXQud2FsbGV0LnYwLkNvbnRyYWN0V2l0aFN0YXRlEkQKFWlzc3VpbmdfbWluaW5nX3JvdW5kcxgCIAMoCzIlLmNjd2FsbGV0LndhbGxldC52MC5Db250cmFjdFdpdGhTdGF0ZSIdCgxQYXJ0eVJlcXVlc3QSDQoFcGFydHkYASABKAkidgorTG9va3VwVHJhbnNmZXJDb21tYW5kQ291bnRlckJ5UGFydHlSZXNwb25zZRJHChh0cmFuc2Zlcl9jb21tYW5kX2NvdW50ZXIYASABKAsyJS5jY3dhbGxldC53YWxsZXQudjAuQ29udHJhY3RXaXRoU3RhdGUykwgKEFNjYW5Qcm94eVNlcnZpY2USegoNR2V0RHNvUGFydHlJZBIWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eRosLmNjd2FsbGV0LnZhbGlkYXRvci52MC5HZXREc29QYXJ0eUlkUmVzcG9uc2UiI4LT5JMCHRIbL3YwL3NjYW4tcHJveHkvZHNvLXBhcnR5LWlkEoEBCg5HZXRBbXVsZXRSdWxlcxIWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eRoyLmNjd2FsbGV0LnZhbGlkYXRvci52MC5HZXRBbXVsZXRSdWxlc1Byb3h5UmVzcG9uc2UiI4LT5JMCHRIbL3YwL3NjYW4tcHJveHkvYW11bGV0LXJ1bGVzErEBCh1HZXRPcGVuQW5kSXNzdWluZ01pbmluZ1JvdW5kcxIWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eRpBLmNjd2FsbGV0LnZhbGlkYXRvci52MC5HZXRPcGVuQW5kSXNzdWluZ01pbmluZ1JvdW5kc1Byb3h5UmVzcG9uc2UiNYLT5JMCLxItL3YwL3NjYW4tcHJveHkvb3Blbi1hbmQtaXNzdWluZy1taW5pbmctcm91bmRzEscBCiBMb29rdXBUcmFuc2ZlclByZWFwcHJvdmFsQnlQYXJ0eRIjLmNjd2FsbGV0LnZhbGlkYXRvci52MC5QYXJ0eVJlcXVlc3QaPy5jY3dhbGxldC52YWxpZGF0b3IudjAuTG9va3VwVHJhbnNmZXJQcmVhcHByb3ZhbEJ5UGFydHlSZXNwb25zZSI9gtPkkwI3EjUvdjAvc2Nhbi1wcm94eS90cmFuc2Zlci1wcmVhcHByb3ZhbHMvYnktcGFydHkve3BhcnR5fRLHAQojTG9va3VwVHJhbnNmZXJDb21tYW5kQ291bnRlckJ5UGFydHkSIy5jY3dhbGxldC52YWxpZGF0b3IudjAuUGFydHlSZXF1ZXN0GkIuY2N3YWxsZXQudmFsaWRhdG9yLnYwLkxvb2t1cFRyYW5zZmVyQ29tbWFuZENvdW50ZXJCeVBhcnR5UmVzcG9uc2UiN4LT5JMCMRIvL3YwL3NjYW4tcHJveHkvdHJhbnNmZXItY29tbWFuZC1jb3VudGVyL3twYXJ0eX0StgEKFkxvb2t1cEZlYXR1cmVkQXBwUmlnaHQSKy5jY3dhbGxldC52YWxpZGF0b3IudjAuUHJvdmlkZXJQYXJ0eVJlcXVlc3QaNS5jY3dhbGxldC52YWxpZGF0b3IudjAuTG9va3VwRmVhdHVyZWRBcHBSaWdodFJlc3BvbnNlIjiC0+STAjISMC92MC9zY2FuLXByb3h5L2ZlYXR1cmVkLWFwcHMve3Byb3ZpZGVyX3BhcnR5X2lkfWIGcHJvdG8z", [file_ccwallet_validator_v0_validator_admin_service, file_ccwallet_wallet_v0_contract, file_google_api_annotations, file_google_protobuf_empty]);
+
+/**
+ * @generated from message ccwallet.validator.v0.ProviderPartyRequest
+ */
+export type ProviderPartyRequest = Message<"ccwallet.validator.v0.ProviderPartyRequest"> & {
+  /**
+   * @generated from field: string provider_party_id = 1;
+   */
+  providerPartyId: string;
+};
+
+/**
+ * Describes the message ccwallet.validator.v0.ProviderPartyRequest.
+ * Use `create(ProviderPartyRequestSchema)` to create a new message.
+ */
+export const ProviderPartyRequestSchema: GenMessage<ProviderPartyRequest> = /*@__PURE__*/
+  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 0);
+
+/**
+ * @generated from message ccwallet.validator.v0.LookupFeaturedAppRightResponse
+ */
+export type LookupFeaturedAppRightResponse = Message<"ccwallet.validator.v0.LookupFeaturedAppRightResponse"> & {
+  /**
+   * @generated from field: optional ccwallet.wallet.v0.Contract featured_app_right = 1;
+   */
+  featuredAppRight?: Contract | undefined;
+};
+
+/**
+ * Describes the message ccwallet.validator.v0.LookupFeaturedAppRightResponse.
+ * Use `create(LookupFeaturedAppRightResponseSchema)` to create a new message.
+ */
+export const LookupFeaturedAppRightResponseSchema: GenMessage<LookupFeaturedAppRightResponse> = /*@__PURE__*/
+  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 1);
 
 /**
  * @generated from message ccwallet.validator.v0.GetDsoPartyIdResponse
@@ -36,7 +70,7 @@ export type GetDsoPartyIdResponse = Message<"ccwallet.validator.v0.GetDsoPartyId
  * Use `create(GetDsoPartyIdResponseSchema)` to create a new message.
  */
 export const GetDsoPartyIdResponseSchema: GenMessage<GetDsoPartyIdResponse> = /*@__PURE__*/
-  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 0);
+  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 2);
 
 /**
  * @generated from message ccwallet.validator.v0.GetAmuletRulesProxyResponse
@@ -53,7 +87,7 @@ export type GetAmuletRulesProxyResponse = Message<"ccwallet.validator.v0.GetAmul
  * Use `create(GetAmuletRulesProxyResponseSchema)` to create a new message.
  */
 export const GetAmuletRulesProxyResponseSchema: GenMessage<GetAmuletRulesProxyResponse> = /*@__PURE__*/
-  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 1);
+  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 3);
 
 /**
  * @generated from message ccwallet.validator.v0.GetOpenAndIssuingMiningRoundsProxyResponse
@@ -75,7 +109,7 @@ export type GetOpenAndIssuingMiningRoundsProxyResponse = Message<"ccwallet.valid
  * Use `create(GetOpenAndIssuingMiningRoundsProxyResponseSchema)` to create a new message.
  */
 export const GetOpenAndIssuingMiningRoundsProxyResponseSchema: GenMessage<GetOpenAndIssuingMiningRoundsProxyResponse> = /*@__PURE__*/
-  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 2);
+  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 4);
 
 /**
  * @generated from message ccwallet.validator.v0.PartyRequest
@@ -92,7 +126,7 @@ export type PartyRequest = Message<"ccwallet.validator.v0.PartyRequest"> & {
  * Use `create(PartyRequestSchema)` to create a new message.
  */
 export const PartyRequestSchema: GenMessage<PartyRequest> = /*@__PURE__*/
-  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 3);
+  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 5);
 
 /**
  * @generated from message ccwallet.validator.v0.LookupTransferCommandCounterByPartyResponse
@@ -109,7 +143,7 @@ export type LookupTransferCommandCounterByPartyResponse = Message<"ccwallet.vali
  * Use `create(LookupTransferCommandCounterByPartyResponseSchema)` to create a new message.
  */
 export const LookupTransferCommandCounterByPartyResponseSchema: GenMessage<LookupTransferCommandCounterByPartyResponse> = /*@__PURE__*/
-  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 4);
+  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 6);
 
 /**
  * @generated from service ccwallet.validator.v0.ScanProxyService
@@ -158,6 +192,16 @@ export const ScanProxyService: GenService<{
     methodKind: "unary";
     input: typeof PartyRequestSchema;
     output: typeof LookupTransferCommandCounterByPartyResponseSchema;
+  },
+  /**
+   * The provider's FeaturedAppRight; `{}` (no contract) when it has none, as Splice answers.
+   *
+   * @generated from rpc ccwallet.validator.v0.ScanProxyService.LookupFeaturedAppRight
+   */
+  lookupFeaturedAppRight: {
+    methodKind: "unary";
+    input: typeof ProviderPartyRequestSchema;
+    output: typeof LookupFeaturedAppRightResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_ccwallet_validator_v0_scan_proxy_service, 0);

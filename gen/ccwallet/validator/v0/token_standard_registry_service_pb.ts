@@ -20,7 +20,160 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file ccwallet/validator/v0/token_standard_registry_service.proto.
  */
 export const file_ccwallet_validator_v0_token_standard_registry_service: GenFile = /*@__PURE__*/
-  fileDesc("CjtjY3dhbGxldC92YWxpZGF0b3IvdjAvdG9rZW5fc3RhbmRhcmRfcmVnaXN0cnlfc2VydmljZS5wcm90bxIVY2N3YWxsZXQudmFsaWRhdG9yLnYwIq8BChFHZXRGYWN0b3J5UmVxdWVzdBJGChBjaG9pY2VfYXJndW1lbnRzGAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEITyvMYD2Nob2ljZUFyZ3VtZW50cxI5ChRleGNsdWRlX2RlYnVnX2ZpZWxkcxgCIAEoCEIWyvMYEmV4Y2x1ZGVEZWJ1Z0ZpZWxkc0gAiAEBQhcKFV9leGNsdWRlX2RlYnVnX2ZpZWxkcyKoAgoXR2V0Q2hvaWNlQ29udGV4dFJlcXVlc3QSOgoXdHJhbnNmZXJfaW5zdHJ1Y3Rpb25faWQYASABKAlCGcrzGBV0cmFuc2Zlckluc3RydWN0aW9uSWQSUAoEbWV0YRgCIAMoCzI4LmNjd2FsbGV0LnZhbGlkYXRvci52MC5HZXRDaG9pY2VDb250ZXh0UmVxdWVzdC5NZXRhRW50cnlCCMrzGARtZXRhEjkKFGV4Y2x1ZGVfZGVidWdfZmllbGRzGAMgASgIQhbK8xgSZXhjbHVkZURlYnVnRmllbGRzSACIAQEaKwoJTWV0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCFwoVX2V4Y2x1ZGVfZGVidWdfZmllbGRzIuQBCiBUcmFuc2ZlckZhY3RvcnlXaXRoQ2hvaWNlQ29udGV4dBIhCgpmYWN0b3J5X2lkGAEgASgJQg3K8xgJZmFjdG9yeUlkEkwKDXRyYW5zZmVyX2tpbmQYAiABKA4yIy5jY3dhbGxldC52YWxpZGF0b3IudjAuVHJhbnNmZXJLaW5kQhDK8xgMdHJhbnNmZXJLaW5kEk8KDmNob2ljZV9jb250ZXh0GAMgASgLMiQuY2N3YWxsZXQudmFsaWRhdG9yLnYwLkNob2ljZUNvbnRleHRCEcrzGA1jaG9pY2VDb250ZXh0IrsBCg1DaG9pY2VDb250ZXh0EksKE2Nob2ljZV9jb250ZXh0X2RhdGEYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QhXK8xgRY2hvaWNlQ29udGV4dERhdGESXQoTZGlzY2xvc2VkX2NvbnRyYWN0cxgCIAMoCzIoLmNjd2FsbGV0LnZhbGlkYXRvci52MC5EaXNjbG9zZWRDb250cmFjdEIWyvMYEmRpc2Nsb3NlZENvbnRyYWN0cyLHAwoRRGlzY2xvc2VkQ29udHJhY3QSIwoLdGVtcGxhdGVfaWQYASABKAlCDsrzGAp0ZW1wbGF0ZUlkEiMKC2NvbnRyYWN0X2lkGAIgASgJQg7K8xgKY29udHJhY3RJZBIwChJjcmVhdGVkX2V2ZW50X2Jsb2IYAyABKAxCFMrzGBBjcmVhdGVkRXZlbnRCbG9iEisKD3N5bmNocm9uaXplcl9pZBgEIAEoCUISyvMYDnN5bmNocm9uaXplcklkEjUKEmRlYnVnX3BhY2thZ2VfbmFtZRgFIAEoCUIUyvMYEGRlYnVnUGFja2FnZU5hbWVIAIgBARJFCg1kZWJ1Z19wYXlsb2FkGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIQyvMYDGRlYnVnUGF5bG9hZEgBiAEBEk0KEGRlYnVnX2NyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQhLK8xgOZGVidWdDcmVhdGVkQXRIAogBAUIVChNfZGVidWdfcGFja2FnZV9uYW1lQhAKDl9kZWJ1Z19wYXlsb2FkQhMKEV9kZWJ1Z19jcmVhdGVkX2F0KngKDFRyYW5zZmVyS2luZBIdChlUUkFOU0ZFUl9LSU5EX1VOU1BFQ0lGSUVEEAASFgoSVFJBTlNGRVJfS0lORF9TRUxGEAESGAoUVFJBTlNGRVJfS0lORF9ESVJFQ1QQAhIXChNUUkFOU0ZFUl9LSU5EX09GRkVSEAMy8gYKHFRva2VuU3RhbmRhcmRSZWdpc3RyeVNlcnZpY2UStgEKEkdldFRyYW5zZmVyRmFjdG9yeRIoLmNjd2FsbGV0LnZhbGlkYXRvci52MC5HZXRGYWN0b3J5UmVxdWVzdBo3LmNjd2FsbGV0LnZhbGlkYXRvci52MC5UcmFuc2ZlckZhY3RvcnlXaXRoQ2hvaWNlQ29udGV4dCI9gtPkkwI3OgEqIjIvcmVnaXN0cnkvdHJhbnNmZXItaW5zdHJ1Y3Rpb24vdjEvdHJhbnNmZXItZmFjdG9yeRLaAQojR2V0VHJhbnNmZXJJbnN0cnVjdGlvbkFjY2VwdENvbnRleHQSLi5jY3dhbGxldC52YWxpZGF0b3IudjAuR2V0Q2hvaWNlQ29udGV4dFJlcXVlc3QaJC5jY3dhbGxldC52YWxpZGF0b3IudjAuQ2hvaWNlQ29udGV4dCJdgtPkkwJXOgEqIlIvcmVnaXN0cnkvdHJhbnNmZXItaW5zdHJ1Y3Rpb24vdjEve3RyYW5zZmVyX2luc3RydWN0aW9uX2lkfS9jaG9pY2UtY29udGV4dHMvYWNjZXB0EtoBCiNHZXRUcmFuc2Zlckluc3RydWN0aW9uUmVqZWN0Q29udGV4dBIuLmNjd2FsbGV0LnZhbGlkYXRvci52MC5HZXRDaG9pY2VDb250ZXh0UmVxdWVzdBokLmNjd2FsbGV0LnZhbGlkYXRvci52MC5DaG9pY2VDb250ZXh0Il2C0+STAlc6ASoiUi9yZWdpc3RyeS90cmFuc2Zlci1pbnN0cnVjdGlvbi92MS97dHJhbnNmZXJfaW5zdHJ1Y3Rpb25faWR9L2Nob2ljZS1jb250ZXh0cy9yZWplY3QS3gEKJUdldFRyYW5zZmVySW5zdHJ1Y3Rpb25XaXRoZHJhd0NvbnRleHQSLi5jY3dhbGxldC52YWxpZGF0b3IudjAuR2V0Q2hvaWNlQ29udGV4dFJlcXVlc3QaJC5jY3dhbGxldC52YWxpZGF0b3IudjAuQ2hvaWNlQ29udGV4dCJfgtPkkwJZOgEqIlQvcmVnaXN0cnkvdHJhbnNmZXItaW5zdHJ1Y3Rpb24vdjEve3RyYW5zZmVyX2luc3RydWN0aW9uX2lkfS9jaG9pY2UtY29udGV4dHMvd2l0aGRyYXdiBnByb3RvMw", [file_ccwallet_json_v0_splice_json, file_google_api_annotations, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CjtjY3dhbGxldC92YWxpZGF0b3IvdjAvdG9rZW5fc3RhbmRhcmRfcmVnaXN0cnlfc2VydmljZS5wcm90bxIVY2N3YWxsZXQudmFsaWRhdG9yLnYwIhgKFkdldFJlZ2lzdHJ5SW5mb1JlcXVlc3Qi3AEKF0dldFJlZ2lzdHJ5SW5mb1Jlc3BvbnNlEh0KCGFkbWluX2lkGAEgASgJQgvK8xgHYWRtaW5JZBJsCg5zdXBwb3J0ZWRfYXBpcxgCIAMoCzJBLmNjd2FsbGV0LnZhbGlkYXRvci52MC5HZXRSZWdpc3RyeUluZm9SZXNwb25zZS5TdXBwb3J0ZWRBcGlzRW50cnlCEcrzGA1zdXBwb3J0ZWRBcGlzGjQKElN1cHBvcnRlZEFwaXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAU6AjgBIoMBChZMaXN0SW5zdHJ1bWVudHNSZXF1ZXN0EiQKCXBhZ2Vfc2l6ZRgBIAEoBUIMyvMYCHBhZ2VTaXplSACIAQESJgoKcGFnZV90b2tlbhgCIAEoCUINyvMYCXBhZ2VUb2tlbkgBiAEBQgwKCl9wYWdlX3NpemVCDQoLX3BhZ2VfdG9rZW4ipwEKF0xpc3RJbnN0cnVtZW50c1Jlc3BvbnNlEkcKC2luc3RydW1lbnRzGAEgAygLMiEuY2N3YWxsZXQudmFsaWRhdG9yLnYwLkluc3RydW1lbnRCD8rzGAtpbnN0cnVtZW50cxIvCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAlCEcrzGA1uZXh0UGFnZVRva2VuSACIAQFCEgoQX25leHRfcGFnZV90b2tlbiI/ChRHZXRJbnN0cnVtZW50UmVxdWVzdBInCg1pbnN0cnVtZW50X2lkGAEgASgJQhDK8xgMaW5zdHJ1bWVudElkIrEDCgpJbnN0cnVtZW50EhIKAmlkGAEgASgJQgbK8xgCaWQSFgoEbmFtZRgCIAEoCUIIyvMYBG5hbWUSGgoGc3ltYm9sGAMgASgJQgrK8xgGc3ltYm9sEioKDHRvdGFsX3N1cHBseRgEIAEoCUIPyvMYC3RvdGFsU3VwcGx5SACIAQESUAoSdG90YWxfc3VwcGx5X2FzX29mGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEITyvMYD3RvdGFsU3VwcGx5QXNPZkgBiAEBEh4KCGRlY2ltYWxzGAYgASgFQgzK8xgIZGVjaW1hbHMSXwoOc3VwcG9ydGVkX2FwaXMYByADKAsyNC5jY3dhbGxldC52YWxpZGF0b3IudjAuSW5zdHJ1bWVudC5TdXBwb3J0ZWRBcGlzRW50cnlCEcrzGA1zdXBwb3J0ZWRBcGlzGjQKElN1cHBvcnRlZEFwaXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAU6AjgBQg8KDV90b3RhbF9zdXBwbHlCFQoTX3RvdGFsX3N1cHBseV9hc19vZiKvAQoRR2V0RmFjdG9yeVJlcXVlc3QSRgoQY2hvaWNlX2FyZ3VtZW50cxgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RCE8rzGA9jaG9pY2VBcmd1bWVudHMSOQoUZXhjbHVkZV9kZWJ1Z19maWVsZHMYAiABKAhCFsrzGBJleGNsdWRlRGVidWdGaWVsZHNIAIgBAUIXChVfZXhjbHVkZV9kZWJ1Z19maWVsZHMiqAIKF0dldENob2ljZUNvbnRleHRSZXF1ZXN0EjoKF3RyYW5zZmVyX2luc3RydWN0aW9uX2lkGAEgASgJQhnK8xgVdHJhbnNmZXJJbnN0cnVjdGlvbklkElAKBG1ldGEYAiADKAsyOC5jY3dhbGxldC52YWxpZGF0b3IudjAuR2V0Q2hvaWNlQ29udGV4dFJlcXVlc3QuTWV0YUVudHJ5QgjK8xgEbWV0YRI5ChRleGNsdWRlX2RlYnVnX2ZpZWxkcxgDIAEoCEIWyvMYEmV4Y2x1ZGVEZWJ1Z0ZpZWxkc0gAiAEBGisKCU1ldGFFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQhcKFV9leGNsdWRlX2RlYnVnX2ZpZWxkcyLkAQogVHJhbnNmZXJGYWN0b3J5V2l0aENob2ljZUNvbnRleHQSIQoKZmFjdG9yeV9pZBgBIAEoCUINyvMYCWZhY3RvcnlJZBJMCg10cmFuc2Zlcl9raW5kGAIgASgOMiMuY2N3YWxsZXQudmFsaWRhdG9yLnYwLlRyYW5zZmVyS2luZEIQyvMYDHRyYW5zZmVyS2luZBJPCg5jaG9pY2VfY29udGV4dBgDIAEoCzIkLmNjd2FsbGV0LnZhbGlkYXRvci52MC5DaG9pY2VDb250ZXh0QhHK8xgNY2hvaWNlQ29udGV4dCK7AQoNQ2hvaWNlQ29udGV4dBJLChNjaG9pY2VfY29udGV4dF9kYXRhGAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIVyvMYEWNob2ljZUNvbnRleHREYXRhEl0KE2Rpc2Nsb3NlZF9jb250cmFjdHMYAiADKAsyKC5jY3dhbGxldC52YWxpZGF0b3IudjAuRGlzY2xvc2VkQ29udHJhY3RCFsrzGBJkaXNjbG9zZWRDb250cmFjdHMixwMKEURpc2Nsb3NlZENvbnRyYWN0EiMKC3RlbXBsYXRlX2lkGAEgASgJQg7K8xgKdGVtcGxhdGVJZBIjCgtjb250cmFjdF9pZBgCIAEoCUIOyvMYCmNvbnRyYWN0SWQSMAoSY3JlYXRlZF9ldmVudF9ibG9iGAMgASgMQhTK8xgQY3JlYXRlZEV2ZW50QmxvYhIrCg9zeW5jaHJvbml6ZXJfaWQYBCABKAlCEsrzGA5zeW5jaHJvbml6ZXJJZBI1ChJkZWJ1Z19wYWNrYWdlX25hbWUYBSABKAlCFMrzGBBkZWJ1Z1BhY2thZ2VOYW1lSACIAQESRQoNZGVidWdfcGF5bG9hZBgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RCEMrzGAxkZWJ1Z1BheWxvYWRIAYgBARJNChBkZWJ1Z19jcmVhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEISyvMYDmRlYnVnQ3JlYXRlZEF0SAKIAQFCFQoTX2RlYnVnX3BhY2thZ2VfbmFtZUIQCg5fZGVidWdfcGF5bG9hZEITChFfZGVidWdfY3JlYXRlZF9hdCp4CgxUcmFuc2ZlcktpbmQSHQoZVFJBTlNGRVJfS0lORF9VTlNQRUNJRklFRBAAEhYKElRSQU5TRkVSX0tJTkRfU0VMRhABEhgKFFRSQU5TRkVSX0tJTkRfRElSRUNUEAISFwoTVFJBTlNGRVJfS0lORF9PRkZFUhADMsQKChxUb2tlblN0YW5kYXJkUmVnaXN0cnlTZXJ2aWNlErYBChJHZXRUcmFuc2ZlckZhY3RvcnkSKC5jY3dhbGxldC52YWxpZGF0b3IudjAuR2V0RmFjdG9yeVJlcXVlc3QaNy5jY3dhbGxldC52YWxpZGF0b3IudjAuVHJhbnNmZXJGYWN0b3J5V2l0aENob2ljZUNvbnRleHQiPYLT5JMCNzoBKiIyL3JlZ2lzdHJ5L3RyYW5zZmVyLWluc3RydWN0aW9uL3YxL3RyYW5zZmVyLWZhY3RvcnkS2gEKI0dldFRyYW5zZmVySW5zdHJ1Y3Rpb25BY2NlcHRDb250ZXh0Ei4uY2N3YWxsZXQudmFsaWRhdG9yLnYwLkdldENob2ljZUNvbnRleHRSZXF1ZXN0GiQuY2N3YWxsZXQudmFsaWRhdG9yLnYwLkNob2ljZUNvbnRleHQiXYLT5JMCVzoBKiJSL3JlZ2lzdHJ5L3RyYW5zZmVyLWluc3RydWN0aW9uL3YxL3t0cmFuc2Zlcl9pbnN0cnVjdGlvbl9pZH0vY2hvaWNlLWNvbnRleHRzL2FjY2VwdBLaAQojR2V0VHJhbnNmZXJJbnN0cnVjdGlvblJlamVjdENvbnRleHQSLi5jY3dhbGxldC52YWxpZGF0b3IudjAuR2V0Q2hvaWNlQ29udGV4dFJlcXVlc3QaJC5jY3dhbGxldC52YWxpZGF0b3IudjAuQ2hvaWNlQ29udGV4dCJdgtPkkwJXOgEqIlIvcmVnaXN0cnkvdHJhbnNmZXItaW5zdHJ1Y3Rpb24vdjEve3RyYW5zZmVyX2luc3RydWN0aW9uX2lkfS9jaG9pY2UtY29udGV4dHMvcmVqZWN0Et4BCiVHZXRUcmFuc2Zlckluc3RydWN0aW9uV2l0aGRyYXdDb250ZXh0Ei4uY2N3YWxsZXQudmFsaWRhdG9yLnYwLkdldENob2ljZUNvbnRleHRSZXF1ZXN0GiQuY2N3YWxsZXQudmFsaWRhdG9yLnYwLkNob2ljZUNvbnRleHQiX4LT5JMCWToBKiJUL3JlZ2lzdHJ5L3RyYW5zZmVyLWluc3RydWN0aW9uL3YxL3t0cmFuc2Zlcl9pbnN0cnVjdGlvbl9pZH0vY2hvaWNlLWNvbnRleHRzL3dpdGhkcmF3EpQBCg9HZXRSZWdpc3RyeUluZm8SLS5jY3dhbGxldC52YWxpZGF0b3IudjAuR2V0UmVnaXN0cnlJbmZvUmVxdWVzdBouLmNjd2FsbGV0LnZhbGlkYXRvci52MC5HZXRSZWdpc3RyeUluZm9SZXNwb25zZSIigtPkkwIcEhovcmVnaXN0cnkvbWV0YWRhdGEvdjEvaW5mbxKbAQoPTGlzdEluc3RydW1lbnRzEi0uY2N3YWxsZXQudmFsaWRhdG9yLnYwLkxpc3RJbnN0cnVtZW50c1JlcXVlc3QaLi5jY3dhbGxldC52YWxpZGF0b3IudjAuTGlzdEluc3RydW1lbnRzUmVzcG9uc2UiKYLT5JMCIxIhL3JlZ2lzdHJ5L21ldGFkYXRhL3YxL2luc3RydW1lbnRzEpoBCg1HZXRJbnN0cnVtZW50EisuY2N3YWxsZXQudmFsaWRhdG9yLnYwLkdldEluc3RydW1lbnRSZXF1ZXN0GiEuY2N3YWxsZXQudmFsaWRhdG9yLnYwLkluc3RydW1lbnQiOYLT5JMCMxIxL3JlZ2lzdHJ5L21ldGFkYXRhL3YxL2luc3RydW1lbnRzL3tpbnN0cnVtZW50X2lkfWIGcHJvdG8z", [file_ccwallet_json_v0_splice_json, file_google_api_annotations, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+
+/**
+ * @generated from message ccwallet.validator.v0.GetRegistryInfoRequest
+ */
+export type GetRegistryInfoRequest = Message<"ccwallet.validator.v0.GetRegistryInfoRequest"> & {
+};
+
+/**
+ * Describes the message ccwallet.validator.v0.GetRegistryInfoRequest.
+ * Use `create(GetRegistryInfoRequestSchema)` to create a new message.
+ */
+export const GetRegistryInfoRequestSchema: GenMessage<GetRegistryInfoRequest> = /*@__PURE__*/
+  messageDesc(file_ccwallet_validator_v0_token_standard_registry_service, 0);
+
+/**
+ * @generated from message ccwallet.validator.v0.GetRegistryInfoResponse
+ */
+export type GetRegistryInfoResponse = Message<"ccwallet.validator.v0.GetRegistryInfoResponse"> & {
+  /**
+   * The party administering the registry's instruments (the DSO).
+   *
+   * @generated from field: string admin_id = 1;
+   */
+  adminId: string;
+
+  /**
+   * Token-standard API name to its major version.
+   *
+   * @generated from field: map<string, int32> supported_apis = 2;
+   */
+  supportedApis: { [key: string]: number };
+};
+
+/**
+ * Describes the message ccwallet.validator.v0.GetRegistryInfoResponse.
+ * Use `create(GetRegistryInfoResponseSchema)` to create a new message.
+ */
+export const GetRegistryInfoResponseSchema: GenMessage<GetRegistryInfoResponse> = /*@__PURE__*/
+  messageDesc(file_ccwallet_validator_v0_token_standard_registry_service, 1);
+
+/**
+ * @generated from message ccwallet.validator.v0.ListInstrumentsRequest
+ */
+export type ListInstrumentsRequest = Message<"ccwallet.validator.v0.ListInstrumentsRequest"> & {
+  /**
+   * From the query.
+   *
+   * @generated from field: optional int32 page_size = 1;
+   */
+  pageSize?: number | undefined;
+
+  /**
+   * @generated from field: optional string page_token = 2;
+   */
+  pageToken?: string | undefined;
+};
+
+/**
+ * Describes the message ccwallet.validator.v0.ListInstrumentsRequest.
+ * Use `create(ListInstrumentsRequestSchema)` to create a new message.
+ */
+export const ListInstrumentsRequestSchema: GenMessage<ListInstrumentsRequest> = /*@__PURE__*/
+  messageDesc(file_ccwallet_validator_v0_token_standard_registry_service, 2);
+
+/**
+ * @generated from message ccwallet.validator.v0.ListInstrumentsResponse
+ */
+export type ListInstrumentsResponse = Message<"ccwallet.validator.v0.ListInstrumentsResponse"> & {
+  /**
+   * @generated from field: repeated ccwallet.validator.v0.Instrument instruments = 1;
+   */
+  instruments: Instrument[];
+
+  /**
+   * @generated from field: optional string next_page_token = 2;
+   */
+  nextPageToken?: string | undefined;
+};
+
+/**
+ * Describes the message ccwallet.validator.v0.ListInstrumentsResponse.
+ * Use `create(ListInstrumentsResponseSchema)` to create a new message.
+ */
+export const ListInstrumentsResponseSchema: GenMessage<ListInstrumentsResponse> = /*@__PURE__*/
+  messageDesc(file_ccwallet_validator_v0_token_standard_registry_service, 3);
+
+/**
+ * @generated from message ccwallet.validator.v0.GetInstrumentRequest
+ */
+export type GetInstrumentRequest = Message<"ccwallet.validator.v0.GetInstrumentRequest"> & {
+  /**
+   * From the path.
+   *
+   * @generated from field: string instrument_id = 1;
+   */
+  instrumentId: string;
+};
+
+/**
+ * Describes the message ccwallet.validator.v0.GetInstrumentRequest.
+ * Use `create(GetInstrumentRequestSchema)` to create a new message.
+ */
+export const GetInstrumentRequestSchema: GenMessage<GetInstrumentRequest> = /*@__PURE__*/
+  messageDesc(file_ccwallet_validator_v0_token_standard_registry_service, 4);
+
+/**
+ * @generated from message ccwallet.validator.v0.Instrument
+ */
+export type Instrument = Message<"ccwallet.validator.v0.Instrument"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string symbol = 3;
+   */
+  symbol: string;
+
+  /**
+   * Decimal text, and the time it was computed at.
+   *
+   * @generated from field: optional string total_supply = 4;
+   */
+  totalSupply?: string | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp total_supply_as_of = 5;
+   */
+  totalSupplyAsOf?: Timestamp | undefined;
+
+  /**
+   * @generated from field: int32 decimals = 6;
+   */
+  decimals: number;
+
+  /**
+   * @generated from field: map<string, int32> supported_apis = 7;
+   */
+  supportedApis: { [key: string]: number };
+};
+
+/**
+ * Describes the message ccwallet.validator.v0.Instrument.
+ * Use `create(InstrumentSchema)` to create a new message.
+ */
+export const InstrumentSchema: GenMessage<Instrument> = /*@__PURE__*/
+  messageDesc(file_ccwallet_validator_v0_token_standard_registry_service, 5);
 
 /**
  * @generated from message ccwallet.validator.v0.GetFactoryRequest
@@ -45,7 +198,7 @@ export type GetFactoryRequest = Message<"ccwallet.validator.v0.GetFactoryRequest
  * Use `create(GetFactoryRequestSchema)` to create a new message.
  */
 export const GetFactoryRequestSchema: GenMessage<GetFactoryRequest> = /*@__PURE__*/
-  messageDesc(file_ccwallet_validator_v0_token_standard_registry_service, 0);
+  messageDesc(file_ccwallet_validator_v0_token_standard_registry_service, 6);
 
 /**
  * @generated from message ccwallet.validator.v0.GetChoiceContextRequest
@@ -74,7 +227,7 @@ export type GetChoiceContextRequest = Message<"ccwallet.validator.v0.GetChoiceCo
  * Use `create(GetChoiceContextRequestSchema)` to create a new message.
  */
 export const GetChoiceContextRequestSchema: GenMessage<GetChoiceContextRequest> = /*@__PURE__*/
-  messageDesc(file_ccwallet_validator_v0_token_standard_registry_service, 1);
+  messageDesc(file_ccwallet_validator_v0_token_standard_registry_service, 7);
 
 /**
  * @generated from message ccwallet.validator.v0.TransferFactoryWithChoiceContext
@@ -101,7 +254,7 @@ export type TransferFactoryWithChoiceContext = Message<"ccwallet.validator.v0.Tr
  * Use `create(TransferFactoryWithChoiceContextSchema)` to create a new message.
  */
 export const TransferFactoryWithChoiceContextSchema: GenMessage<TransferFactoryWithChoiceContext> = /*@__PURE__*/
-  messageDesc(file_ccwallet_validator_v0_token_standard_registry_service, 2);
+  messageDesc(file_ccwallet_validator_v0_token_standard_registry_service, 8);
 
 /**
  * @generated from message ccwallet.validator.v0.ChoiceContext
@@ -123,7 +276,7 @@ export type ChoiceContext = Message<"ccwallet.validator.v0.ChoiceContext"> & {
  * Use `create(ChoiceContextSchema)` to create a new message.
  */
 export const ChoiceContextSchema: GenMessage<ChoiceContext> = /*@__PURE__*/
-  messageDesc(file_ccwallet_validator_v0_token_standard_registry_service, 3);
+  messageDesc(file_ccwallet_validator_v0_token_standard_registry_service, 9);
 
 /**
  * @generated from message ccwallet.validator.v0.DisclosedContract
@@ -172,7 +325,7 @@ export type DisclosedContract = Message<"ccwallet.validator.v0.DisclosedContract
  * Use `create(DisclosedContractSchema)` to create a new message.
  */
 export const DisclosedContractSchema: GenMessage<DisclosedContract> = /*@__PURE__*/
-  messageDesc(file_ccwallet_validator_v0_token_standard_registry_service, 4);
+  messageDesc(file_ccwallet_validator_v0_token_standard_registry_service, 10);
 
 /**
  * JSON: `self`, `direct` (the receiver has a preapproval: one step), `offer` (the receiver accepts).
@@ -242,6 +395,36 @@ export const TokenStandardRegistryService: GenService<{
     methodKind: "unary";
     input: typeof GetChoiceContextRequestSchema;
     output: typeof ChoiceContextSchema;
+  },
+  /**
+   * token-metadata-v1: the registry's admin party and the token-standard APIs it serves.
+   *
+   * @generated from rpc ccwallet.validator.v0.TokenStandardRegistryService.GetRegistryInfo
+   */
+  getRegistryInfo: {
+    methodKind: "unary";
+    input: typeof GetRegistryInfoRequestSchema;
+    output: typeof GetRegistryInfoResponseSchema;
+  },
+  /**
+   * token-metadata-v1: the instruments the registry administers (Canton Coin's `Amulet`).
+   *
+   * @generated from rpc ccwallet.validator.v0.TokenStandardRegistryService.ListInstruments
+   */
+  listInstruments: {
+    methodKind: "unary";
+    input: typeof ListInstrumentsRequestSchema;
+    output: typeof ListInstrumentsResponseSchema;
+  },
+  /**
+   * token-metadata-v1: one instrument by id.
+   *
+   * @generated from rpc ccwallet.validator.v0.TokenStandardRegistryService.GetInstrument
+   */
+  getInstrument: {
+    methodKind: "unary";
+    input: typeof GetInstrumentRequestSchema;
+    output: typeof InstrumentSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_ccwallet_validator_v0_token_standard_registry_service, 0);

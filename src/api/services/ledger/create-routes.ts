@@ -4,6 +4,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { CommandCompletionService } from "../../../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
 import { CommandService } from "../../../../gen/com/daml/ledger/api/v2/command_service_pb.js";
 import { CommandSubmissionService } from "../../../../gen/com/daml/ledger/api/v2/command_submission_service_pb.js";
+import { PackageService } from "../../../../gen/com/daml/ledger/api/v2/package_service_pb.js";
 import { StateService } from "../../../../gen/com/daml/ledger/api/v2/state_service_pb.js";
 import { TimeService } from "../../../../gen/com/daml/ledger/api/v2/testing/time_service_pb.js";
 import { UpdateService } from "../../../../gen/com/daml/ledger/api/v2/update_service_pb.js";
@@ -15,6 +16,7 @@ import { commandService, commandSubmissionService } from "./command-services.js"
 import { completionService } from "./completion-service.js";
 import { interactiveSubmissionService } from "./interactive-submission-service.js";
 import type { LedgerApi } from "./ledger-api.js";
+import { packageService } from "./package-service.js";
 import { partyManagementService } from "./party-management-service.js";
 import { stateService } from "./state-service.js";
 import { timeService } from "./time-service.js";
@@ -30,6 +32,7 @@ export function ledgerServices(api: LedgerApi) {
     { service: CommandCompletionService, impl: completionService(api) },
     { service: UpdateService, impl: updateService(api) },
     { service: StateService, impl: stateService(api) },
+    { service: PackageService, impl: packageService(api) },
     { service: VersionService, impl: versionService(api) },
     { service: PartyManagementService, impl: partyManagementService(api) },
     { service: UserManagementService, impl: userManagementService(api) },

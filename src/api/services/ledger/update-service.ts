@@ -4,7 +4,7 @@
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
-import type { UpdateFormat } from "../../../../gen/com/daml/ledger/api/v2/transaction_filter_pb.js";
+import type { TransactionFormat as TransactionFormatProto, UpdateFormat } from "../../../../gen/com/daml/ledger/api/v2/transaction_filter_pb.js";
 import { type GetUpdatesResponseSchema, UpdateService } from "../../../../gen/com/daml/ledger/api/v2/update_service_pb.js";
 import { isParticipantAdmin, requireReadAny, requireReadAs } from "../../../auth/index.js";
 import { errors } from "../../../ledger/errors.js";
@@ -20,6 +20,10 @@ import { checkpointedTail } from "./checkpointed-tail.js";
 import type { LedgerApi } from "./ledger-api.js";
 
 type UpdatesResponse = MessageInitShape<typeof GetUpdatesResponseSchema>;
+interface LegacyLookup {
+  readonly requestingParties: string[];
+  readonly transactionFormat?: TransactionFormatProto;
+}
 
 async function authorizedFormat(api: LedgerApi, ctx: HandlerContext, format: TransactionFormat): Promise<TransactionFormat> {
   const user = await authenticate(api, ctx);
@@ -43,9 +47,22 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
     if (!transaction) throw errors.updateNotFound(what);
     return { update: { case: "transaction" as const, value: transaction } };
   };
-  const legacy = (tx: TransactionRecord | undefined, parties: string[], what: string) => {
-    if (parties.length === 0) throw errors.missingField("requesting_parties");
-    const transaction = tx && api.encoder.transaction(tx, defaultTransactionFormat(parties), false);
+  /**
+   * The deprecated lookups take either a transaction format (what current clients, the wallet SDK
+   * among them, send) or the older requesting parties, never both (Canton's rule).
+   */
+  const legacyFormat = async (ctx: HandlerContext, req: LegacyLookup): Promise<TransactionFormat> => {
+    if (req.transactionFormat) {
+      if (req.requestingParties.length > 0) throw errors.invalidArgument("requesting_parties must be empty when transaction_format is set");
+      return authorizedFormat(api, ctx, transactionFormatOf(req.transactionFormat, api.registry));
+    }
+    if (req.requestingParties.length === 0) throw errors.missingField("requesting_parties");
+    const user = await authenticate(api, ctx);
+    if (!isParticipantAdmin(user)) requireReadAs(user, req.requestingParties);
+    return defaultTransactionFormat(req.requestingParties);
+  };
+  const legacy = (tx: TransactionRecord | undefined, format: TransactionFormat, what: string) => {
+    const transaction = tx && api.encoder.transaction(tx, format, false);
     if (!transaction) throw errors.updateNotFound(what);
     return { transaction };
   };
@@ -106,16 +123,14 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
     getTransactionByOffset: (req, ctx) =>
       guard(api.log, async () => {
         if (req.offset <= 0n) throw errors.invalidField("offset", "offset must be positive");
-        const user = await authenticate(api, ctx);
-        if (!isParticipantAdmin(user)) requireReadAs(user, req.requestingParties);
-        return legacy(await api.store.transactionByOffset(req.offset), req.requestingParties, `offset ${req.offset}`);
+        const format = await legacyFormat(ctx, req);
+        return legacy(await api.store.transactionByOffset(req.offset), format, `offset ${req.offset}`);
       }),
     getTransactionById: (req, ctx) =>
       guard(api.log, async () => {
         if (!req.updateId) throw errors.missingField("update_id");
-        const user = await authenticate(api, ctx);
-        if (!isParticipantAdmin(user)) requireReadAs(user, req.requestingParties);
-        return legacy(await api.store.transactionById(req.updateId), req.requestingParties, `update id ${req.updateId}`);
+        const format = await legacyFormat(ctx, req);
+        return legacy(await api.store.transactionById(req.updateId), format, `update id ${req.updateId}`);
       }),
   };
 }

@@ -5,6 +5,10 @@ import type { GetChoiceContextRequest, TokenStandardRegistryService } from "../.
 import { TransferKind } from "../../../../../gen/ccwallet/validator/v0/token_standard_registry_service_pb.js";
 import {
   getTransferFactory,
+  instrument,
+  listInstruments,
+  registryInfo,
+  type InstrumentInfo,
   getTransferInstructionChoiceContext,
   RegistryError,
   type ChoiceContextWithDisclosures,
@@ -70,4 +74,14 @@ export const registryHandlers: { [K in keyof Registry["method"]]: Handler<Regist
   getTransferInstructionAcceptContext: instructionContext("accept"),
   getTransferInstructionRejectContext: instructionContext("reject"),
   getTransferInstructionWithdrawContext: instructionContext("withdraw"),
+  getRegistryInfo: async (_req, _caller, api) => registryInfo(depsOf(api).dso),
+  listInstruments: async (req) => {
+    if (req.pageSize !== undefined && req.pageSize < 0) throw new WalletError("bad-request", "pageSize must not be negative");
+    return { instruments: listInstruments(req.pageToken).map(instrumentToProto) };
+  },
+  getInstrument: async (req) => instrumentToProto(await registry(async () => instrument(req.instrumentId))),
 };
+
+function instrumentToProto(i: InstrumentInfo) {
+  return { id: i.id, name: i.name, symbol: i.symbol, decimals: i.decimals, supportedApis: { ...i.supportedApis } };
+}

@@ -5,7 +5,8 @@ import type { ContractRecord } from "../../../../ledger/records.js";
 import { TransferCommandCounter } from "../../../../templates/splice/external-party-amulet-rules.js";
 import { findPreapproval } from "../../../../wallet/use-cases/send-via-preapproval.js";
 import { parsePartyId, walletErrors } from "../../../../wallet/index.js";
-import { contractWithStateToProto } from "../contract-proto.js";
+import { contractToProto, contractWithStateToProto } from "../contract-proto.js";
+import { FeaturedAppRight } from "../../../../templates/splice/amulet.js";
 import type { Handler } from "../endpoints.js";
 import type { WalletApi } from "../wallet-api.js";
 
@@ -39,5 +40,11 @@ export const scanProxyHandlers: { [K in keyof ScanProxy["method"]]: Handler<Scan
     const found = counters.find((c) => c.payload.sender === party && c.payload.dso === api.wallet.dso);
     if (!found) throw walletErrors.notFound(`No TransferCommandCounter found for party: ${party}`);
     return { transferCommandCounter: withState(api, found.record) };
+  },
+  lookupFeaturedAppRight: async (req, _caller, api) => {
+    const provider = parsePartyId("provider_party_id", req.providerPartyId);
+    const rights = await api.wallet.client.active(FeaturedAppRight, [provider]);
+    const found = rights.find((c) => c.payload.provider === provider && c.payload.dso === api.wallet.dso);
+    return found ? { featuredAppRight: contractToProto(found.record, api.ledger.registry) } : {};
   },
 };
