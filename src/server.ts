@@ -13,6 +13,7 @@ import type { LedgerApi } from "./api/grpc/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
 import { specGrpcMessageHandler } from "./api/grpc/grpc-message-encoding.js";
 import { createGateway } from "./api/http/gateway.js";
+import { createWebUi, isWebUiRequest } from "./api/http/web-ui.js";
 import type { Route } from "./api/http/route-table.js";
 import { createTokenVerifier, describeSecret, loadOrCreateSecret } from "./auth/index.js";
 import { walletServices } from "./api/grpc/wallet/index.js";
@@ -67,7 +68,7 @@ export async function startServer(config: Config, parts: ServerParts = {}, optio
   const log = pino({ level: config.logLevel, base: undefined });
   const { api, secret } = await openLedgerApi(config, log);
   const apps = await startApps(api, config, parts, log);
-  const { grpcServer, httpServer, gateway } = createListeners(api, apps.v0, config, options, log);
+  const { grpcServer, httpServer, gateway } = createListeners(api, apps.v0, config, options, log, secret);
 
   await listen(grpcServer, config.grpcPort, config.host);
   await listen(httpServer, config.httpPort, config.host);
@@ -156,7 +157,7 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
 }
 
 /** The gRPC port (HTTP/2: gRPC, gRPC-Web, Connect) and the HTTP/1.1 JSON gateway, not yet listening. */
-function createListeners(api: LedgerApi, v0: ReturnType<typeof walletServices>, config: Config, options: ServerOptions, log: Logger) {
+function createListeners(api: LedgerApi, v0: ReturnType<typeof walletServices>, config: Config, options: ServerOptions, log: Logger, secret: Uint8Array) {
   // connect-node percent-encodes all of grpc-message; re-encode it as the gRPC spec says.
   const grpcServer = http2.createServer(
     specGrpcMessageHandler(
@@ -179,10 +180,19 @@ function createListeners(api: LedgerApi, v0: ReturnType<typeof walletServices>, 
     maxBodyBytes: config.httpMaxBodyBytes,
     log,
   });
-  const httpServer = http.createServer(gateway.handle);
+  // The web UI shares the JSON port; its dev login only where nobody else can reach it (or when enabled).
+  const webUi = createWebUi({ secret, audience: config.auth.audience, devLogin: config.devLogin ?? isLoopback(config.host) });
+  const httpServer = http.createServer((req, res) => {
+    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    return isWebUiRequest(req.method ?? "GET", pathname) ? webUi(req, res) : gateway.handle(req, res);
+  });
   // Keep-alive sockets must not hold shutdown hostage.
   httpServer.keepAliveTimeout = 5_000;
   return { grpcServer, httpServer, gateway };
+}
+
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host.startsWith("127.");
 }
 
 function listen(server: http.Server | http2.Http2Server, port: number, host: string): Promise<void> {
