@@ -2,9 +2,9 @@
  * First-start state every node needs, made idempotently on each start: the participant's
  * namespace (and so its id and party suffix), the participant admin user and the validator operator.
  */
-import { hash1220, randomHex } from "./ledger/ids.js";
-import { onboardUser, type WalletContext } from "./wallet/index.js";
-import type { Store } from "./store/port.js";
+import { hash1220, randomHex, type PartyId } from "./ledger/ids.js";
+import { onboardUser, type OnboardingDeps } from "./wallet/index.js";
+import type { Store } from "./ledger/store-port.js";
 
 export interface NodeIdentity {
   readonly namespace: string;
@@ -36,7 +36,7 @@ export async function bootstrap(store: Store, adminUser: string): Promise<NodeId
  * `CCWALLET_VALIDATOR_USER` and has its wallet installed. Runs once the ledger is up, because
  * installing a wallet submits ledger commands.
  */
-export async function bootstrapValidatorOperator(wallet: WalletContext): Promise<string> {
+export async function bootstrapValidatorOperator(wallet: OnboardingDeps): Promise<PartyId> {
   const { party } = await onboardUser(wallet, { name: wallet.validatorUser });
   return party;
 }

@@ -1,23 +1,26 @@
 /**
  * CLI: `serve` starts the node; `token <user> [--expires-in SECONDS]` prints a JWT for that user
- * signed with the configured (or generated) HS256 secret.
+ * signed with the configured (or generated) HS256 secret. The running node logs with pino; a
+ * command that cannot start (bad configuration or arguments) says why on stderr, in plain text.
  */
+import pino from "pino";
 import { issueToken, loadOrCreateSecret } from "./auth/index.js";
 import { ConfigError, loadConfig } from "./config/index.js";
 import { startServer } from "./server.js";
 
 async function serve(): Promise<void> {
   const config = loadConfig();
+  const log = pino({ level: config.logLevel, base: undefined });
   const server = await startServer(config);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.error(`received ${signal}, shutting down`);
+    log.info({ signal }, "shutting down");
     server.close().then(
       () => process.exit(0),
       (e: unknown) => {
-        console.error(e);
+        log.fatal({ err: e }, "shutdown failed");
         process.exit(1);
       },
     );
@@ -40,6 +43,6 @@ async function token(args: string[]): Promise<void> {
 const [command = "serve", ...rest] = process.argv.slice(2);
 const run = command === "serve" ? serve() : command === "token" ? token(rest) : Promise.reject(new ConfigError(`unknown command ${command}; use serve or token`));
 run.catch((e: unknown) => {
-  console.error(e instanceof ConfigError ? e.message : e);
+  process.stderr.write(`${e instanceof ConfigError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(e instanceof ConfigError ? 2 : 1);
 });

@@ -8,29 +8,38 @@ import http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import pino, { type Logger } from "pino";
-import { createRoutes, grpcRoutes, ledgerServices, serveGrpcNatively, STATIC_TIME_SETTING } from "./api/grpc/index.js";
-import type { LedgerApi } from "./api/grpc/index.js";
+import { createRoutes, ledgerServices, STATIC_TIME_SETTING } from "./api/services/ledger/index.js";
+import type { LedgerApi } from "./api/services/ledger/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
-import { specGrpcMessageHandler } from "./api/grpc/grpc-message-encoding.js";
+import { grpcRoutes, serveGrpcNatively, specGrpcMessageHandler } from "./api/grpc-native/index.js";
 import { createGateway } from "./api/http/gateway.js";
 import { createWebUi, isWebUiRequest } from "./api/http/web-ui.js";
 import type { Route } from "./api/http/route-table.js";
 import { createTokenVerifier, describeSecret, loadOrCreateSecret } from "./auth/index.js";
-import { walletServices } from "./api/grpc/wallet/index.js";
+import { walletServices } from "./api/services/wallet/index.js";
 import { bootstrap, bootstrapValidatorOperator } from "./bootstrap.js";
 import type { Config } from "./config/index.js";
 import { StaticClock, WallClock } from "./ledger/clock.js";
 import { Ledger } from "./ledger/engine.js";
 import { openStore } from "./store/index.js";
-import type { Store } from "./store/port.js";
+import type { Store } from "./ledger/store-port.js";
 import { createRegistry } from "./templates/index.js";
 import { DSO_PARTY_HINT, startNetwork, type RunningNetwork } from "./dso/index.js";
 import { tokenStandardGenesis, tokenStandardSteps } from "./dso/token-standard.js";
-import { walletAutomationSteps } from "./automation/index.js";
-import type { WalletDeps } from "./wallet/wallet-deps.js";
+import { walletAutomationSteps } from "./wallet/automation/index.js";
 import { LedgerClient } from "./ledger/ledger-client.js";
-import { ccFeaturedAppRights } from "./wallet/cc-featured-app-rights.js";
-import { HoldingsIndex, OfferIndex, ccWalletInstaller, createWalletContext, type FeaturedAppRights, type WalletContext, type WalletInstaller } from "./wallet/index.js";
+import { ccFeaturedAppRights } from "./wallet/support/cc-featured-app-rights.js";
+import {
+  HoldingsIndex,
+  OfferIndex,
+  ccWalletInstaller,
+  newWalletLocal,
+  type FeaturedAppRights,
+  type OnboardingDeps,
+  type WalletDeps,
+  type WalletInstaller,
+} from "./wallet/index.js";
+import { WalletUsers } from "./wallet/support/wallet-users.js";
 
 export const LEDGER_API_VERSION = "3.4.12";
 
@@ -42,9 +51,8 @@ export interface RunningServer {
   readonly secret: Uint8Array;
   /** The simulated network: DSO and validator parties, and the DSO automation. */
   readonly network: RunningNetwork;
-  readonly wallet: WalletContext;
-  /** What the wallet use cases and automation run with (ledger client, in-memory indexes). */
-  readonly cc: WalletDeps;
+  /** What the wallet use cases, the `/v0` services and the wallet automation run with. */
+  readonly wallet: WalletDeps;
   /** The JSON gateway's routes (`/v2`, `/v0` and aliases, registry). */
   readonly httpRoutes: readonly Route[];
   close(): Promise<void>;
@@ -68,7 +76,7 @@ export async function startServer(config: Config, parts: ServerParts = {}, optio
   const log = pino({ level: config.logLevel, base: undefined });
   const { api, secret } = await openLedgerApi(config, log);
   const apps = await startApps(api, config, parts, log);
-  const { grpcServer, httpServer, gateway } = createListeners(api, apps.v0, config, options, log, secret);
+  const { grpcServer, grpcSessions, httpServer, gateway } = createListeners(api, apps.v0, config, options, log, secret);
 
   await listen(grpcServer, config.grpcPort, config.host);
   await listen(httpServer, config.httpPort, config.host);
@@ -86,13 +94,12 @@ export async function startServer(config: Config, parts: ServerParts = {}, optio
     secret,
     network: apps.network,
     wallet: apps.wallet,
-    cc: apps.walletDeps,
     httpRoutes: gateway.routes,
     close: () =>
       (closing ??= (async () => {
         await apps.network.automation.stop();
         gateway.abortStreams();
-        await Promise.all([closeServer(httpServer), closeHttp2(grpcServer)]);
+        await Promise.all([closeServer(httpServer), closeHttp2(grpcServer, grpcSessions)]);
         await ledger.drain();
         await store.close();
         log.info("ccwallet stopped");
@@ -120,6 +127,7 @@ async function openLedgerApi(config: Config, log: Logger): Promise<{ api: Ledger
     clock,
     namespace: identity.namespace,
     apiVersion: LEDGER_API_VERSION,
+    log,
   };
   return { api, secret };
 }
@@ -130,15 +138,17 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
   // The node's own apps act through the same ledger as any client, as the validator user.
   const client = new LedgerClient(ledger, config.validatorUser, api.namespace);
   const dso = await client.allocateParty(DSO_PARTY_HINT);
-  const wallet = createWalletContext({
+  const onboarding: OnboardingDeps = {
     store,
     namespace: api.namespace,
     validatorUser: config.validatorUser,
-    installer: parts.walletInstaller?.(api) ?? ccWalletInstaller({ client, dso, validatorUser: config.validatorUser }),
+    installer: parts.walletInstaller?.(api) ?? ccWalletInstaller({ client, store, dso, validatorUser: config.validatorUser }),
     featured: parts.featuredAppRights?.(api) ?? ccFeaturedAppRights(client, dso),
-  });
-  const validator = await bootstrapValidatorOperator(wallet);
-  const walletDeps: WalletDeps = { client, clock, dso, validator, holdings: new HoldingsIndex(ledger.feed, store), offers: OfferIndex.start(ledger.feed, store) };
+    users: new WalletUsers(store),
+    local: newWalletLocal(),
+  };
+  const validator = await bootstrapValidatorOperator(onboarding);
+  const wallet: WalletDeps = { ...onboarding, client, clock, dso, validator, holdings: new HoldingsIndex(ledger.feed, store), offers: OfferIndex.start(ledger.feed, store) };
   // The automation acts for every onboarded wallet (the operator's is one of them).
   const walletParties = () => wallet.users.walletParties();
   const network = await startNetwork({
@@ -148,12 +158,12 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
     synchronizerId: identity.synchronizerId,
     validator,
     genesis: tokenStandardGenesis,
-    extraSteps: [...tokenStandardSteps(client), ...walletAutomationSteps(walletDeps, walletParties, config.automation)],
+    extraSteps: [...tokenStandardSteps(client), ...walletAutomationSteps(wallet, walletParties, config.automation)],
     pollMs: config.automation.pollMs,
     onError: (e) => log.debug({ err: e }, "automation step failed; retried on the next pass"),
   });
-  const v0 = walletServices({ ledger: api, wallet, log, cc: walletDeps });
-  return { wallet, walletDeps, network, v0 };
+  const v0 = walletServices({ ledger: api, wallet, log });
+  return { wallet, network, v0 };
 }
 
 /** The gRPC port (HTTP/2: gRPC, gRPC-Web, Connect) and the HTTP/1.1 JSON gateway, not yet listening. */
@@ -171,8 +181,12 @@ function createListeners(api: LedgerApi, v0: ReturnType<typeof walletServices>, 
     ),
   );
   // Plain gRPC is served natively (native-grpc.ts); gRPC-Web and Connect stay with the adapter.
-  if (options.grpcTransport !== "connect") serveGrpcNatively(grpcServer, grpcRoutes([...ledgerServices(api), ...v0]));
-  trackSessions(grpcServer);
+  if (options.grpcTransport !== "connect") {
+    serveGrpcNatively(grpcServer, grpcRoutes([...ledgerServices(api), ...v0]), {
+      onInternalError: (path, err) => log.error({ err, path }, "internal error in gRPC call"),
+    });
+  }
+  const grpcSessions = trackSessions(grpcServer);
   const gateway = createGateway({
     services: [...ledgerServices(api), ...v0.map((s) => ({ ...s, dialect: "splice" as const }))],
     registry: api.registry,
@@ -188,7 +202,7 @@ function createListeners(api: LedgerApi, v0: ReturnType<typeof walletServices>, 
   });
   // Keep-alive sockets must not hold shutdown hostage.
   httpServer.keepAliveTimeout = 5_000;
-  return { grpcServer, httpServer, gateway };
+  return { grpcServer, grpcSessions, httpServer, gateway };
 }
 
 function isLoopback(host: string): boolean {
@@ -212,20 +226,20 @@ function closeServer(server: http.Server): Promise<void> {
   });
 }
 
-function closeHttp2(server: http2.Http2Server): Promise<void> {
+function closeHttp2(server: http2.Http2Server, sessions: ReadonlySet<http2.Http2Session>): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
     // Open streams (completion tails) would keep sessions alive forever: end them.
-    for (const s of sessions.get(server) ?? []) s.destroy();
+    for (const s of sessions) s.destroy();
   });
 }
 
-const sessions = new WeakMap<http2.Http2Server, Set<http2.Http2Session>>();
-function trackSessions(server: http2.Http2Server): void {
+/** The server's open sessions, kept current. */
+function trackSessions(server: http2.Http2Server): ReadonlySet<http2.Http2Session> {
   const set = new Set<http2.Http2Session>();
-  sessions.set(server, set);
   server.on("session", (s) => {
     set.add(s);
     s.on("close", () => set.delete(s));
   });
+  return set;
 }

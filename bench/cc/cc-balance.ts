@@ -5,7 +5,7 @@
 import { createClient } from "@connectrpc/connect";
 import { StateService } from "../../gen/com/daml/ledger/api/v2/state_service_pb.js";
 import type { Value } from "../../gen/com/daml/ledger/api/v2/value_pb.js";
-import { latestOpenRound, readNetwork } from "../../src/dso/index.js";
+import { latestOpenRound, readNetwork } from "../../src/network/network-state.js";
 import { Numeric } from "../../src/ledger/numeric.js";
 import type { RunningServer } from "../../src/server.js";
 import { Amulet, currentAmount, type ExpiringAmount } from "../../src/templates/splice/index.js";

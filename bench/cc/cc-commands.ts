@@ -10,7 +10,7 @@ import { IdentifierSchema, type Identifier } from "../../gen/com/daml/ledger/api
 import { valueToProto } from "../../src/api/convert/daml-value-proto.js";
 import { toDamlJson } from "../../src/ledger/daml-type.js";
 import { Numeric } from "../../src/ledger/numeric.js";
-import { AmuletRules, TransferPreapproval, type TransferInput } from "../../src/templates/splice/index.js";
+import { AmuletRules_Transfer, TransferPreapproval_Send, type TransferInput } from "../../src/templates/splice/index.js";
 
 /** Contract ids and created-event blobs (base64) of the network contracts a sender needs. */
 export interface CcContext {
@@ -23,8 +23,8 @@ export interface CcContext {
 
 const splice = (moduleName: string, entityName: string): Identifier => create(IdentifierSchema, { packageId: "#splice-amulet", moduleName, entityName });
 
-const sendArg = TransferPreapproval.choices.get("TransferPreapproval_Send")!.argument;
-const transferArg = AmuletRules.choices.get("AmuletRules_Transfer")!.argument;
+const sendArg = TransferPreapproval_Send.argument;
+const transferArg = AmuletRules_Transfer.argument;
 
 function disclosed(ctx: CcContext): DisclosedContract[] {
   return ctx.blobs.map((b) => {

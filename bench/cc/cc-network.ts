@@ -3,16 +3,16 @@
  * preapproval through the featured validator, one ledger user acting for all senders, and the
  * disclosed contracts a sender hands over. Everything goes through ledger commands in process.
  */
-import { createdEventBlobOf } from "../../src/api/convert/ledger-proto.js";
+import { createdEventBlobOf } from "../../src/ledger/created-event-blob.js";
 import { issueToken } from "../../src/auth/index.js";
-import { latestOpenRound, readNetwork } from "../../src/dso/index.js";
+import { latestOpenRound, readNetwork } from "../../src/network/network-state.js";
 import type { Command } from "../../src/ledger/commands.js";
-import { choiceOf, LedgerClient } from "../../src/ledger/ledger-client.js";
+import { LedgerClient } from "../../src/ledger/ledger-client.js";
 import { Numeric } from "../../src/ledger/numeric.js";
 import type { ContractRecord } from "../../src/ledger/records.js";
 import type { Template } from "../../src/ledger/template.js";
 import type { RunningServer } from "../../src/server.js";
-import { Amulet, AmuletRules, expiringAmount, FeaturedAppRight, scaleFees, TransferPreapproval, type AmuletRulesPayload } from "../../src/templates/splice/index.js";
+import { Amulet, AmuletRules, AmuletRules_CreateTransferPreapproval, expiringAmount, FeaturedAppRight, scaleFees, TransferPreapproval } from "../../src/templates/splice/index.js";
 import type { CcContext } from "./cc-commands.js";
 
 const DAY = 86_400_000_000n;
@@ -55,7 +55,7 @@ export async function ccNetwork(server: RunningServer, runId: string): Promise<C
     [validator, receiver],
     AmuletRules,
     net.rules.contractId,
-    choiceOf<AmuletRulesPayload, unknown, { transferPreapprovalCid: string }>(AmuletRules, "AmuletRules_CreateTransferPreapproval"),
+    AmuletRules_CreateTransferPreapproval,
     {
       context: { amuletRules: net.rules.contractId, context: { openMiningRound: open.contractId, issuingMiningRounds: [], validatorRights: [], featuredAppRight: null } },
       inputs: [{ tag: "InputAmulet", value: fee }],

@@ -30,7 +30,7 @@ import { mergeTransfer, preapprovedSend } from "./cc-commands.js";
 import { runInWorker, stopCcWorker, type CcResult, type CcTask } from "./cc-load.js";
 import { ccNetwork, type CcNetwork } from "./cc-network.js";
 import { balanceByGrpc, balanceInProcess, feeMathOnly } from "./cc-balance.js";
-import { getBalance } from "../../src/wallet/get-balance.js";
+import { getBalance } from "../../src/wallet/use-cases/get-balance.js";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 const CFG = QUICK
@@ -168,9 +168,9 @@ async function balance(net: CcNetwork) {
     return { stats: latencyStats(samples), last };
   };
   const t0 = performance.now();
-  await getBalance(bs.server.cc, owner);
+  await getBalance(bs.server.wallet, owner);
   log(`  (first wallet balance call, which loads the party into the holdings index: ${fmt(performance.now() - t0, 1)} ms)`);
-  const wallet = await measure(async () => (await getBalance(bs.server.cc, owner)).effectiveUnlocked.toString());
+  const wallet = await measure(async () => (await getBalance(bs.server.wallet, owner)).effectiveUnlocked.toString());
   rows.print("balance-wallet", { what: "balance in process, the wallet's (holdings index)", stats: wallet.stats });
   const inproc = await measure(() => balanceInProcess(net, bs.server, owner));
   rows.print("balance-inproc", { what: "baseline: from the ACS (read + decode + fee math)", stats: inproc.stats });

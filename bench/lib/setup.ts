@@ -13,9 +13,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { VersionService } from "../../gen/com/daml/ledger/api/v2/version_service_pb.js";
-import { grpcRoutes, serveGrpcNatively } from "../../src/api/grpc/index.js";
-import { encodeCompletionResponse } from "../../src/api/grpc/completion-wire.js";
-import { WIRE_ENCODING } from "../../src/api/grpc/wire-encoded.js";
+import { grpcRoutes, serveGrpcNatively } from "../../src/api/grpc-native/index.js";
+import { encodeCompletionResponse } from "../../src/api/convert/completion-wire.js";
+import { WIRE_ENCODING } from "../../src/api/convert/wire-encoded.js";
 import { CommandCompletionService } from "../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
 import { issueToken } from "../../src/auth/index.js";
 import { loadConfig } from "../../src/config/index.js";
@@ -79,7 +79,7 @@ export interface EchoServers {
   /** The same VersionService answer from @grpc/grpc-js (protos loaded from proto/): another server stack. */
   readonly grpcJsUrl: string;
   /**
-   * The same answer from ccwallet's native gRPC handler (src/api/grpc/native-grpc.ts), Connect
+   * The same answer from ccwallet's native gRPC handler (src/api/grpc-native/native-grpc.ts), Connect
    * behind it. It also serves CompletionStream as a flood: `beginExclusive` pre-encoded
    * completions, nothing read or encoded per item (the client's floor for the catch-up read).
    */

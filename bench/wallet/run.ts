@@ -19,7 +19,7 @@ import os from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { issueToken } from "../../src/auth/index.js";
-import { getBalance } from "../../src/wallet/get-balance.js";
+import { getBalance } from "../../src/wallet/use-cases/get-balance.js";
 import { balanceInProcess } from "../cc/cc-balance.js";
 import { ccNetwork } from "../cc/cc-network.js";
 import { log } from "../lib/log.js";
@@ -135,7 +135,7 @@ async function balance(echo: EchoServers): Promise<void> {
       }
       return latencyStats(samples);
     };
-    rows.print("inproc-index", { what: `in process: getBalance from the index (${HOLDINGS.toLocaleString("en-US")})`, stats: await measure(CFG.inProcessReps, () => getBalance(bs.server.cc, rich.party)) });
+    rows.print("inproc-index", { what: `in process: getBalance from the index (${HOLDINGS.toLocaleString("en-US")})`, stats: await measure(CFG.inProcessReps, () => getBalance(bs.server.wallet, rich.party)) });
     rows.print("inproc-acs", { what: "in process, before: ACS read + decode + fee math", stats: await measure(CFG.beforeReps, () => balanceInProcess(net, bs.server, rich.party)) });
   } finally {
     await bs.stop();

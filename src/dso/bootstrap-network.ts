@@ -5,9 +5,8 @@
  */
 import type { NetworkConfig } from "../config/network.js";
 import type { LedgerClient } from "../ledger/ledger-client.js";
-import { choiceOf } from "../ledger/ledger-client.js";
 import type { Template } from "../ledger/template.js";
-import { AmuletRules, type AmuletRulesPayload } from "../templates/splice/amulet-rules.js";
+import { AmuletRules, AmuletRules_Bootstrap_Rounds, type AmuletRulesPayload } from "../templates/splice/amulet-rules.js";
 import { FeaturedAppRight } from "../templates/splice/amulet.js";
 import { ValidatorLicense } from "../templates/splice/validator-license.js";
 import { amuletConfigOf } from "./amulet-config-of.js";
@@ -47,7 +46,7 @@ export async function bootstrapNetwork(
     const rulesCid = tx.nodes.find((n) => n.kind === "create")!;
     if (rulesCid.kind !== "create") throw new Error("genesis created no AmuletRules");
     const tick = payload.configSchedule.initialValue.tickDuration;
-    await client.exercise([dso], AmuletRules, rulesCid.contractId, choiceOf(AmuletRules, "AmuletRules_Bootstrap_Rounds"), {
+    await client.exercise([dso], AmuletRules, rulesCid.contractId, AmuletRules_Bootstrap_Rounds, {
       amuletPrice: network.amuletPrice,
       round0Duration: tick,
     });

@@ -2,23 +2,14 @@
  * The DSO's housekeeping: dust holdings (worth nothing at the latest open round) and preapprovals
  * past their expiry are archived. Batched, many commands per transaction.
  */
-import type { Command } from "../ledger/commands.js";
+import { exerciseCommand, type Command } from "../ledger/commands.js";
 import type { LedgerClient } from "../ledger/ledger-client.js";
-import type { Template } from "../ledger/template.js";
-import { Amulet, LockedAmulet } from "../templates/splice/amulet.js";
+import { Amulet, Amulet_Expire, LockedAmulet, LockedAmulet_ExpireAmulet } from "../templates/splice/amulet.js";
 import { isExpired } from "../templates/splice/fees.js";
-import { TransferPreapproval } from "../templates/splice/transfer-preapproval.js";
-import { latestOpenRound, type NetworkState } from "./network-state.js";
+import { TransferPreapproval, TransferPreapproval_Expire } from "../templates/splice/transfer-preapproval.js";
+import { latestOpenRound, type NetworkState } from "../network/network-state.js";
 
 const BATCH = 100;
-
-const exercise = <P>(template: Template<P>, contractId: string, choice: string, argument: unknown): Command => ({
-  kind: "exercise",
-  target: { kind: "template", template: template as unknown as Template<unknown> },
-  contractId,
-  choice,
-  argument,
-});
 
 async function submitBatches(client: LedgerClient, dso: string, commands: Command[]): Promise<boolean> {
   for (let i = 0; i < commands.length; i += BATCH) await client.submit([dso], commands.slice(i, i + BATCH));
@@ -32,10 +23,10 @@ export async function expireDust(client: LedgerClient, state: NetworkState, now:
   const n = round.payload.round.number;
   const commands: Command[] = [];
   for (const a of await client.active(Amulet, [dso])) {
-    if (isExpired(a.payload.amount, n)) commands.push(exercise(Amulet, a.contractId, "Amulet_Expire", { roundCid }));
+    if (isExpired(a.payload.amount, n)) commands.push(exerciseCommand(Amulet, a.contractId, Amulet_Expire, { roundCid }));
   }
   for (const l of await client.active(LockedAmulet, [dso])) {
-    if (isExpired(l.payload.amulet.amount, n)) commands.push(exercise(LockedAmulet, l.contractId, "LockedAmulet_ExpireAmulet", { roundCid }));
+    if (isExpired(l.payload.amulet.amount, n)) commands.push(exerciseCommand(LockedAmulet, l.contractId, LockedAmulet_ExpireAmulet, { roundCid }));
   }
   return submitBatches(client, dso, commands);
 }
@@ -43,5 +34,5 @@ export async function expireDust(client: LedgerClient, state: NetworkState, now:
 export async function expirePreapprovals(client: LedgerClient, state: NetworkState, now: bigint): Promise<boolean> {
   const dso = state.rules.payload.dso;
   const expired = (await client.active(TransferPreapproval, [dso])).filter((p) => p.payload.expiresAt <= now);
-  return submitBatches(client, dso, expired.map((p) => exercise(TransferPreapproval, p.contractId, "TransferPreapproval_Expire", {})));
+  return submitBatches(client, dso, expired.map((p) => exerciseCommand(TransferPreapproval, p.contractId, TransferPreapproval_Expire, {})));
 }

@@ -5,12 +5,12 @@
  */
 import type { NetworkConfig } from "../config/network.js";
 import { Numeric } from "../ledger/numeric.js";
-import { choiceOf, type LedgerClient } from "../ledger/ledger-client.js";
-import { AmuletRules } from "../templates/splice/amulet-rules.js";
+import { type LedgerClient } from "../ledger/ledger-client.js";
+import { AmuletRules, AmuletRules_AdvanceOpenMiningRounds, AmuletRules_ClaimExpiredRewards, AmuletRules_MiningRound_Archive, AmuletRules_MiningRound_Close, AmuletRules_MiningRound_StartIssuing } from "../templates/splice/amulet-rules.js";
 import { AppRewardCoupon, ValidatorRewardCoupon } from "../templates/splice/amulet.js";
 import { SummarizingMiningRound } from "../templates/splice/round.js";
 import { ValidatorLivenessActivityRecord } from "../templates/splice/validator-license.js";
-import type { NetworkState } from "./network-state.js";
+import type { NetworkState } from "../network/network-state.js";
 
 const BATCH = 100;
 
@@ -23,7 +23,7 @@ export async function advanceRounds(client: LedgerClient, network: NetworkConfig
     latest.payload.opensAt <= now &&
     middle.payload.opensAt + middle.payload.tickDuration.microseconds <= now;
   if (!due) return false;
-  await client.exercise([state.rules.payload.dso], AmuletRules, state.rules.contractId, choiceOf(AmuletRules, "AmuletRules_AdvanceOpenMiningRounds"), {
+  await client.exercise([state.rules.payload.dso], AmuletRules, state.rules.contractId, AmuletRules_AdvanceOpenMiningRounds, {
     amuletPrice: network.amuletPrice,
     roundToArchiveCid: toArchive.contractId,
     middleRoundCid: middle.contractId,
@@ -42,7 +42,7 @@ export async function startIssuing(client: LedgerClient, state: NetworkState): P
     const app = inRound(await client.active(AppRewardCoupon, [dso]));
     const liveness = inRound(await client.active(ValidatorLivenessActivityRecord, [dso]));
     const sum = (xs: Numeric[]) => xs.reduce((a, b) => a.add(b), Numeric.zero);
-    await client.exercise([dso], AmuletRules, state.rules.contractId, choiceOf(AmuletRules, "AmuletRules_MiningRound_StartIssuing"), {
+    await client.exercise([dso], AmuletRules, state.rules.contractId, AmuletRules_MiningRound_StartIssuing, {
       miningRoundCid: round.contractId,
       summary: {
         totalValidatorRewardCoupons: sum(validator.map((c) => c.payload.amount)),
@@ -60,7 +60,7 @@ export async function closeIssuingRounds(client: LedgerClient, state: NetworkSta
   const dso = state.rules.payload.dso;
   const due = state.issuingRounds.filter((r) => r.payload.targetClosesAt <= now);
   for (const r of due) {
-    await client.exercise([dso], AmuletRules, state.rules.contractId, choiceOf(AmuletRules, "AmuletRules_MiningRound_Close"), { issuingRoundCid: r.contractId });
+    await client.exercise([dso], AmuletRules, state.rules.contractId, AmuletRules_MiningRound_Close, { issuingRoundCid: r.contractId });
   }
   return due.length > 0;
 }
@@ -76,7 +76,7 @@ export async function retireClosedRounds(client: LedgerClient, state: NetworkSta
     const validator = of(await client.active(ValidatorRewardCoupon, [dso]));
     const app = of(await client.active(AppRewardCoupon, [dso]));
     const liveness = of(await client.active(ValidatorLivenessActivityRecord, [dso]));
-    const claim = choiceOf(AmuletRules, "AmuletRules_ClaimExpiredRewards");
+    const claim = AmuletRules_ClaimExpiredRewards;
     while (validator.length + app.length + liveness.length > 0) {
       const v = validator.splice(0, BATCH);
       const a = app.splice(0, BATCH - v.length);
@@ -88,7 +88,7 @@ export async function retireClosedRounds(client: LedgerClient, state: NetworkSta
         optValidatorLivenessActivityRecordCids: l,
       });
     }
-    await client.exercise([dso], AmuletRules, state.rules.contractId, choiceOf(AmuletRules, "AmuletRules_MiningRound_Archive"), { closedRoundCid: closed.contractId });
+    await client.exercise([dso], AmuletRules, state.rules.contractId, AmuletRules_MiningRound_Archive, { closedRoundCid: closed.contractId });
     acted = true;
   }
   return acted;

@@ -1,10 +1,13 @@
-/** Brings the simulated network up: genesis (first start only) and the DSO's automation. */
+/** Brings the simulated network up: genesis (first start only) and the trigger loop with the DSO's steps first. */
 import type { NetworkConfig } from "../config/network.js";
 import type { Clock } from "../ledger/clock.js";
 import type { LedgerClient } from "../ledger/ledger-client.js";
+import type { AutomationStep } from "../automation/automation-step.js";
+import { TriggerLoop } from "../automation/trigger-loop.js";
+import { readNetwork } from "../network/network-state.js";
+import { OpenMiningRound } from "../templates/splice/round.js";
 import { bootstrapNetwork, type GenesisContract, type NetworkParties } from "./bootstrap-network.js";
-import type { AutomationStep } from "./automation-step.js";
-import { DsoAutomation } from "./dso-automation.js";
+import { dsoSteps } from "./dso-steps.js";
 
 export interface NetworkOptions {
   readonly client: LedgerClient;
@@ -20,18 +23,18 @@ export interface NetworkOptions {
 
 export interface RunningNetwork {
   readonly parties: NetworkParties;
-  readonly automation: DsoAutomation;
+  readonly automation: TriggerLoop;
 }
 
 export async function startNetwork(options: NetworkOptions): Promise<RunningNetwork> {
-  const parties = await bootstrapNetwork(options.client, options.network, options.synchronizerId, options.validator, options.genesis);
-  const automation = new DsoAutomation({
-    client: options.client,
+  const { client } = options;
+  const parties = await bootstrapNetwork(client, options.network, options.synchronizerId, options.validator, options.genesis);
+  const automation = new TriggerLoop({
+    feed: client.ledger.feed,
     clock: options.clock,
-    network: options.network,
-    dso: parties.dso,
-    validator: parties.validator,
-    extraSteps: options.extraSteps,
+    readState: () => readNetwork(client, parties.dso),
+    steps: [...dsoSteps(client, options.network, parties.validator), ...(options.extraSteps ?? [])],
+    heartbeat: OpenMiningRound,
     pollMs: options.pollMs,
     onError: options.onError,
   });

@@ -6,9 +6,9 @@
  * the lock), so an unanswered offer never keeps the sender's CC locked. The DSO also runs the
  * legacy `TransferCommand`s it is the delegate of (`transfer-commands.ts`).
  */
-import type { Command } from "../ledger/commands.js";
+import { exerciseInterfaceCommand, type Command } from "../ledger/commands.js";
 import type { LedgerClient } from "../ledger/ledger-client.js";
-import type { InterfaceDef, Template } from "../ledger/template.js";
+import type { Template } from "../ledger/template.js";
 import { AmuletTransferInstruction } from "../templates/splice/amulet-transfer-instruction.js";
 import { LockedAmulet } from "../templates/splice/amulet.js";
 import { ExternalPartyAmuletRules, TransferCommand, TransferCommandCounter } from "../templates/splice/external-party-amulet-rules.js";
@@ -16,8 +16,8 @@ import { anyValue, CONTEXT_KEYS } from "../templates/splice/token-standard/choic
 import { TransferInstruction, TransferInstructionChoices } from "../templates/splice/token-standard/transfer-instruction-v1.js";
 import type { AnyValueV } from "../templates/splice/types.js";
 import type { GenesisContract } from "./bootstrap-network.js";
-import { automationStep, type AutomationStep } from "./automation-step.js";
-import { latestOpenRound, type NetworkState } from "./network-state.js";
+import { automationStep, type AutomationStep } from "../automation/automation-step.js";
+import { latestOpenRound, type NetworkState } from "../network/network-state.js";
 import { TransferCommandRunner } from "./transfer-commands.js";
 
 export const tokenStandardGenesis: readonly GenesisContract[] = [
@@ -37,13 +37,12 @@ export async function expireTransferInstructions(client: LedgerClient, state: Ne
     const lockExists = (await client.contract(LockedAmulet, instr.payload.lockedAmulet)) !== undefined;
     const values = new Map<string, AnyValueV>([[CONTEXT_KEYS.expireLock, anyValue.bool(lockExists)]]);
     if (lockExists) values.set(CONTEXT_KEYS.openRound, anyValue.contractId(openRound));
-    commands.push({
-      kind: "exercise",
-      target: { kind: "interface", iface: TransferInstruction as InterfaceDef<unknown> },
-      contractId: instr.contractId,
-      choice: TransferInstructionChoices.update.name,
-      argument: { extraActors: [], extraArgs: { context: { values }, meta: { values: new Map() } } },
-    });
+    commands.push(
+      exerciseInterfaceCommand(TransferInstruction, instr.contractId, TransferInstructionChoices.update, {
+        extraActors: [],
+        extraArgs: { context: { values }, meta: { values: new Map() } },
+      }),
+    );
   }
   for (let i = 0; i < commands.length; i += BATCH) await client.submit([dso], commands.slice(i, i + BATCH));
   return true;

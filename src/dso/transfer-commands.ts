@@ -4,12 +4,12 @@
  * commands whose nonce is due (a stale nonce is archived as a failure by the choice itself),
  * leave commands with a future nonce waiting, and expire commands past `expiresAt`.
  */
-import { choiceOf, type Active, type LedgerClient } from "../ledger/ledger-client.js";
+import { type Active, type LedgerClient } from "../ledger/ledger-client.js";
 import { LedgerError } from "../ledger/errors.js";
 import { Amulet, FeaturedAppRight } from "../templates/splice/amulet.js";
-import { TransferCommand, TransferCommandCounter, type TransferCommandPayload } from "../templates/splice/external-party-amulet-rules.js";
+import { TransferCommand, TransferCommand_Expire, TransferCommand_Send, TransferCommandCounter, type TransferCommandPayload } from "../templates/splice/external-party-amulet-rules.js";
 import { TransferPreapproval } from "../templates/splice/transfer-preapproval.js";
-import { latestOpenRound, type NetworkState } from "./network-state.js";
+import { latestOpenRound, type NetworkState } from "../network/network-state.js";
 
 const MAX_INPUTS = 100;
 
@@ -27,7 +27,7 @@ export class TransferCommandRunner {
     for (const cid of this.failedAt.keys()) if (!live.has(cid)) this.failedAt.delete(cid);
     const expired = commands.filter((c) => c.payload.expiresAt <= now);
     if (expired.length > 0) {
-      const expire = choiceOf(TransferCommand, "TransferCommand_Expire");
+      const expire = TransferCommand_Expire;
       for (const c of expired) await this.client.exercise([dso], TransferCommand, c.contractId, expire, { p: dso });
       return true;
     }
@@ -57,7 +57,7 @@ export class TransferCommandRunner {
       .sort((a, b) => b.payload.amount.initialAmount.cmp(a.payload.amount.initialAmount))
       .slice(0, MAX_INPUTS);
     try {
-      await this.client.exercise([dso], TransferCommand, cmd.contractId, choiceOf(TransferCommand, "TransferCommand_Send"), {
+      await this.client.exercise([dso], TransferCommand, cmd.contractId, TransferCommand_Send, {
         context: {
           amuletRules: state.rules.contractId,
           context: { openMiningRound: latestOpenRound(state, now).contractId, issuingMiningRounds: [], validatorRights: [], featuredAppRight: featured?.contractId ?? null },

@@ -2,9 +2,9 @@
  * The validator app reports liveness once per open round by exercising its `ValidatorLicense`;
  * each report becomes a `ValidatorLivenessActivityRecord` that mints once its round issues.
  */
-import { choiceOf, type LedgerClient } from "../ledger/ledger-client.js";
-import { ValidatorLicense } from "../templates/splice/validator-license.js";
-import { latestOpenRound, type NetworkState } from "./network-state.js";
+import { type LedgerClient } from "../ledger/ledger-client.js";
+import { ValidatorLicense, ValidatorLicense_RecordValidatorLivenessActivity } from "../templates/splice/validator-license.js";
+import { latestOpenRound, type NetworkState } from "../network/network-state.js";
 
 export async function recordLiveness(client: LedgerClient, state: NetworkState, validator: string, now: bigint): Promise<boolean> {
   const [license] = await client.active(ValidatorLicense, [validator]);
@@ -12,7 +12,7 @@ export async function recordLiveness(client: LedgerClient, state: NetworkState, 
   const round = latestOpenRound(state, now);
   const last = license.payload.faucetState?.lastReceivedFor.number;
   if (last !== undefined && last >= round.payload.round.number) return false;
-  await client.exercise([validator], ValidatorLicense, license.contractId, choiceOf(ValidatorLicense, "ValidatorLicense_RecordValidatorLivenessActivity"), {
+  await client.exercise([validator], ValidatorLicense, license.contractId, ValidatorLicense_RecordValidatorLivenessActivity, {
     openRoundCid: round.contractId,
   });
   return true;

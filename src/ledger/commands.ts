@@ -3,7 +3,7 @@
  * parsed into in-memory Daml values. The API edges build these from protobuf or JSON.
  */
 import type { ContractRecord } from "./records.js";
-import type { InterfaceDef, Template } from "./template.js";
+import type { Choice, InterfaceChoice, InterfaceDef, Template } from "./template.js";
 
 export type Command =
   | { readonly kind: "create"; readonly template: Template<unknown>; readonly payload: unknown }
@@ -28,6 +28,27 @@ export type Command =
       readonly choice: string;
       readonly argument: unknown;
     };
+
+/** A create command, its payload typed by the template. */
+export const createCommand = <P>(template: Template<P>, payload: P): Command => ({ kind: "create", template: template as Template<unknown>, payload });
+
+/** An exercise command from a choice constant: the argument is typed by the choice, the choice by the template. */
+export const exerciseCommand = <P, A>(template: Template<P>, contractId: string, choice: Choice<P, A, unknown>, argument: A): Command => ({
+  kind: "exercise",
+  target: { kind: "template", template: template as Template<unknown> },
+  contractId,
+  choice: choice.name,
+  argument,
+});
+
+/** An exercise of an interface choice, typed like `exerciseCommand`. */
+export const exerciseInterfaceCommand = <V, A>(iface: InterfaceDef<V>, contractId: string, choice: InterfaceChoice<V, A, unknown>, argument: A): Command => ({
+  kind: "exercise",
+  target: { kind: "interface", iface: iface as InterfaceDef<unknown> },
+  contractId,
+  choice: choice.name,
+  argument,
+});
 
 export type DeduplicationPeriod =
   | { readonly kind: "none" }

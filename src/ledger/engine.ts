@@ -4,8 +4,8 @@
  * interpretation relied on (inputs still active, keys free, command not a duplicate). Whatever
  * happens, the submission ends in exactly one completion at its own offset.
  */
-import { isDuplicate } from "../store/deduplication.js";
-import type { CommitResult, Conflict, Deduplication, Store } from "../store/port.js";
+import { isDuplicate } from "./deduplication.js";
+import type { CommitResult, Conflict, Deduplication, Store } from "./store-port.js";
 import type { Clock } from "./clock.js";
 import type { Submission } from "./commands.js";
 import { errors, LedgerError } from "./errors.js";

@@ -1,7 +1,8 @@
 /**
- * The one error taxonomy of the ledger: Canton's error code ids and error categories. The
- * transports map it to gRPC status (`api/grpc`), `JsCantonError` (`api/http`) and completions,
- * each with one exhaustive function, so a new category cannot ship without a decided mapping.
+ * The one error taxonomy of the ledger: Canton's error code ids and error categories. The API
+ * maps it to gRPC status (`api/services/ledger/connect-error.ts`), `JsCantonError` (`api/http`)
+ * and completions, each with one exhaustive function, so a new category cannot ship without a
+ * decided mapping.
  */
 
 /** Canton `ErrorCategory.asInt`. */

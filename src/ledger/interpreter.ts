@@ -8,11 +8,11 @@
 import type { Command, Submission } from "./commands.js";
 import { fromDamlJson, toDamlJson, ValueError } from "./daml-type.js";
 import { errors, LedgerError } from "./errors.js";
-import { newContractId } from "./ids.js";
+import { newContractId, type ContractId } from "./ids.js";
 import { NumericError } from "./numeric.js";
 import type { ContractRecord, ExerciseNodeRecord, NodeRecord } from "./records.js";
 import type { TemplateRegistry } from "./registry.js";
-import type { Choice, InterfaceChoice, InterfaceDef, Template, UpdateContext } from "./template.js";
+import type { Choice, InterfaceChoice, InterfaceDef, Template, TemplateRef, UpdateContext } from "./template.js";
 import { qualifiedId } from "./template.js";
 
 export interface ContractReader {
@@ -164,7 +164,7 @@ class Interpretation {
     }
   }
 
-  private async create(template: Template<unknown>, payload: unknown, authorizers: ReadonlySet<string>, ancestors: readonly string[]): Promise<string> {
+  private async create(template: Template<unknown>, payload: unknown, authorizers: ReadonlySet<string>, ancestors: readonly string[]): Promise<ContractId> {
     const problem = template.ensure?.(payload);
     if (problem) throw errors.interpretation(`Template precondition violated in ${qualifiedId(template.id)}: ${problem}`);
     const signatories = union(template.signatories(payload));
@@ -213,7 +213,7 @@ class Interpretation {
   }
 
   private async exerciseTemplate(
-    template: Template<unknown>,
+    template: TemplateRef<unknown>,
     cid: string,
     choice: Choice<unknown>,
     argument: unknown,
@@ -222,11 +222,11 @@ class Interpretation {
     topLevel: boolean,
   ): Promise<unknown> {
     const live = await this.load(cid, topLevel);
-    if (live.template !== template) {
+    if (!isTemplate(live.template, template)) {
       throw errors.interpretation(`Contract ${cid} is of template ${live.record.templateId}, not ${qualifiedId(template.id)}`);
     }
     return this.runChoice(live, cid, choice, argument, authorizers, ancestors, undefined, (ctx) =>
-      choice.body(ctx, { contractId: cid as never, payload: live.payload }, argument),
+      choice.body(ctx, { contractId: cid as ContractId, payload: live.payload }, argument),
     );
   }
 
@@ -254,7 +254,7 @@ class Interpretation {
       body: () => undefined,
     };
     return this.runChoice(live, cid, asTemplateChoice, argument, authorizers, ancestors, iface, (ctx) =>
-      body(ctx, { contractId: cid as never, payload: live.payload }, argument as never),
+      body(ctx, { contractId: cid as ContractId, payload: live.payload }, argument as never),
     );
   }
 
@@ -320,9 +320,9 @@ class Interpretation {
     };
     return {
       ledgerTime: this.ledgerTime,
-      async fetch<P>(template: Template<P>, cid: string): Promise<P> {
+      async fetch<P>(template: TemplateRef<P>, cid: string): Promise<P> {
         const live = await fetchLive(cid);
-        if (live.template !== (template as unknown)) {
+        if (!isTemplate(live.template, template)) {
           throw errors.interpretation(`Contract ${cid} is of template ${live.record.templateId}, expected ${qualifiedId(template.id)}`);
         }
         return live.payload as P;
@@ -334,11 +334,11 @@ class Interpretation {
         return { view: impl.view(live.payload) as V, template: live.template };
       },
       async create<P>(template: Template<P>, payload: P) {
-        return (await self.create(template as Template<unknown>, payload, authorizers, witnesses)) as never;
+        return (await self.create(template as Template<unknown>, payload, authorizers, witnesses)) as ContractId;
       },
-      async exercise<P, A, R>(template: Template<P>, cid: string, choice: Choice<P, A, R>, arg: A): Promise<R> {
+      async exercise<P, A, R>(template: TemplateRef<P>, cid: string, choice: Choice<P, A, R>, arg: A): Promise<R> {
         return (await self.exerciseTemplate(
-          template as Template<unknown>,
+          template as TemplateRef<unknown>,
           cid,
           choice as Choice<unknown>,
           arg,
@@ -360,20 +360,25 @@ class Interpretation {
       },
       async archive<P>(template: Template<P>, cid: string): Promise<void> {
         const tpl = template as Template<unknown>;
-        await self.exerciseTemplate(tpl, cid, tpl.choices.get("Archive")!, {}, authorizers, witnesses, false);
+        await self.exerciseTemplate(tpl, cid, tpl.archive as Choice<unknown>, {}, authorizers, witnesses, false);
       },
       async lookupByKey<P, K>(template: Template<P, K>, key: K) {
         if (!template.key) throw errors.interpretation(`${qualifiedId(template.id)} has no key`);
         self.checkAuthorized(template.key.maintainers(key), authorizers, `lookupByKey ${qualifiedId(template.id)}`);
         const cid = await self.findByKey(keyHashOf(template as Template<unknown>, key));
         if (cid && !self.contracts.has(cid)) await self.load(cid, false);
-        return (cid ?? null) as never;
+        return (cid ?? null) as ContractId | null;
       },
       require(condition: boolean, message: string): void {
         if (!condition) throw errors.interpretation(message);
       },
     };
   }
+}
+
+/** Whether a contract's template is the one a choice body names (the template itself, or a ref by id). */
+function isTemplate(template: Template<unknown>, ref: TemplateRef<unknown>): boolean {
+  return template === ref || template.id === ref.id || qualifiedId(template.id) === qualifiedId(ref.id);
 }
 
 /**

@@ -5,12 +5,12 @@
  * visible on `/v2` like any other.
  */
 import { randomUUID } from "node:crypto";
-import type { Command, DeduplicationPeriod } from "./commands.js";
+import { createCommand, exerciseCommand, exerciseInterfaceCommand, type Command, type DeduplicationPeriod } from "./commands.js";
 import { fromDamlJson } from "./daml-type.js";
 import type { Ledger } from "./engine.js";
-import { partyIdFor, randomHex } from "./ids.js";
+import { partyIdFor, randomHex, type ContractId, type PartyId } from "./ids.js";
 import type { ContractRecord, ExerciseNodeRecord, TransactionRecord } from "./records.js";
-import type { Choice, ContractRef, Template } from "./template.js";
+import type { Choice, ContractRef, InterfaceChoice, InterfaceDef, Template } from "./template.js";
 import { qualifiedId } from "./template.js";
 
 export interface SubmitOptions {
@@ -33,7 +33,7 @@ export class LedgerClient {
   ) {}
 
   /** Allocates a party (`hint::namespace`); an existing one is returned as is. */
-  async allocateParty(hint: string): Promise<string> {
+  async allocateParty(hint: string): Promise<PartyId> {
     const party = partyIdFor(hint || `party-${randomHex(8)}`, this.namespace);
     await this.ledger.store.addParty({ party, isLocal: true, localMetadata: { resourceVersion: "0", annotations: {} }, identityProviderId: "" });
     return party;
@@ -57,13 +57,16 @@ export class LedgerClient {
     return outcome.transaction;
   }
 
-  async create<P>(actAs: readonly string[], template: Template<P>, payload: P, options?: SubmitOptions): Promise<string> {
-    const tx = await this.submit(actAs, [{ kind: "create", template: template as Template<unknown>, payload }], options);
+  async create<P>(actAs: readonly string[], template: Template<P>, payload: P, options?: SubmitOptions): Promise<ContractId> {
+    const tx = await this.submit(actAs, [createCommand(template, payload)], options);
     const node = tx.nodes.find((n) => n.kind === "create");
-    return node!.kind === "create" ? node!.contractId : "";
+    return (node!.kind === "create" ? node!.contractId : "") as ContractId;
   }
 
-  /** Exercises a choice and returns its typed result (read back from the transaction's root node). */
+  /**
+   * Exercises a choice — one of the template's exported choice constants, so the argument and the
+   * result are typed by it — and returns its result (read back from the transaction's root node).
+   */
   async exercise<P, A, R>(
     actAs: readonly string[],
     template: Template<P>,
@@ -72,31 +75,39 @@ export class LedgerClient {
     argument: A,
     options?: SubmitOptions,
   ): Promise<{ result: R; transaction: TransactionRecord }> {
-    const transaction = await this.submit(
-      actAs,
-      [{ kind: "exercise", target: { kind: "template", template: template as Template<unknown> }, contractId, choice: choice.name, argument }],
-      options,
-    );
+    const transaction = await this.submit(actAs, [exerciseCommand(template, contractId, choice, argument)], options);
     const root = transaction.nodes[0] as ExerciseNodeRecord;
     return { result: fromDamlJson(choice.result, root.result) as R, transaction };
+  }
+
+  /** Exercises an interface choice (the interface's exported choice constant), like `exercise`. */
+  async exerciseInterface<V, A, R>(
+    actAs: readonly string[],
+    iface: InterfaceDef<V>,
+    contractId: string,
+    choice: InterfaceChoice<V, A, R>,
+    argument: A,
+    options?: SubmitOptions,
+  ): Promise<{ result: R; transaction: TransactionRecord }> {
+    const transaction = await this.submit(actAs, [exerciseInterfaceCommand(iface, contractId, choice, argument)], options);
+    const root = transaction.nodes[0] as ExerciseNodeRecord;
+    return { result: fromDamlJson(choice.result, root.result) as R, transaction };
+  }
+
+  /** Archives a contract through the template's implicit `Archive` choice (as its signatories). */
+  async archive<P>(actAs: readonly string[], template: Template<P>, contractId: string, options?: SubmitOptions): Promise<TransactionRecord> {
+    return (await this.exercise(actAs, template, contractId, template.archive, {}, options)).transaction;
   }
 
   /** Active contracts of a template, optionally only those a set of parties can see. */
   async active<P>(template: Template<P>, parties?: readonly string[]): Promise<Active<P>[]> {
     const records = await this.ledger.store.activeContracts({ templateIds: [qualifiedId(template.id)], parties });
-    return records.map((record) => ({ contractId: record.contractId as never, payload: fromDamlJson(template.payload, record.payload) as P, record }));
+    return records.map((record) => ({ contractId: record.contractId as ContractId, payload: fromDamlJson(template.payload, record.payload) as P, record }));
   }
 
   async contract<P>(template: Template<P>, contractId: string): Promise<Active<P> | undefined> {
     const record = await this.ledger.store.activeContract(contractId);
     if (!record || record.templateId !== qualifiedId(template.id)) return undefined;
-    return { contractId: record.contractId as never, payload: fromDamlJson(template.payload, record.payload) as P, record };
+    return { contractId: record.contractId as ContractId, payload: fromDamlJson(template.payload, record.payload) as P, record };
   }
-}
-
-/** Looks up a choice by name, typed by the caller (templates declare their choices as data). */
-export function choiceOf<P, A = unknown, R = unknown>(template: Template<P>, name: string): Choice<P, A, R> {
-  const c = template.choices.get(name);
-  if (!c) throw new Error(`${qualifiedId(template.id)} has no choice ${name}`);
-  return c as Choice<P, A, R>;
 }

@@ -3,7 +3,7 @@
  * update streams. A reader resumes exactly after `beginExclusive`; with `endInclusive` it stops
  * there, otherwise it waits for new commits until the signal aborts.
  */
-import type { LedgerStore } from "../store/port.js";
+import type { LedgerStore } from "./store-port.js";
 
 /**
  * Rows per store read. A page is read, decoded and streamed without returning to the event loop;

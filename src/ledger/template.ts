@@ -17,6 +17,16 @@ export interface QualifiedName {
 export const qualifiedId = (q: QualifiedName): string => `${q.packageId}:${q.moduleName}:${q.entityName}`;
 export const packageNameRef = (q: QualifiedName): string => `#${q.packageName}:${q.moduleName}:${q.entityName}`;
 
+/**
+ * A template as far as fetching and exercising it from a choice body goes: its identity and payload
+ * type. Every `Template<P>` is one; a template that the referenced template's own choices create
+ * can hold a plain ref instead of importing the template (no import cycle between them).
+ */
+export interface TemplateRef<P> {
+  readonly id: QualifiedName;
+  readonly payload: RecordT<P>;
+}
+
 export interface ContractRef<P> {
   readonly contractId: ContractId;
   readonly payload: P;
@@ -26,10 +36,10 @@ export interface ContractRef<P> {
 export interface UpdateContext {
   /** Ledger effective time of the transaction, microseconds since the epoch. */
   readonly ledgerTime: bigint;
-  fetch<P>(template: Template<P>, cid: string): Promise<P>;
+  fetch<P>(template: TemplateRef<P>, cid: string): Promise<P>;
   fetchInterface<V>(iface: InterfaceDef<V>, cid: string): Promise<{ view: V; template: Template<unknown> }>;
   create<P>(template: Template<P>, payload: P): Promise<ContractId>;
-  exercise<P, A, R>(template: Template<P>, cid: string, choice: Choice<P, A, R>, arg: A): Promise<R>;
+  exercise<P, A, R>(template: TemplateRef<P>, cid: string, choice: Choice<P, A, R>, arg: A): Promise<R>;
   exerciseInterface<V, A, R>(iface: InterfaceDef<V>, cid: string, choice: InterfaceChoice<V, A, R>, arg: A): Promise<R>;
   archive<P>(template: Template<P>, cid: string): Promise<void>;
   lookupByKey<P, K>(template: Template<P, K>, key: K): Promise<ContractId | null>;
@@ -74,15 +84,16 @@ export interface ContractKey<P, K> {
   maintainers(key: K): readonly string[];
 }
 
-export interface Template<P, K = unknown> {
-  readonly id: QualifiedName;
-  readonly payload: RecordT<P>;
+export interface Template<P, K = unknown> extends TemplateRef<P> {
   signatories(payload: P): readonly string[];
   observers(payload: P): readonly string[];
   /** Daml `ensure`: returns a message when the payload is not allowed. */
   ensure?(payload: P): string | undefined;
   readonly key?: ContractKey<P, K>;
+  /** Every choice by name, `Archive` included: for decoding by name (commands, events); code uses the exported choice constants. */
   readonly choices: ReadonlyMap<string, Choice<P>>;
+  /** The implicit `Archive` choice (signatories, consuming, no argument). */
+  readonly archive: Choice<P, Record<string, never>, Record<string, never>>;
   readonly interfaces: readonly InterfaceImpl<P, unknown>[];
 }
 
@@ -94,7 +105,7 @@ export interface TemplateSpec<P, K> {
   ensure?: (payload: P) => string | undefined;
   key?: ContractKey<P, K>;
   choices?: readonly Choice<P, never, unknown>[];
-  interfaces?: readonly InterfaceImpl<P, never>[];
+  interfaces?: readonly InterfaceImpl<P, unknown>[];
 }
 
 /** The implicit `Archive` choice every Daml template has. */
@@ -103,14 +114,15 @@ const archiveArgument = t.record({});
 export function defineTemplate<P, K = unknown>(spec: TemplateSpec<P, K>): Template<P, K> {
   const choices = new Map<string, Choice<P>>();
   for (const c of spec.choices ?? []) choices.set(c.name, c as Choice<P>);
-  choices.set("Archive", {
+  const archive: Choice<P, Record<string, never>, Record<string, never>> = {
     name: "Archive",
     consuming: true,
     argument: archiveArgument,
     result: t.unit,
     controllers: (p) => spec.signatories(p),
     body: () => ({}),
-  });
+  };
+  choices.set("Archive", archive as Choice<P>);
   return {
     id: spec.id,
     payload: spec.payload,
@@ -119,6 +131,7 @@ export function defineTemplate<P, K = unknown>(spec: TemplateSpec<P, K>): Templa
     ensure: spec.ensure,
     key: spec.key,
     choices,
+    archive,
     interfaces: (spec.interfaces ?? []) as readonly InterfaceImpl<P, unknown>[],
   };
 }

@@ -8,7 +8,7 @@
  * the store has announced its end and the outcomes of that commit have been reported (they are
  * reported in the microtasks that resolve the commit, before the timer the check waits for).
  */
-import type { LedgerStore } from "../store/port.js";
+import type { LedgerStore } from "./store-port.js";
 import type { TransactionRecord } from "./records.js";
 
 export type FeedListener = (transaction: TransactionRecord) => void;

@@ -3,7 +3,7 @@
  * flags, as `AnyValue` in Daml-LF JSON) plus the contracts to disclose, each with the Ledger
  * API's created-event blob so a client can hand it back in `disclosed_contracts`.
  */
-import { createdEventBlobOf } from "../api/convert/ledger-proto.js";
+import { createdEventBlobOf } from "../ledger/created-event-blob.js";
 import { formatIsoMicros, toDamlJson } from "../ledger/daml-type.js";
 import type { ContractRecord } from "../ledger/records.js";
 import { anyValue } from "../templates/splice/token-standard/choice-context.js";

@@ -2,7 +2,7 @@
  * What the registry reads: the ledger (as the DSO sees it, like Splice's scan) and ledger time.
  * Every read is a query over active contracts; nothing is cached, so answers follow the ledger.
  */
-import { latestOpenRound, readNetwork } from "../dso/network-state.js";
+import { latestOpenRound, readNetwork } from "../network/network-state.js";
 import type { LedgerClient } from "../ledger/ledger-client.js";
 import { currentConfig } from "../templates/splice/amulet-rules.js";
 import { ChoiceContextBuilder } from "./choice-context-builder.js";

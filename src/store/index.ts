@@ -1,3 +1,3 @@
-export type * from "./port.js";
+export type * from "../ledger/store-port.js";
 export { SqliteStore } from "./sqlite/sqlite-store.js";
 export { openStore } from "./open-store.js";

@@ -1,6 +1,6 @@
 /** Opens the configured store adapter. */
 import type { Config } from "../config/index.js";
-import type { Store } from "./port.js";
+import type { Store } from "../ledger/store-port.js";
 import { SqliteStore } from "./sqlite/sqlite-store.js";
 
 export async function openStore(config: Pick<Config, "store">): Promise<Store> {

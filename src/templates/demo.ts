@@ -35,51 +35,53 @@ const iouPayload = t.record(
 );
 type IouPayload = ValueOf<typeof iouPayload>;
 
+export const Iou_Transfer = choice<IouPayload, ReturnType<typeof t.record<{ newOwner: typeof t.party }>>, typeof t.contractId>({
+  name: "Iou_Transfer",
+  consuming: true,
+  argument: t.record({ newOwner: t.party }),
+  result: t.contractId,
+  controllers: (p) => [p.owner],
+  body: (ctx, self, arg) => ctx.create(Iou, { ...self.payload, owner: arg.newOwner }),
+});
+
+export const Iou_Split = choice({
+  name: "Iou_Split",
+  consuming: true,
+  argument: t.record({ splitAmount: t.numeric() }),
+  result: t.record({ splitCid: t.contractId, restCid: t.contractId }),
+  controllers: (p: IouPayload) => [p.owner],
+  body: async (ctx, self, arg) => {
+    const { amount } = self.payload;
+    ctx.require(arg.splitAmount.isPositive() && arg.splitAmount.lt(amount), "splitAmount must be between 0 and the amount");
+    const splitCid = await ctx.create(Iou, { ...self.payload, amount: arg.splitAmount });
+    const restCid = await ctx.create(Iou, { ...self.payload, amount: amount.sub(arg.splitAmount) });
+    return { splitCid, restCid };
+  },
+});
+
+export const Iou_Inspect = choice({
+  name: "Iou_Inspect",
+  consuming: false,
+  argument: t.record({}),
+  result: t.numeric(),
+  controllers: (p: IouPayload) => [p.owner],
+  body: (_ctx, self) => self.payload.amount,
+});
+
 export const Iou: Template<IouPayload> = defineTemplate<IouPayload>({
   id: q("Ccwallet.Demo.Iou", "Iou"),
   payload: iouPayload,
   signatories: (p) => [p.issuer],
   observers: (p) => [p.owner, ...p.observers],
   ensure: (p) => (p.amount.isPositive() ? undefined : "amount must be positive"),
-  choices: [
-    choice<IouPayload, ReturnType<typeof t.record<{ newOwner: typeof t.party }>>, typeof t.contractId>({
-      name: "Iou_Transfer",
-      consuming: true,
-      argument: t.record({ newOwner: t.party }),
-      result: t.contractId,
-      controllers: (p) => [p.owner],
-      body: (ctx, self, arg) => ctx.create(Iou, { ...self.payload, owner: arg.newOwner }),
-    }),
-    choice({
-      name: "Iou_Split",
-      consuming: true,
-      argument: t.record({ splitAmount: t.numeric() }),
-      result: t.record({ splitCid: t.contractId, restCid: t.contractId }),
-      controllers: (p: IouPayload) => [p.owner],
-      body: async (ctx, self, arg) => {
-        const { amount } = self.payload;
-        ctx.require(arg.splitAmount.isPositive() && arg.splitAmount.lt(amount), "splitAmount must be between 0 and the amount");
-        const splitCid = await ctx.create(Iou, { ...self.payload, amount: arg.splitAmount });
-        const restCid = await ctx.create(Iou, { ...self.payload, amount: amount.sub(arg.splitAmount) });
-        return { splitCid, restCid };
-      },
-    }),
-    choice({
-      name: "Iou_Inspect",
-      consuming: false,
-      argument: t.record({}),
-      result: t.numeric(),
-      controllers: (p: IouPayload) => [p.owner],
-      body: (_ctx, self) => self.payload.amount,
-    }),
-  ],
+  choices: [Iou_Transfer, Iou_Split, Iou_Inspect],
   interfaces: [
     {
       iface: Asset,
       view: (p: IouPayload) => ({ owner: p.owner, amount: p.amount, description: `${p.amount} ${p.currency}` }),
       choices: { Asset_Describe: (_ctx: unknown, self: { payload: IouPayload }) => `${self.payload.amount} ${self.payload.currency} owed by ${self.payload.issuer}` },
     },
-  ] as never,
+  ],
 });
 
 const accountKey = t.record({ owner: t.party, id: t.text });
@@ -90,24 +92,24 @@ const accountPayload = t.record(
 type AccountPayload = ValueOf<typeof accountPayload>;
 type AccountKey = ValueOf<typeof accountKey>;
 
+export const Account_Deposit = choice({
+  name: "Account_Deposit",
+  consuming: true,
+  argument: t.record({ amount: t.numeric() }),
+  result: t.contractId,
+  controllers: (p: AccountPayload) => [p.owner],
+  body: (ctx, self, arg) => {
+    ctx.require(arg.amount.isPositive(), "deposit must be positive");
+    return ctx.create(Account, { ...self.payload, balance: self.payload.balance.add(arg.amount) });
+  },
+});
+
 export const Account: Template<AccountPayload, AccountKey> = defineTemplate<AccountPayload, AccountKey>({
   id: q("Ccwallet.Demo.Account", "Account"),
   payload: accountPayload,
   signatories: (p) => [p.owner],
   key: { type: accountKey, of: (p) => ({ owner: p.owner, id: p.id }), maintainers: (k) => [k.owner] },
-  choices: [
-    choice({
-      name: "Account_Deposit",
-      consuming: true,
-      argument: t.record({ amount: t.numeric() }),
-      result: t.contractId,
-      controllers: (p: AccountPayload) => [p.owner],
-      body: (ctx, self, arg) => {
-        ctx.require(arg.amount.isPositive(), "deposit must be positive");
-        return ctx.create(Account, { ...self.payload, balance: self.payload.balance.add(arg.amount) });
-      },
-    }),
-  ],
+  choices: [Account_Deposit],
 });
 
 export const demoTemplates = [Iou, Account] as const;

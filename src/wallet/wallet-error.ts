@@ -2,7 +2,7 @@
  * The error taxonomy of the wallet and validator apps: what went wrong, in the terms the Splice
  * APIs answer with (`{"error": "..."}` and a status code). Use cases throw these; the transports
  * map a kind to an HTTP status (api/http/splice-error.ts) and to a gRPC code
- * (api/grpc/wallet/wallet-connect-error.ts), each with one exhaustive switch.
+ * (api/services/wallet/wallet-connect-error.ts), each with one exhaustive switch.
  */
 import { Category, LedgerError } from "../ledger/errors.js";
 

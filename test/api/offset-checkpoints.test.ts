@@ -1,6 +1,6 @@
 /**
  * OffsetCheckpoint messages on CompletionStream and GetUpdates, over real sockets: grpc-js with
- * the protos in proto/, the Connect client, and the JSON arrays. The rule (docs/notes.md): at the
+ * the protos in proto/, the Connect client, and the JSON arrays. The rule (docs/decisions.md): at the
  * end of each range a stream reads (up to the ledger end it saw), if the ledger end is past the
  * last message the stream sent, it sends a checkpoint at that end with the record time there.
  * Bounded update streams and pointwise lookups never carry one.

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StaticClock } from "../../src/ledger/clock.js";
 import { Numeric } from "../../src/ledger/numeric.js";
 import { createTransferPreapproval } from "../../src/wallet/index.js";
-import { TICK } from "../cc/cc-fixture.js";
+import { TICK } from "../support/cc-fixture.js";
 import { ResponseLog } from "../support/openapi-validator.js";
 import { describeOpenApiConformance } from "../support/openapi-conformance.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";

@@ -15,8 +15,8 @@ import { ValidatorAdminService } from "../../gen/ccwallet/validator/v0/validator
 import { WalletService } from "../../gen/ccwallet/wallet/v0/wallet_service_pb.js";
 import { LedgerClient } from "../../src/ledger/ledger-client.js";
 import { Numeric } from "../../src/ledger/numeric.js";
-import { tap } from "../../src/wallet/tap.js";
-import type { WalletDeps } from "../../src/wallet/wallet-deps.js";
+import { tap } from "../../src/wallet/use-cases/tap.js";
+import { newWalletLocal, type WalletDeps } from "../../src/wallet/wallet-deps.js";
 import { ResponseLog } from "../support/openapi-validator.js";
 import type { TestServer } from "../support/test-server.js";
 
@@ -25,7 +25,7 @@ export const DAY = 86_400_000_000n;
 /** The node's collaborators as the wallet use cases get them, for setup that has no endpoint here. */
 export function ccDeps(s: TestServer): WalletDeps {
   const { api } = s.server;
-  return { ...s.server.cc, client: new LedgerClient(api.ledger, "administrator", api.namespace) };
+  return { ...s.server.wallet, client: new LedgerClient(api.ledger, "administrator", api.namespace), local: newWalletLocal() };
 }
 
 export async function fund(s: TestServer, party: string, amount: string): Promise<void> {

@@ -11,9 +11,9 @@ import { ValidatorAdminService } from "../../gen/ccwallet/validator/v0/validator
 import { ValidatorService } from "../../gen/ccwallet/validator/v0/validator_service_pb.js";
 import { CreateTransferPreapprovalResponseSchema } from "../../gen/ccwallet/wallet/v0/wallet_internal_pb.js";
 import { WalletService } from "../../gen/ccwallet/wallet/v0/wallet_service_pb.js";
-import { coinAdminHandlers, coinWalletHandlers, registryHandlers, scanProxyHandlers } from "../../src/api/grpc/wallet/coin-handlers.js";
-import { isNotYet } from "../../src/api/grpc/wallet/handlers/not-yet.js";
-import { conflictWithResult } from "../../src/api/grpc/wallet/index.js";
+import { coinAdminHandlers, coinWalletHandlers, registryHandlers, scanProxyHandlers } from "../../src/api/services/wallet/coin-handlers.js";
+import { isNotYet } from "../../src/api/services/wallet/handlers/not-yet.js";
+import { conflictWithResult } from "../../src/api/services/wallet/index.js";
 import { routesOf, type Route } from "../../src/api/http/route-table.js";
 import { httpStatusOfKind, spliceErrorOf } from "../../src/api/http/splice-error.js";
 import { spliceKeyOf, toSpliceJson } from "../../src/api/http/splice-json.js";

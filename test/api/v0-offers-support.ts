@@ -4,7 +4,7 @@
  */
 import { expect } from "vitest";
 import { ResponseLog } from "../support/openapi-validator.js";
-import { startCc, type CcFixture } from "../cc/cc-fixture.js";
+import { startCc, type CcFixture } from "../support/cc-fixture.js";
 
 export interface WalletUserHandle {
   readonly name: string;

@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Numeric } from "../../src/ledger/numeric.js";
-import { sendViaPreapproval } from "../../src/wallet/send-via-preapproval.js";
+import { sendViaPreapproval } from "../../src/wallet/use-cases/send-via-preapproval.js";
+import { newWalletLocal } from "../../src/wallet/wallet-deps.js";
 import type { TestServer } from "../support/test-server.js";
 import { acs, bearer, DAY, fund, ofTemplate, onboard, operatorWallet, type GrpcClients, type Wallet } from "./v0-coin-support.js";
 import { expectOnly, holdFirst, minus, money, outrun, race, startRaces, successes as ok, tally, times, viaGrpc, type Answer, type Races } from "./v0-races-support.js";
@@ -101,7 +102,7 @@ describe("a send whose inputs were spent under it, step by step", () => {
     // party's sends (spend-queue.ts), so the competitor is another node on the same store: the
     // same ledger, wallet deps of its own.
     const hold = () => holdFirst(s.server.api.ledger, "submit", (sub) => sub.commandId === "transfer-preapproval-send-outrun-1");
-    const otherNode = { ...s.server.cc };
+    const otherNode = { ...s.server.wallet, local: newWalletLocal() };
     const sendFromOtherNode = async (): Promise<Answer> => {
       await sendViaPreapproval(otherNode, { sender: x.party, receiver: w.payee.party, amount: Numeric.parse("4"), deduplicationId: "outrun-2" });
       return { status: 200, body: {}, text: "" };

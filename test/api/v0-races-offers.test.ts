@@ -6,7 +6,7 @@
  * fixed while the races run.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CcFixture } from "../cc/cc-fixture.js";
+import type { CcFixture } from "../support/cc-fixture.js";
 import type { TestServer } from "../support/test-server.js";
 import { acs, bearer, ofTemplate, type GrpcClients, type Wallet } from "./v0-coin-support.js";
 import { expectOnly, holdFirst, minus, money, outrun, race, startRaces, successes as ok, tally, times, viaGrpc, type Answer, type Races } from "./v0-races-support.js";

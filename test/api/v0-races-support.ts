@@ -8,7 +8,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { expect } from "vitest";
 import { Numeric } from "../../src/ledger/numeric.js";
-import { startCc, type CcFixture } from "../cc/cc-fixture.js";
+import { startCc, type CcFixture } from "../support/cc-fixture.js";
 import { ResponseLog } from "../support/openapi-validator.js";
 import type { TestServer } from "../support/test-server.js";
 import { acs, caller, fund, grpcClients, ofTemplate, onboard, type Created, type GrpcClients, type Wallet } from "./v0-coin-support.js";

@@ -4,7 +4,7 @@
  * suite (conformance.ts), with the same builders.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { Store } from "../../src/store/port.js";
+import type { Store } from "../../src/ledger/store-port.js";
 import { ALICE, BOB, CAROL, contract, ids, IOU, KEYED, rejection, stored, txCommit } from "./conformance.js";
 
 export function describeActiveAtConformance(name: string, open: () => Promise<Store>): void {

@@ -1,5 +1,5 @@
 /**
- * The store conformance suite: the documented semantics of the Store port (src/store/port.ts),
+ * The store conformance suite: the documented semantics of the Store port (src/ledger/store-port.ts),
  * asserted on values, run unchanged against every adapter (sqlite.test.ts, mongodb.test.ts).
  *
  * Requests are built by hand (fake contracts, transactions and completions) so that the suite
@@ -24,7 +24,7 @@ import type {
   RejectionCommit,
   Store,
   TransactionCommit,
-} from "../../src/store/port.js";
+} from "../../src/ledger/store-port.js";
 
 /** Opens a store on the same data as `closed` (already closed by the suite). */
 export type Reopen = (closed: Store) => Promise<Store>;

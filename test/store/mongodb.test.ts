@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { MongoClient } from "mongodb";
 import { afterAll, describe } from "vitest";
 import { MongoStore } from "../../src/store/mongodb/mongo-store.js";
-import type { Store } from "../../src/store/port.js";
+import type { Store } from "../../src/ledger/store-port.js";
 import { describeStoreConformance } from "./conformance.js";
 import { describeActiveAtConformance } from "./conformance-active-at.js";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import type { UserRecord, UserRight } from "../../src/ledger/records.js";
-import type { Store } from "../../src/store/port.js";
+import type { Store } from "../../src/ledger/store-port.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { contract, describeStoreConformance, rejection, txCommit } from "./conformance.js";
 import { describeActiveAtConformance } from "./conformance-active-at.js";

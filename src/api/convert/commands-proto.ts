@@ -13,9 +13,10 @@ import { isLedgerString, isPartyId, randomHex } from "../../ledger/ids.js";
 import type { ContractRecord } from "../../ledger/records.js";
 import type { TemplateRegistry } from "../../ledger/registry.js";
 import type { InterfaceDef, Template } from "../../ledger/template.js";
-import type { Store } from "../../store/port.js";
+import type { Store } from "../../ledger/store-port.js";
 import { recordFromProto, valueFromProto } from "./daml-value-proto.js";
-import { identifierToString, microsOf, parseCreatedEventBlob } from "./ledger-proto.js";
+import { parseCreatedEventBlob } from "../../ledger/created-event-blob.js";
+import { identifierToString, microsOf } from "./ledger-proto.js";
 
 function preprocess<T>(what: string, f: () => T): T {
   try {

@@ -20,6 +20,7 @@ import type { CompletionRecord, ContractRecord, CreateNodeRecord, ExerciseNodeRe
 import type { TemplateRegistry } from "../../ledger/registry.js";
 import { parseIdString } from "../../ledger/registry.js";
 import { qualifiedId } from "../../ledger/template.js";
+import { createdEventBlobOf } from "../../ledger/created-event-blob.js";
 import { valueToProto, recordToProto } from "./daml-value-proto.js";
 
 /** Who this participant and its synchronizer are, as shown in events and completions. */
@@ -102,41 +103,6 @@ export function offsetCheckpointToProto(at: { offset: bigint; recordTime: bigint
     offset: at.offset,
     synchronizerTimes: at.recordTime === undefined ? [] : [{ synchronizerId: identity.synchronizerId, recordTime: timestampOf(at.recordTime) }],
   });
-}
-
-/** The opaque blob a client can hand back as a disclosed contract. */
-export function createdEventBlobOf(c: Pick<ContractRecord, "contractId" | "templateId" | "packageName" | "payload" | "signatories" | "observers" | "key" | "createdAt">): Uint8Array {
-  const blob = {
-    v: 1,
-    contractId: c.contractId,
-    templateId: c.templateId,
-    packageName: c.packageName,
-    payload: c.payload,
-    signatories: c.signatories,
-    observers: c.observers,
-    key: c.key,
-    createdAt: String(c.createdAt),
-  };
-  return Buffer.from(JSON.stringify(blob), "utf8");
-}
-
-/** The head `createdEventBlobOf` writes; ids are hex and `pkg:Module:Entity`, never escaped. */
-const BLOB_HEAD = /^\{"v":1,"contractId":"([0-9a-f]{2,512})","templateId":"([^"\\]{1,512})",/;
-
-export function parseCreatedEventBlob(bytes: Uint8Array): { contractId: string; templateId: string } {
-  // Only the ids are used (the contract itself is the one the store holds), so a blob of ours is
-  // not parsed in full: a client sends the network's contracts, rules included, with every command.
-  const head = BLOB_HEAD.exec(Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1100)).toString("latin1"));
-  if (head) return { contractId: head[1], templateId: head[2] };
-  try {
-    const blob = JSON.parse(Buffer.from(bytes).toString("utf8")) as { v?: number; contractId?: unknown; templateId?: unknown };
-    if (blob.v === 1 && typeof blob.contractId === "string" && typeof blob.templateId === "string") {
-      return { contractId: blob.contractId, templateId: blob.templateId };
-    }
-  } catch {
-    // fall through to the error below
-  }
-  throw errors.invalidField("disclosed_contracts.created_event_blob", "not a created event blob of this participant");
 }
 
 /** Encodes stored records into protobuf messages, with type information from the registry. */

@@ -5,7 +5,7 @@
  */
 import { create, isMessage, type DescField, type DescMessage, type DescOneof, type Message } from "@bufbuild/protobuf";
 import { type Record as ProtoRecord, RecordSchema, type Value, ValueSchema } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
-import { setKey } from "./canton-json-daml.js";
+import { setKey } from "../convert/canton-json-daml.js";
 import { CantonJsonError, expectObject, fail, type JsonObject } from "./canton-json-error.js";
 import { elemType, layoutOf, variantNames, variantOf, type ElemType } from "./canton-json-layout.js";
 import { decodeEnum, decodeMapKey, decodeScalar } from "./canton-json-scalars.js";

@@ -5,7 +5,7 @@
  */
 import type { DescMessage, Message } from "@bufbuild/protobuf";
 import type { Record as ProtoRecord, Value } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
-import { protoRecordToDamlJson, protoValueToDamlJson, setKey } from "./canton-json-daml.js";
+import { protoRecordToDamlJson, protoValueToDamlJson, setKey } from "../convert/canton-json-daml.js";
 import type { JsonObject } from "./canton-json-error.js";
 import { elemType, layoutOf, variantOf, type ElemType, type Slot } from "./canton-json-layout.js";
 import { encodeScalar } from "./canton-json-scalars.js";

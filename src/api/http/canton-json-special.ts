@@ -6,7 +6,7 @@
 import { create, ScalarType, type Message } from "@bufbuild/protobuf";
 import { AnySchema, DurationSchema, EmptySchema, TimestampSchema, type Any, type Duration, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { type Identifier, IdentifierSchema } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
-import { formatInstant, parseInstant } from "./canton-json-daml.js";
+import { formatInstant, parseInstant } from "../convert/canton-json-daml.js";
 import { expectObject, fail } from "./canton-json-error.js";
 import { decodeScalar } from "./canton-json-scalars.js";
 import { TYPE_ANY, TYPE_DURATION, TYPE_EMPTY, TYPE_IDENTIFIER, TYPE_TIMESTAMP } from "./canton-json-tables.js";

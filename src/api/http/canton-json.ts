@@ -29,7 +29,7 @@ import { decodeMessage, type DamlValueCodec } from "./canton-json-decode.js";
 import { encodeMessage } from "./canton-json-encode.js";
 import { TYPE_RECORD, TYPE_VALUE } from "./canton-json-tables.js";
 
-export { protoRecordToDamlJson, protoValueToDamlJson } from "./canton-json-daml.js";
+export { protoRecordToDamlJson, protoValueToDamlJson } from "../convert/canton-json-daml.js";
 export type { DamlValueCodec } from "./canton-json-decode.js";
 export { CantonJsonError } from "./canton-json-error.js";
 export { FIELD_RENAMES, ONEOF_STYLES } from "./canton-json-tables.js";

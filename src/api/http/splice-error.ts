@@ -6,7 +6,7 @@
 import type { DescMessage } from "@bufbuild/protobuf";
 import { ConnectError } from "@connectrpc/connect";
 import type { WalletErrorKind } from "../../wallet/index.js";
-import { walletErrorBehind } from "../grpc/wallet/index.js";
+import { walletErrorBehind } from "../services/wallet/index.js";
 import { BodyTooLarge } from "./http-io.js";
 import { SpliceJsonError, toSpliceJson } from "./splice-json.js";
 

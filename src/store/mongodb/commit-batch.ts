@@ -5,8 +5,8 @@
  * committed one after the other; if the transaction fails, none of them is applied.
  */
 import type { ClientSession, MongoClient } from "mongodb";
-import { isDuplicate } from "../deduplication.js";
-import type { CommitRequest, CommitResult, Conflict, Deduplication, TransactionCommit } from "../port.js";
+import { isDuplicate } from "../../ledger/deduplication.js";
+import type { CommitRequest, CommitResult, Conflict, Deduplication, TransactionCommit } from "../../ledger/store-port.js";
 import type { Collections } from "./collections.js";
 import { completionDoc, contractDoc, transactionDoc } from "./documents.js";
 import { allocateOffsets } from "./offsets.js";

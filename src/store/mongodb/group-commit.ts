@@ -4,7 +4,7 @@
  * journaled write instead of N, and commits of the same instance never contend with each other
  * for the offset counter (which would abort and retry all but one of them, again and again).
  */
-import type { CommitRequest, CommitResult } from "../port.js";
+import type { CommitRequest, CommitResult } from "../../ledger/store-port.js";
 
 /**
  * An upper bound on the work of one transaction, far below the server's limits on transaction

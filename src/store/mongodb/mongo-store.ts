@@ -16,7 +16,7 @@ import type {
   UserRight,
 } from "../../ledger/records.js";
 import { decodeRecord, encodeRecord } from "../codec.js";
-import type { CommitRequest, CommitResult, ContractQuery, Store } from "../port.js";
+import type { CommitRequest, CommitResult, ContractQuery, Store } from "../../ledger/store-port.js";
 import type { Collections } from "./collections.js";
 import { openCollections } from "./collections.js";
 import { commitBatch } from "./commit-batch.js";

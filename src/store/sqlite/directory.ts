@@ -5,7 +5,7 @@
 import type Database from "better-sqlite3";
 import type { PartyRecord, UserRecord, UserRight } from "../../ledger/records.js";
 import { encodeRecord } from "../codec.js";
-import type { PartyStore, SettingsStore, UserStore } from "../port.js";
+import type { PartyStore, SettingsStore, UserStore } from "../../ledger/store-port.js";
 import { grant, revoke } from "../rights-change.js";
 import { allRecords, oneRecord } from "./rows.js";
 

@@ -14,9 +14,9 @@ import type {
   UserRecord,
   UserRight,
 } from "../../ledger/records.js";
-import { isDuplicate } from "../deduplication.js";
+import { isDuplicate } from "../../ledger/deduplication.js";
 import { decodeRecord, encodeRecord } from "../codec.js";
-import type { CommitRequest, CommitResult, Conflict, ContractQuery, Store, TransactionCommit } from "../port.js";
+import type { CommitRequest, CommitResult, Conflict, ContractQuery, Store, TransactionCommit } from "../../ledger/store-port.js";
 import { SAFETY_NET_PAGES, WalCheckpointer } from "./checkpointer.js";
 import { AcsStats } from "./acs-stats.js";
 import { ContractCache } from "./contract-cache.js";

@@ -80,5 +80,5 @@ export const AmuletTransferInstruction: Template<AmuletTransferInstructionPayloa
         TransferInstruction_Update: expire,
       },
     },
-  ] as never,
+  ],
 });

@@ -50,6 +50,15 @@ const amuletView = (a: AmuletPayload, lock: HoldingView["lock"]): HoldingView =>
   meta: amuletMeta(a.amount),
 });
 
+export const Amulet_Expire = choice({
+  name: "Amulet_Expire",
+  consuming: true,
+  argument: roundArg,
+  result: expireResult,
+  controllers: (p: AmuletPayload) => [p.dso],
+  body: (ctx, self, arg) => expireDust(ctx, self.payload, arg.roundCid),
+});
+
 export const Amulet: Template<AmuletPayload> = defineTemplate<AmuletPayload>({
   id: spliceName("amulet", MODULE, "Amulet"),
   payload: amuletPayload,
@@ -58,17 +67,8 @@ export const Amulet: Template<AmuletPayload> = defineTemplate<AmuletPayload>({
     p.amount.initialAmount.isPositive() && !p.amount.ratePerRound.rate.isNegative() && p.amount.createdAt.number >= 0n
       ? undefined
       : "invalid ExpiringAmount",
-  choices: [
-    choice({
-      name: "Amulet_Expire",
-      consuming: true,
-      argument: roundArg,
-      result: expireResult,
-      controllers: (p: AmuletPayload) => [p.dso],
-      body: (ctx, self, arg) => expireDust(ctx, self.payload, arg.roundCid),
-    }),
-  ],
-  interfaces: [{ iface: Holding, view: (p: AmuletPayload) => amuletView(p, null), choices: {} }] as never,
+  choices: [Amulet_Expire],
+  interfaces: [{ iface: Holding, view: (p: AmuletPayload) => amuletView(p, null), choices: {} }],
 });
 
 const lockedPayload = t.record({ amulet: amuletPayload, lock: TimeLock });
@@ -85,60 +85,70 @@ async function unlockWithRound(ctx: UpdateContext, self: ContractRef<LockedAmule
   return { amuletSum: { amulet, amuletPrice: round.amuletPrice, round: round.round }, meta: txMeta("unlock", { reason }) };
 }
 
+export const LockedAmulet_Unlock = choice({
+  name: "LockedAmulet_Unlock",
+  consuming: true,
+  argument: openRoundArg,
+  result: unlockResult,
+  controllers: (p: LockedAmuletPayload) => [p.amulet.owner, ...p.lock.holders],
+  body: (ctx, self, arg) => unlockWithRound(ctx, self, arg.openRoundCid, "holders released lock"),
+});
+
+export const LockedAmulet_UnlockV2 = choice({
+  name: "LockedAmulet_UnlockV2",
+  consuming: true,
+  argument: t.record({}),
+  result: unlockV2Result,
+  controllers: (p: LockedAmuletPayload) => [p.amulet.owner, ...p.lock.holders],
+  body: async (ctx, self) => ({
+    amuletCid: await ctx.create(Amulet, self.payload.amulet),
+    meta: txMeta("unlock", { reason: "holders released lock" }),
+  }),
+});
+
+export const LockedAmulet_OwnerExpireLock = choice({
+  name: "LockedAmulet_OwnerExpireLock",
+  consuming: true,
+  argument: openRoundArg,
+  result: unlockResult,
+  controllers: (p: LockedAmuletPayload) => [p.amulet.owner],
+  body: (ctx, self, arg) => {
+    ctx.require(self.payload.lock.expiresAt <= ctx.ledgerTime, "Lock.expiresAt has passed");
+    return unlockWithRound(ctx, self, arg.openRoundCid, "lock expired");
+  },
+});
+
+export const LockedAmulet_OwnerExpireLockV2 = choice({
+  name: "LockedAmulet_OwnerExpireLockV2",
+  consuming: true,
+  argument: t.record({}),
+  result: unlockV2Result,
+  controllers: (p: LockedAmuletPayload) => [p.amulet.owner],
+  body: async (ctx, self) => {
+    ctx.require(self.payload.lock.expiresAt <= ctx.ledgerTime, "Lock.expiresAt has passed");
+    return { amuletCid: await ctx.create(Amulet, self.payload.amulet), meta: txMeta("unlock", { reason: "lock expired" }) };
+  },
+});
+
+export const LockedAmulet_ExpireAmulet = choice({
+  name: "LockedAmulet_ExpireAmulet",
+  consuming: true,
+  argument: roundArg,
+  result: expireResult,
+  controllers: (p: LockedAmuletPayload) => [p.amulet.dso],
+  body: (ctx, self, arg) => expireDust(ctx, self.payload.amulet, arg.roundCid),
+});
+
 export const LockedAmulet: Template<LockedAmuletPayload> = defineTemplate<LockedAmuletPayload>({
   id: spliceName("amulet", MODULE, "LockedAmulet"),
   payload: lockedPayload,
   signatories: (p) => [...p.lock.holders, p.amulet.dso, p.amulet.owner],
   choices: [
-    choice({
-      name: "LockedAmulet_Unlock",
-      consuming: true,
-      argument: openRoundArg,
-      result: unlockResult,
-      controllers: (p: LockedAmuletPayload) => [p.amulet.owner, ...p.lock.holders],
-      body: (ctx, self, arg) => unlockWithRound(ctx, self, arg.openRoundCid, "holders released lock"),
-    }),
-    choice({
-      name: "LockedAmulet_UnlockV2",
-      consuming: true,
-      argument: t.record({}),
-      result: unlockV2Result,
-      controllers: (p: LockedAmuletPayload) => [p.amulet.owner, ...p.lock.holders],
-      body: async (ctx, self) => ({
-        amuletCid: await ctx.create(Amulet, self.payload.amulet),
-        meta: txMeta("unlock", { reason: "holders released lock" }),
-      }),
-    }),
-    choice({
-      name: "LockedAmulet_OwnerExpireLock",
-      consuming: true,
-      argument: openRoundArg,
-      result: unlockResult,
-      controllers: (p: LockedAmuletPayload) => [p.amulet.owner],
-      body: (ctx, self, arg) => {
-        ctx.require(self.payload.lock.expiresAt <= ctx.ledgerTime, "Lock.expiresAt has passed");
-        return unlockWithRound(ctx, self, arg.openRoundCid, "lock expired");
-      },
-    }),
-    choice({
-      name: "LockedAmulet_OwnerExpireLockV2",
-      consuming: true,
-      argument: t.record({}),
-      result: unlockV2Result,
-      controllers: (p: LockedAmuletPayload) => [p.amulet.owner],
-      body: async (ctx, self) => {
-        ctx.require(self.payload.lock.expiresAt <= ctx.ledgerTime, "Lock.expiresAt has passed");
-        return { amuletCid: await ctx.create(Amulet, self.payload.amulet), meta: txMeta("unlock", { reason: "lock expired" }) };
-      },
-    }),
-    choice({
-      name: "LockedAmulet_ExpireAmulet",
-      consuming: true,
-      argument: roundArg,
-      result: expireResult,
-      controllers: (p: LockedAmuletPayload) => [p.amulet.dso],
-      body: (ctx, self, arg) => expireDust(ctx, self.payload.amulet, arg.roundCid),
-    }),
+    LockedAmulet_Unlock,
+    LockedAmulet_UnlockV2,
+    LockedAmulet_OwnerExpireLock,
+    LockedAmulet_OwnerExpireLockV2,
+    LockedAmulet_ExpireAmulet,
   ],
   interfaces: [
     {
@@ -147,32 +157,36 @@ export const LockedAmulet: Template<LockedAmuletPayload> = defineTemplate<Locked
         amuletView(p.amulet, { holders: p.lock.holders, expiresAt: p.lock.expiresAt, expiresAfter: null, context: p.lock.optContext }),
       choices: {},
     },
-  ] as never,
+  ],
 });
 
 const validatorRightPayload = t.record({ dso: t.party, user: t.party, validator: t.party });
 export type ValidatorRightPayload = ValueOf<typeof validatorRightPayload>;
+
+export const ValidatorRight_ArchiveAsValidator = choice({ name: "ValidatorRight_ArchiveAsValidator", consuming: true, argument: t.record({}), result: t.record({}), controllers: (p: ValidatorRightPayload) => [p.validator], body: () => ({}) });
+
+export const ValidatorRight_ArchiveAsUser = choice({ name: "ValidatorRight_ArchiveAsUser", consuming: true, argument: t.record({}), result: t.record({}), controllers: (p: ValidatorRightPayload) => [p.user], body: () => ({}) });
+
 export const ValidatorRight: Template<ValidatorRightPayload> = defineTemplate<ValidatorRightPayload>({
   id: spliceName("amulet", MODULE, "ValidatorRight"),
   payload: validatorRightPayload,
   signatories: (p) => [p.user, p.validator],
-  choices: [
-    choice({ name: "ValidatorRight_ArchiveAsValidator", consuming: true, argument: t.record({}), result: t.record({}), controllers: (p: ValidatorRightPayload) => [p.validator], body: () => ({}) }),
-    choice({ name: "ValidatorRight_ArchiveAsUser", consuming: true, argument: t.record({}), result: t.record({}), controllers: (p: ValidatorRightPayload) => [p.user], body: () => ({}) }),
-  ],
+  choices: [ValidatorRight_ArchiveAsValidator, ValidatorRight_ArchiveAsUser],
 });
 
 const featuredAppRightPayload = t.record({ dso: t.party, provider: t.party });
 export type FeaturedAppRightPayload = ValueOf<typeof featuredAppRightPayload>;
+
+export const FeaturedAppRight_Withdraw = choice({ name: "FeaturedAppRight_Withdraw", consuming: true, argument: t.record({ reason: t.text }), result: t.record({}), controllers: (p: FeaturedAppRightPayload) => [p.dso], body: () => ({}) });
+
+export const FeaturedAppRight_Cancel = choice({ name: "FeaturedAppRight_Cancel", consuming: true, argument: t.record({}), result: t.record({}), controllers: (p: FeaturedAppRightPayload) => [p.provider], body: () => ({}) });
+
 export const FeaturedAppRight: Template<FeaturedAppRightPayload> = defineTemplate<FeaturedAppRightPayload>({
   id: spliceName("amulet", MODULE, "FeaturedAppRight"),
   payload: featuredAppRightPayload,
   signatories: (p) => [p.dso],
   observers: (p) => [p.provider],
-  choices: [
-    choice({ name: "FeaturedAppRight_Withdraw", consuming: true, argument: t.record({ reason: t.text }), result: t.record({}), controllers: (p: FeaturedAppRightPayload) => [p.dso], body: () => ({}) }),
-    choice({ name: "FeaturedAppRight_Cancel", consuming: true, argument: t.record({}), result: t.record({}), controllers: (p: FeaturedAppRightPayload) => [p.provider], body: () => ({}) }),
-  ],
+  choices: [FeaturedAppRight_Withdraw, FeaturedAppRight_Cancel],
 });
 
 const closedRoundArg = t.record({ closedRoundCid: t.contractId });
@@ -192,63 +206,66 @@ const appRewardPayload = t.record({
   beneficiary: t.optional(t.party),
 });
 export type AppRewardCouponPayload = ValueOf<typeof appRewardPayload>;
+
+export const AppRewardCoupon_DsoExpire = choice({
+  name: "AppRewardCoupon_DsoExpire",
+  consuming: true,
+  argument: closedRoundArg,
+  result: t.record({ featured: t.bool, amount: t.numeric() }),
+  controllers: (p: AppRewardCouponPayload) => [p.dso],
+  body: async (ctx, self, arg) => {
+    await requireClosed(ctx, self.payload.dso, self.payload.round, arg.closedRoundCid);
+    return { featured: self.payload.featured, amount: self.payload.amount };
+  },
+});
+
 export const AppRewardCoupon: Template<AppRewardCouponPayload> = defineTemplate<AppRewardCouponPayload>({
   id: spliceName("amulet", MODULE, "AppRewardCoupon"),
   payload: appRewardPayload,
   signatories: (p) => [p.dso],
   observers: (p) => [p.provider, ...(p.beneficiary ? [p.beneficiary] : [])],
   ensure: (p) => (p.amount.isPositive() ? undefined : "amount must be positive"),
-  choices: [
-    choice({
-      name: "AppRewardCoupon_DsoExpire",
-      consuming: true,
-      argument: closedRoundArg,
-      result: t.record({ featured: t.bool, amount: t.numeric() }),
-      controllers: (p: AppRewardCouponPayload) => [p.dso],
-      body: async (ctx, self, arg) => {
-        await requireClosed(ctx, self.payload.dso, self.payload.round, arg.closedRoundCid);
-        return { featured: self.payload.featured, amount: self.payload.amount };
-      },
-    }),
-  ],
+  choices: [AppRewardCoupon_DsoExpire],
 });
 
 const validatorRewardPayload = t.record({ dso: t.party, user: t.party, amount: t.numeric(), round: Round });
 export type ValidatorRewardCouponPayload = ValueOf<typeof validatorRewardPayload>;
+
+export const ValidatorRewardCoupon_DsoExpire = choice({
+  name: "ValidatorRewardCoupon_DsoExpire",
+  consuming: true,
+  argument: closedRoundArg,
+  result: t.record({ amount: t.numeric() }),
+  controllers: (p: ValidatorRewardCouponPayload) => [p.dso],
+  body: async (ctx, self, arg) => {
+    await requireClosed(ctx, self.payload.dso, self.payload.round, arg.closedRoundCid);
+    return { amount: self.payload.amount };
+  },
+});
+
+export const ValidatorRewardCoupon_ArchiveAsValidator = choice({
+  name: "ValidatorRewardCoupon_ArchiveAsValidator",
+  consuming: true,
+  argument: t.record({ validator: t.party, rightCid: t.contractId }),
+  result: t.record({}),
+  controllers: (_p: ValidatorRewardCouponPayload, arg) => [arg.validator],
+  body: async (ctx, self, arg) => {
+    const right = await ctx.fetch(ValidatorRight, arg.rightCid);
+    ctx.require(
+      right.dso === self.payload.dso && right.user === self.payload.user && right.validator === arg.validator,
+      "ValidatorRight matches the coupon's user and the validator",
+    );
+    return {};
+  },
+});
+
 export const ValidatorRewardCoupon: Template<ValidatorRewardCouponPayload> = defineTemplate<ValidatorRewardCouponPayload>({
   id: spliceName("amulet", MODULE, "ValidatorRewardCoupon"),
   payload: validatorRewardPayload,
   signatories: (p) => [p.dso],
   observers: (p) => [p.user],
   ensure: (p) => (p.amount.isPositive() ? undefined : "amount must be positive"),
-  choices: [
-    choice({
-      name: "ValidatorRewardCoupon_DsoExpire",
-      consuming: true,
-      argument: closedRoundArg,
-      result: t.record({ amount: t.numeric() }),
-      controllers: (p: ValidatorRewardCouponPayload) => [p.dso],
-      body: async (ctx, self, arg) => {
-        await requireClosed(ctx, self.payload.dso, self.payload.round, arg.closedRoundCid);
-        return { amount: self.payload.amount };
-      },
-    }),
-    choice({
-      name: "ValidatorRewardCoupon_ArchiveAsValidator",
-      consuming: true,
-      argument: t.record({ validator: t.party, rightCid: t.contractId }),
-      result: t.record({}),
-      controllers: (_p: ValidatorRewardCouponPayload, arg) => [arg.validator],
-      body: async (ctx, self, arg) => {
-        const right = await ctx.fetch(ValidatorRight, arg.rightCid);
-        ctx.require(
-          right.dso === self.payload.dso && right.user === self.payload.user && right.validator === arg.validator,
-          "ValidatorRight matches the coupon's user and the validator",
-        );
-        return {};
-      },
-    }),
-  ],
+  choices: [ValidatorRewardCoupon_DsoExpire, ValidatorRewardCoupon_ArchiveAsValidator],
 });
 
 const unclaimedRewardPayload = t.record({ dso: t.party, amount: t.numeric() });

@@ -6,7 +6,7 @@
 import { Numeric } from "../../ledger/numeric.js";
 import type { UpdateContext } from "../../ledger/template.js";
 import { chargeSteppedRate, scaleFees, type TransferConfig } from "./amulet-config.js";
-import { Amulet, AppRewardCoupon, FeaturedAppRight, LockedAmulet, ValidatorRewardCoupon, ValidatorRight } from "./amulet.js";
+import { Amulet, AppRewardCoupon, FeaturedAppRight, LockedAmulet, ValidatorRewardCoupon, ValidatorRewardCoupon_ArchiveAsValidator, ValidatorRight } from "./amulet.js";
 import { currentAmount, expiresAtRound, expiringAmount, valueAsOfRound0 } from "./fees.js";
 import { mergeMeta, txMeta } from "./metadata.js";
 import { IssuingMiningRound, OpenMiningRound, type IssuingMiningRoundPayload, type OpenMiningRoundPayload } from "./round.js";
@@ -151,7 +151,7 @@ async function consumeInputs(ctx: UpdateContext, csum: ContextSummary, dso: stri
         ctx.require(coupon.dso === dso, `input ${cid} belongs to this DSO`);
         const rightCid = csum.validatorRights.get(coupon.user);
         if (!rightCid) ctx.require(false, `TransferContext did contain validator right for user: ${coupon.user}`);
-        await ctx.exercise(ValidatorRewardCoupon, cid, ValidatorRewardCoupon.choices.get("ValidatorRewardCoupon_ArchiveAsValidator")!, {
+        await ctx.exercise(ValidatorRewardCoupon, cid, ValidatorRewardCoupon_ArchiveAsValidator, {
           validator: transfer.sender,
           rightCid: rightCid!,
         });

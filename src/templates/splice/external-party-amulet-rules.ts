@@ -10,7 +10,7 @@ import { spliceName, spliceType } from "./packages.js";
 import { amuletTransferFactoryTransfer, requireExpectedAdmin } from "./token-standard/amulet-transfer-factory.js";
 import { assertDeadlineExceeded, assertWithinDeadline } from "./token-standard/choice-context.js";
 import { TransferFactory, type TransferFactory_PublicFetch, type TransferFactory_Transfer, type TransferFactoryView } from "./token-standard/transfer-instruction-v1.js";
-import { TransferPreapproval } from "./transfer-preapproval.js";
+import { TransferPreapproval, TransferPreapproval_Send } from "./transfer-preapproval.js";
 import { PaymentTransferContext, TransferInput, TransferResult, type TransferResult as TransferResultV } from "./transfer-types.js";
 import { emptyMetadata } from "./types.js";
 
@@ -93,7 +93,7 @@ async function send(ctx: UpdateContext, self: ContractRef<TransferCommandPayload
   const pre = await ctx.fetch(TransferPreapproval, arg.transferPreapprovalCidO);
   ctx.require(pre.dso === cmd.dso && pre.receiver === cmd.receiver, `TransferPreapproval ${arg.transferPreapprovalCidO} is the receiver's`);
   assertWithinDeadline(ctx, "TransferCommand.expiresAt", cmd.expiresAt);
-  const sent = (await ctx.exercise(TransferPreapproval, arg.transferPreapprovalCidO, TransferPreapproval.choices.get("TransferPreapproval_Send")!, {
+  const sent = (await ctx.exercise(TransferPreapproval, arg.transferPreapprovalCidO, TransferPreapproval_Send, {
     context: arg.context,
     inputs: arg.inputs,
     amount: cmd.amount,
@@ -103,42 +103,44 @@ async function send(ctx: UpdateContext, self: ContractRef<TransferCommandPayload
   return { result: { tag: "TransferCommandResultSuccess", value: { result: sent.result } }, sender: cmd.sender, nonce: cmd.nonce };
 }
 
+export const TransferCommand_Send = choice({
+  name: "TransferCommand_Send",
+  consuming: true,
+  argument: sendArgument,
+  result: SendResult,
+  controllers: (p: TransferCommandPayload) => [p.delegate],
+  body: send,
+});
+
+export const TransferCommand_Withdraw = choice({
+  name: "TransferCommand_Withdraw",
+  consuming: true,
+  argument: t.record({}),
+  result: senderNonce("TransferCommand_WithdrawResult"),
+  controllers: (p: TransferCommandPayload) => [p.sender],
+  body: (_ctx, self) => ({ sender: self.payload.sender, nonce: self.payload.nonce }),
+});
+
+export const TransferCommand_Expire = choice({
+  name: "TransferCommand_Expire",
+  consuming: true,
+  argument: t.record({ p: t.party }),
+  result: senderNonce("TransferCommand_ExpireResult"),
+  controllers: (_p: TransferCommandPayload, arg) => [arg.p],
+  body: (ctx, self, arg) => {
+    const { sender, dso, delegate, nonce, expiresAt } = self.payload;
+    ctx.require([sender, dso, delegate].includes(arg.p), "Controller is a stakeholder");
+    assertDeadlineExceeded(ctx, "TransferCommand.expiresAt", expiresAt);
+    return { sender, nonce };
+  },
+});
+
 export const TransferCommand: Template<TransferCommandPayload> = defineTemplate<TransferCommandPayload>({
   id: spliceName("amulet", MODULE, "TransferCommand"),
   payload: commandPayload,
   signatories: (p) => [p.sender, p.dso],
   observers: (p) => [p.delegate],
-  choices: [
-    choice({
-      name: "TransferCommand_Send",
-      consuming: true,
-      argument: sendArgument,
-      result: SendResult,
-      controllers: (p: TransferCommandPayload) => [p.delegate],
-      body: send,
-    }),
-    choice({
-      name: "TransferCommand_Withdraw",
-      consuming: true,
-      argument: t.record({}),
-      result: senderNonce("TransferCommand_WithdrawResult"),
-      controllers: (p: TransferCommandPayload) => [p.sender],
-      body: (_ctx, self) => ({ sender: self.payload.sender, nonce: self.payload.nonce }),
-    }),
-    choice({
-      name: "TransferCommand_Expire",
-      consuming: true,
-      argument: t.record({ p: t.party }),
-      result: senderNonce("TransferCommand_ExpireResult"),
-      controllers: (_p: TransferCommandPayload, arg) => [arg.p],
-      body: (ctx, self, arg) => {
-        const { sender, dso, delegate, nonce, expiresAt } = self.payload;
-        ctx.require([sender, dso, delegate].includes(arg.p), "Controller is a stakeholder");
-        assertDeadlineExceeded(ctx, "TransferCommand.expiresAt", expiresAt);
-        return { sender, nonce };
-      },
-    }),
-  ],
+  choices: [TransferCommand_Send, TransferCommand_Withdraw, TransferCommand_Expire],
 });
 
 // ExternalPartyAmuletRules
@@ -158,26 +160,26 @@ const createTransferCommandArgument = t.record({
   expectedDso: t.optional(t.party),
 });
 
+export const ExternalPartyAmuletRules_CreateTransferCommand = choice({
+  name: "ExternalPartyAmuletRules_CreateTransferCommand",
+  consuming: false,
+  argument: createTransferCommandArgument,
+  result: t.record({ transferCommandCid: t.contractId }, ty("ExternalPartyAmuletRules_CreateTransferCommandResult")),
+  controllers: (_p: ExternalPartyAmuletRulesPayload, arg) => [arg.sender],
+  body: async (ctx, self, arg) => {
+    const dso = self.payload.dso;
+    if (arg.expectedDso !== null) ctx.require(arg.expectedDso === dso, `expectedDso ${arg.expectedDso} matches the DSO party ${dso}`);
+    assertWithinDeadline(ctx, "ExternalPartyAmuletRules_CreateTransferCommand.expiresAt", arg.expiresAt);
+    const { expectedDso: _e, ...fields } = arg;
+    return { transferCommandCid: await ctx.create(TransferCommand, { dso, ...fields }) };
+  },
+});
+
 export const ExternalPartyAmuletRules: Template<ExternalPartyAmuletRulesPayload> = defineTemplate<ExternalPartyAmuletRulesPayload>({
   id: spliceName("amulet", MODULE, "ExternalPartyAmuletRules"),
   payload: rulesPayload,
   signatories: (p) => [p.dso],
-  choices: [
-    choice({
-      name: "ExternalPartyAmuletRules_CreateTransferCommand",
-      consuming: false,
-      argument: createTransferCommandArgument,
-      result: t.record({ transferCommandCid: t.contractId }, ty("ExternalPartyAmuletRules_CreateTransferCommandResult")),
-      controllers: (_p: ExternalPartyAmuletRulesPayload, arg) => [arg.sender],
-      body: async (ctx, self, arg) => {
-        const dso = self.payload.dso;
-        if (arg.expectedDso !== null) ctx.require(arg.expectedDso === dso, `expectedDso ${arg.expectedDso} matches the DSO party ${dso}`);
-        assertWithinDeadline(ctx, "ExternalPartyAmuletRules_CreateTransferCommand.expiresAt", arg.expiresAt);
-        const { expectedDso: _e, ...fields } = arg;
-        return { transferCommandCid: await ctx.create(TransferCommand, { dso, ...fields }) };
-      },
-    }),
-  ],
+  choices: [ExternalPartyAmuletRules_CreateTransferCommand],
   interfaces: [
     {
       iface: TransferFactory,
@@ -191,7 +193,7 @@ export const ExternalPartyAmuletRules: Template<ExternalPartyAmuletRulesPayload>
         },
       },
     },
-  ] as never,
+  ],
 });
 
 export const externalPartyAmuletRulesTemplates = [ExternalPartyAmuletRules, TransferCommand, TransferCommandCounter] as const;

@@ -12,31 +12,31 @@ import { TransferPreapproval } from "./transfer-preapproval.js";
 const payload = t.record({ validator: t.party, user: t.party, dso: t.party, createdAt: t.time, preapprovalExpiresAt: t.time });
 export type ExternalPartySetupProposalPayload = ValueOf<typeof payload>;
 
+export const ExternalPartySetupProposal_Accept = choice({
+  name: "ExternalPartySetupProposal_Accept",
+  consuming: true,
+  argument: t.record({}),
+  result: t.record({ validatorRightCid: t.contractId, transferPreapprovalCid: t.contractId }),
+  controllers: (p: ExternalPartySetupProposalPayload) => [p.user],
+  body: async (ctx, self) => {
+    const { dso, validator, user, createdAt, preapprovalExpiresAt } = self.payload;
+    const validatorRightCid = await ctx.create(ValidatorRight, { dso, validator, user });
+    const transferPreapprovalCid = await ctx.create(TransferPreapproval, {
+      dso,
+      receiver: user,
+      provider: validator,
+      validFrom: createdAt,
+      lastRenewedAt: createdAt,
+      expiresAt: preapprovalExpiresAt,
+    });
+    return { validatorRightCid, transferPreapprovalCid };
+  },
+});
+
 export const ExternalPartySetupProposal: Template<ExternalPartySetupProposalPayload> = defineTemplate<ExternalPartySetupProposalPayload>({
   id: spliceName("amulet", "Splice.AmuletRules", "ExternalPartySetupProposal"),
   payload,
   signatories: (p) => [p.validator, p.dso],
   observers: (p) => [p.user],
-  choices: [
-    choice({
-      name: "ExternalPartySetupProposal_Accept",
-      consuming: true,
-      argument: t.record({}),
-      result: t.record({ validatorRightCid: t.contractId, transferPreapprovalCid: t.contractId }),
-      controllers: (p: ExternalPartySetupProposalPayload) => [p.user],
-      body: async (ctx, self) => {
-        const { dso, validator, user, createdAt, preapprovalExpiresAt } = self.payload;
-        const validatorRightCid = await ctx.create(ValidatorRight, { dso, validator, user });
-        const transferPreapprovalCid = await ctx.create(TransferPreapproval, {
-          dso,
-          receiver: user,
-          provider: validator,
-          validFrom: createdAt,
-          lastRenewedAt: createdAt,
-          expiresAt: preapprovalExpiresAt,
-        });
-        return { validatorRightCid, transferPreapprovalCid };
-      },
-    }),
-  ],
+  choices: [ExternalPartySetupProposal_Accept],
 });

@@ -90,36 +90,65 @@ async function merge(ctx: UpdateContext, d: MergeDelegationPayload, arg: MergeDe
   return { optMergeTransferResult, optExtraTransferResult };
 }
 
+export const MergeDelegation_Merge = choice({
+  name: "MergeDelegation_Merge",
+  consuming: false,
+  argument: MergeDelegationMergeArg,
+  result: MergeDelegationMergeResult,
+  controllers: (p: MergeDelegationPayload) => [p.operator],
+  body: (ctx, self, arg) => merge(ctx, self.payload, arg),
+});
+
+export const MergeDelegation_Reject = choice({
+  name: "MergeDelegation_Reject",
+  consuming: true,
+  argument: t.record({}),
+  result: unitResult("MergeDelegation_RejectResult"),
+  controllers: (p: MergeDelegationPayload) => [p.operator],
+  body: unit,
+});
+
+export const MergeDelegation_Withdraw = choice({
+  name: "MergeDelegation_Withdraw",
+  consuming: true,
+  argument: t.record({}),
+  result: unitResult("MergeDelegation_WithdrawResult"),
+  controllers: (p: MergeDelegationPayload) => [p.owner],
+  body: unit,
+});
+
 export const MergeDelegation: Template<MergeDelegationPayload> = defineTemplate<MergeDelegationPayload>({
   id: spliceName("tokenStandardWallet", MODULE, "MergeDelegation"),
   payload: delegationPayload,
   signatories: (p) => [p.owner, p.operator],
-  choices: [
-    choice({
-      name: "MergeDelegation_Merge",
-      consuming: false,
-      argument: MergeDelegationMergeArg,
-      result: MergeDelegationMergeResult,
-      controllers: (p: MergeDelegationPayload) => [p.operator],
-      body: (ctx, self, arg) => merge(ctx, self.payload, arg),
-    }),
-    choice({
-      name: "MergeDelegation_Reject",
-      consuming: true,
-      argument: t.record({}),
-      result: unitResult("MergeDelegation_RejectResult"),
-      controllers: (p: MergeDelegationPayload) => [p.operator],
-      body: unit,
-    }),
-    choice({
-      name: "MergeDelegation_Withdraw",
-      consuming: true,
-      argument: t.record({}),
-      result: unitResult("MergeDelegation_WithdrawResult"),
-      controllers: (p: MergeDelegationPayload) => [p.owner],
-      body: unit,
-    }),
-  ],
+  choices: [MergeDelegation_Merge, MergeDelegation_Reject, MergeDelegation_Withdraw],
+});
+
+export const MergeDelegationProposal_Accept = choice({
+  name: "MergeDelegationProposal_Accept",
+  consuming: true,
+  argument: t.record({}),
+  result: t.record({ mergeDelegationCid: t.contractId }, ty("MergeDelegationProposal_AcceptResult")),
+  controllers: (p: MergeDelegationProposalPayload) => [p.delegation.operator],
+  body: async (ctx, self) => ({ mergeDelegationCid: await ctx.create(MergeDelegation, self.payload.delegation) }),
+});
+
+export const MergeDelegationProposal_Reject = choice({
+  name: "MergeDelegationProposal_Reject",
+  consuming: true,
+  argument: t.record({}),
+  result: unitResult("MergeDelegationProposal_RejectResult"),
+  controllers: (p: MergeDelegationProposalPayload) => [p.delegation.operator],
+  body: unit,
+});
+
+export const MergeDelegationProposal_Withdraw = choice({
+  name: "MergeDelegationProposal_Withdraw",
+  consuming: true,
+  argument: t.record({}),
+  result: unitResult("MergeDelegationProposal_WithdrawResult"),
+  controllers: (p: MergeDelegationProposalPayload) => [p.delegation.owner],
+  body: unit,
 });
 
 export const MergeDelegationProposal: Template<MergeDelegationProposalPayload> = defineTemplate<MergeDelegationProposalPayload>({
@@ -127,32 +156,7 @@ export const MergeDelegationProposal: Template<MergeDelegationProposalPayload> =
   payload: proposalPayload,
   signatories: (p) => [p.delegation.owner],
   observers: (p) => [p.delegation.operator],
-  choices: [
-    choice({
-      name: "MergeDelegationProposal_Accept",
-      consuming: true,
-      argument: t.record({}),
-      result: t.record({ mergeDelegationCid: t.contractId }, ty("MergeDelegationProposal_AcceptResult")),
-      controllers: (p: MergeDelegationProposalPayload) => [p.delegation.operator],
-      body: async (ctx, self) => ({ mergeDelegationCid: await ctx.create(MergeDelegation, self.payload.delegation) }),
-    }),
-    choice({
-      name: "MergeDelegationProposal_Reject",
-      consuming: true,
-      argument: t.record({}),
-      result: unitResult("MergeDelegationProposal_RejectResult"),
-      controllers: (p: MergeDelegationProposalPayload) => [p.delegation.operator],
-      body: unit,
-    }),
-    choice({
-      name: "MergeDelegationProposal_Withdraw",
-      consuming: true,
-      argument: t.record({}),
-      result: unitResult("MergeDelegationProposal_WithdrawResult"),
-      controllers: (p: MergeDelegationProposalPayload) => [p.delegation.owner],
-      body: unit,
-    }),
-  ],
+  choices: [MergeDelegationProposal_Accept, MergeDelegationProposal_Reject, MergeDelegationProposal_Withdraw],
 });
 
 const MergeDelegationCall = t.record({ delegationCid: t.contractId, choiceArg: MergeDelegationMergeArg }, ty("MergeDelegationCall"));
@@ -182,7 +186,7 @@ async function batchMerge(ctx: UpdateContext, operator: string, calls: ValueOf<t
     }
     const delegation = await ctx.fetch(MergeDelegation, call.delegationCid);
     ctx.require(delegation.operator === operator, `MergeDelegation ${call.delegationCid} is for operator ${operator}`);
-    const result = await ctx.exercise(MergeDelegation, call.delegationCid, MergeDelegation.choices.get("MergeDelegation_Merge")!, choiceArg);
+    const result = await ctx.exercise(MergeDelegation, call.delegationCid, MergeDelegation_Merge, choiceArg);
     const r = result as MergeDelegationMergeResult;
     if (instrument && r.optExtraTransferResult) {
       if (prior) prior[1] = r.optExtraTransferResult.senderChangeCids;
@@ -203,11 +207,15 @@ const batchChoice = (name: string) =>
     body: (ctx, self, arg) => batchMerge(ctx, self.payload.operator, arg.mergeCalls),
   });
 
+export const BatchMergeUtility_BatchMerge = batchChoice("BatchMergeUtility_BatchMerge");
+
+export const BatchMergeUtility_MergeHoldings = batchChoice("BatchMergeUtility_MergeHoldings");
+
 export const BatchMergeUtility: Template<BatchMergeUtilityPayload> = defineTemplate<BatchMergeUtilityPayload>({
   id: spliceName("tokenStandardWallet", MODULE, "BatchMergeUtility"),
   payload: utilityPayload,
   signatories: (p) => [p.operator],
-  choices: [batchChoice("BatchMergeUtility_BatchMerge"), batchChoice("BatchMergeUtility_MergeHoldings")],
+  choices: [BatchMergeUtility_BatchMerge, BatchMergeUtility_MergeHoldings],
 });
 
 export const mergeDelegationTemplates = [MergeDelegationProposal, MergeDelegation, BatchMergeUtility] as const;

@@ -26,21 +26,21 @@ export type OpenMiningRoundPayload = ValueOf<typeof openMiningRound>;
 
 const fetchArg = t.record({ p: t.party });
 
+export const OpenMiningRound_Fetch = choice({
+  name: "OpenMiningRound_Fetch",
+  consuming: false,
+  argument: fetchArg,
+  result: openMiningRound,
+  controllers: (_p: OpenMiningRoundPayload, arg) => [arg.p],
+  body: (_ctx, self) => self.payload,
+});
+
 export const OpenMiningRound: Template<OpenMiningRoundPayload> = defineTemplate<OpenMiningRoundPayload>({
   id: spliceName("amulet", MODULE, "OpenMiningRound"),
   payload: openMiningRound,
   signatories: (p) => [p.dso],
   ensure: (p) => (p.amuletPrice.isPositive() ? undefined : "amuletPrice must be positive"),
-  choices: [
-    choice({
-      name: "OpenMiningRound_Fetch",
-      consuming: false,
-      argument: fetchArg,
-      result: openMiningRound,
-      controllers: (_p: OpenMiningRoundPayload, arg) => [arg.p],
-      body: (_ctx, self) => self.payload,
-    }),
-  ],
+  choices: [OpenMiningRound_Fetch],
 });
 
 const summarizingMiningRound = t.record({

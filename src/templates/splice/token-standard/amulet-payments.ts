@@ -4,8 +4,8 @@
  * created amulets back into holding ids (Splice `TokenApiUtils` / `TwoStepTransfer` helpers).
  */
 import type { UpdateContext } from "../../../ledger/template.js";
-import { AmuletRules } from "../amulet-rules.js";
-import { Amulet, LockedAmulet } from "../amulet.js";
+import { AmuletRules, AmuletRules_Transfer } from "../amulet-rules.js";
+import { Amulet, LockedAmulet, LockedAmulet_OwnerExpireLock } from "../amulet.js";
 import { Holding } from "../holding-v1.js";
 import { OpenMiningRound } from "../round.js";
 import type { CreatedAmulet, PaymentTransferContext, Transfer, TransferInput, TransferResult } from "../transfer-types.js";
@@ -26,8 +26,7 @@ export async function paymentContextFrom(ctx: UpdateContext, dso: string, contex
 
 /** Splice `exercisePaymentTransfer`: the transfer through the DSO's `AmuletRules`. */
 export async function exercisePaymentTransfer(ctx: UpdateContext, payment: PaymentTransferContext, transfer: Transfer): Promise<TransferResult> {
-  const choice = AmuletRules.choices.get("AmuletRules_Transfer")!;
-  return (await ctx.exercise(AmuletRules, payment.amuletRules, choice, { transfer, context: payment.context })) as TransferResult;
+  return ctx.exercise(AmuletRules, payment.amuletRules, AmuletRules_Transfer, { transfer, context: payment.context });
 }
 
 /**
@@ -47,8 +46,7 @@ export async function holdingsToTransferInputs(
     ctx.require(view.owner === owner, `holding ${cid} is owned by ${owner}`);
     ctx.require(view.instrumentId.admin === dso && view.instrumentId.id === "Amulet", `holding ${cid} is Amulet of the DSO ${dso}`);
     if (template === (LockedAmulet as unknown)) {
-      const expire = LockedAmulet.choices.get("LockedAmulet_OwnerExpireLock")!;
-      const result = (await ctx.exercise(LockedAmulet, cid, expire, { openRoundCid: payment.context.openMiningRound })) as { amuletSum: { amulet: string } };
+      const result = await ctx.exercise(LockedAmulet, cid, LockedAmulet_OwnerExpireLock, { openRoundCid: payment.context.openMiningRound });
       inputs.push({ tag: "InputAmulet", value: result.amuletSum.amulet });
     } else {
       ctx.require(template === (Amulet as unknown), `holding ${cid} is an Amulet or a LockedAmulet`);

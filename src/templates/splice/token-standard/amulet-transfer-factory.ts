@@ -8,7 +8,7 @@ import { Numeric } from "../../../ledger/numeric.js";
 import type { UpdateContext } from "../../../ledger/template.js";
 import { AmuletTransferInstruction, twoStepTransferOf } from "../amulet-transfer-instruction.js";
 import { mergeMeta } from "../metadata.js";
-import { TransferPreapproval } from "../transfer-preapproval.js";
+import { TransferPreapproval, TransferPreapproval_Send } from "../transfer-preapproval.js";
 import type { TransferResult } from "../transfer-types.js";
 import { amuletInstrumentId, emptyMetadata, type Metadata } from "../types.js";
 import { createdAmuletToHolding, exercisePaymentTransfer, holdingsToTransferInputs, paymentContextFrom, senderChangeOf } from "./amulet-payments.js";
@@ -62,8 +62,7 @@ async function selfTransfer(ctx: UpdateContext, dso: string, { transfer, extraAr
 async function directTransfer(ctx: UpdateContext, dso: string, { transfer, extraArgs }: TransferFactory_Transfer, preapprovalCid: string): Promise<TransferInstructionResult> {
   const payment = await paymentContextFrom(ctx, dso, extraArgs.context, true);
   const inputs = await holdingsToTransferInputs(ctx, dso, transfer.sender, payment, transfer.inputHoldingCids);
-  const send = TransferPreapproval.choices.get("TransferPreapproval_Send")!;
-  const sent = (await ctx.exercise(TransferPreapproval, preapprovalCid, send, {
+  const sent = (await ctx.exercise(TransferPreapproval, preapprovalCid, TransferPreapproval_Send, {
     context: payment,
     inputs,
     amount: transfer.amount,

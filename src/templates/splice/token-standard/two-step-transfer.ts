@@ -6,7 +6,7 @@
 import { Numeric } from "../../../ledger/numeric.js";
 import type { UpdateContext } from "../../../ledger/template.js";
 import { chargeSteppedRate, scaleFees } from "../amulet-config.js";
-import { LockedAmulet } from "../amulet.js";
+import { LockedAmulet, LockedAmulet_Unlock } from "../amulet.js";
 import { META } from "../metadata.js";
 import { OpenMiningRound, type OpenMiningRoundPayload } from "../round.js";
 import type { PaymentTransferContext } from "../transfer-types.js";
@@ -105,8 +105,7 @@ export interface ExecutedTwoStep {
 export async function executeTwoStepTransfer(ctx: UpdateContext, tst: TwoStepTransfer, lockedAmulet: string, extraArgs: ExtraArgs): Promise<ExecutedTwoStep> {
   assertWithinDeadline(ctx, tst.transferBeforeDeadline, tst.transferBefore);
   const payment = await paymentContextFrom(ctx, tst.dso, extraArgs.context, false);
-  const unlock = LockedAmulet.choices.get("LockedAmulet_Unlock")!;
-  const unlocked = (await ctx.exercise(LockedAmulet, lockedAmulet, unlock, { openRoundCid: payment.context.openMiningRound })) as { amuletSum: { amulet: string } };
+  const unlocked = await ctx.exercise(LockedAmulet, lockedAmulet, LockedAmulet_Unlock, { openRoundCid: payment.context.openMiningRound });
   const result = await exercisePaymentTransfer(ctx, payment, {
     sender: tst.sender,
     provider: tst.sender,
@@ -134,7 +133,6 @@ export async function abortTwoStepTransfer(ctx: UpdateContext, tst: TwoStepTrans
   const openRoundCid = getContextContractId(ctx, extraArgs.context, CONTEXT_KEYS.openRound);
   const round = await ctx.fetch(OpenMiningRound, openRoundCid);
   ctx.require(round.dso === tst.dso, `OpenMiningRound ${openRoundCid} belongs to the DSO ${tst.dso}`);
-  const unlock = LockedAmulet.choices.get("LockedAmulet_Unlock")!;
-  const result = (await ctx.exercise(LockedAmulet, lockedAmulet, unlock, { openRoundCid })) as { amuletSum: { amulet: string } };
+  const result = await ctx.exercise(LockedAmulet, lockedAmulet, LockedAmulet_Unlock, { openRoundCid });
   return [result.amuletSum.amulet];
 }

@@ -26,50 +26,89 @@ export type MintingDelegationProposalPayload = ValueOf<typeof proposalPayload>;
 const dummyResult = (entity: string) => t.record({ dummyUnitField: t.unit }, ty(entity));
 const dummy = () => ({ dummyUnitField: {} });
 
+export const MintingDelegation_Mint = choice({
+  name: "MintingDelegation_Mint",
+  consuming: false,
+  argument: t.record({ inputs: t.list(TransferInput), context: PaymentTransferContext }),
+  result: t.record({ transferResult: TransferResult }, ty("MintingDelegation_MintResult")),
+  controllers: (p: MintingDelegationPayload) => [p.delegate],
+  body: async (ctx, self, arg) => {
+    const p = self.payload;
+    ctx.require(ctx.ledgerTime < p.expiresAt, `expiresAt is in the future: the delegation expired at ${p.expiresAt}`);
+    await fetchRules(ctx, p.dso, arg.context.amuletRules, p.delegate);
+    // Splice drops the featured-app right: the delegate must not earn featured rewards on
+    // the beneficiary's mints.
+    const transferResult = await exerciseTransfer(ctx, arg.context.amuletRules, { ...arg.context.context, featuredAppRight: null }, {
+      sender: p.beneficiary,
+      provider: p.delegate,
+      inputs: arg.inputs,
+      outputs: [],
+      beneficiaries: null,
+    });
+    return { transferResult };
+  },
+});
+
+export const MintingDelegation_Reject = choice({
+  name: "MintingDelegation_Reject",
+  consuming: true,
+  argument: t.record({}),
+  result: dummyResult("MintingDelegation_RejectResult"),
+  controllers: (p: MintingDelegationPayload) => [p.delegate],
+  body: dummy,
+});
+
+export const MintingDelegation_Withdraw = choice({
+  name: "MintingDelegation_Withdraw",
+  consuming: true,
+  argument: t.record({}),
+  result: dummyResult("MintingDelegation_WithdrawResult"),
+  controllers: (p: MintingDelegationPayload) => [p.beneficiary],
+  body: dummy,
+});
+
 export const MintingDelegation: Template<MintingDelegationPayload> = defineTemplate<MintingDelegationPayload>({
   id: spliceName("wallet", MODULE, "MintingDelegation"),
   payload: delegationPayload,
   signatories: (p) => [p.beneficiary, p.delegate],
-  choices: [
-    choice({
-      name: "MintingDelegation_Mint",
-      consuming: false,
-      argument: t.record({ inputs: t.list(TransferInput), context: PaymentTransferContext }),
-      result: t.record({ transferResult: TransferResult }, ty("MintingDelegation_MintResult")),
-      controllers: (p: MintingDelegationPayload) => [p.delegate],
-      body: async (ctx, self, arg) => {
-        const p = self.payload;
-        ctx.require(ctx.ledgerTime < p.expiresAt, `expiresAt is in the future: the delegation expired at ${p.expiresAt}`);
-        await fetchRules(ctx, p.dso, arg.context.amuletRules, p.delegate);
-        // Splice drops the featured-app right: the delegate must not earn featured rewards on
-        // the beneficiary's mints.
-        const transferResult = await exerciseTransfer(ctx, arg.context.amuletRules, { ...arg.context.context, featuredAppRight: null }, {
-          sender: p.beneficiary,
-          provider: p.delegate,
-          inputs: arg.inputs,
-          outputs: [],
-          beneficiaries: null,
-        });
-        return { transferResult };
-      },
-    }),
-    choice({
-      name: "MintingDelegation_Reject",
-      consuming: true,
-      argument: t.record({}),
-      result: dummyResult("MintingDelegation_RejectResult"),
-      controllers: (p: MintingDelegationPayload) => [p.delegate],
-      body: dummy,
-    }),
-    choice({
-      name: "MintingDelegation_Withdraw",
-      consuming: true,
-      argument: t.record({}),
-      result: dummyResult("MintingDelegation_WithdrawResult"),
-      controllers: (p: MintingDelegationPayload) => [p.beneficiary],
-      body: dummy,
-    }),
-  ],
+  choices: [MintingDelegation_Mint, MintingDelegation_Reject, MintingDelegation_Withdraw],
+});
+
+export const MintingDelegationProposal_Accept = choice({
+  name: "MintingDelegationProposal_Accept",
+  consuming: true,
+  argument: t.record({ existingDelegationCid: t.optional(t.contractId) }),
+  result: t.record({ mintingDelegationCid: t.contractId }, ty("MintingDelegationProposal_AcceptResult")),
+  controllers: (p: MintingDelegationProposalPayload) => [p.delegation.delegate],
+  body: async (ctx, self, arg) => {
+    const d = self.payload.delegation;
+    if (arg.existingDelegationCid) {
+      // Replacing a delegation: it must be this beneficiary's, under this DSO, with this delegate.
+      const existing = await ctx.fetch(MintingDelegation, arg.existingDelegationCid);
+      ctx.require(existing.beneficiary === d.beneficiary && existing.dso === d.dso, "the existing delegation is the beneficiary's under the same DSO");
+      ctx.require(existing.delegate === d.delegate, `existing delegate ${existing.delegate} === ${d.delegate}`);
+      await ctx.archive(MintingDelegation, arg.existingDelegationCid);
+    }
+    return { mintingDelegationCid: await ctx.create(MintingDelegation, d) };
+  },
+});
+
+export const MintingDelegationProposal_Reject = choice({
+  name: "MintingDelegationProposal_Reject",
+  consuming: true,
+  argument: t.record({}),
+  result: dummyResult("MintingDelegationProposal_RejectResult"),
+  controllers: (p: MintingDelegationProposalPayload) => [p.delegation.delegate],
+  body: dummy,
+});
+
+export const MintingDelegationProposal_Withdraw = choice({
+  name: "MintingDelegationProposal_Withdraw",
+  consuming: true,
+  argument: t.record({}),
+  result: dummyResult("MintingDelegationProposal_WithdrawResult"),
+  controllers: (p: MintingDelegationProposalPayload) => [p.delegation.beneficiary],
+  body: dummy,
 });
 
 export const MintingDelegationProposal: Template<MintingDelegationProposalPayload> = defineTemplate<MintingDelegationProposalPayload>({
@@ -77,40 +116,5 @@ export const MintingDelegationProposal: Template<MintingDelegationProposalPayloa
   payload: proposalPayload,
   signatories: (p) => [p.delegation.beneficiary],
   observers: (p) => [p.delegation.delegate],
-  choices: [
-    choice({
-      name: "MintingDelegationProposal_Accept",
-      consuming: true,
-      argument: t.record({ existingDelegationCid: t.optional(t.contractId) }),
-      result: t.record({ mintingDelegationCid: t.contractId }, ty("MintingDelegationProposal_AcceptResult")),
-      controllers: (p: MintingDelegationProposalPayload) => [p.delegation.delegate],
-      body: async (ctx, self, arg) => {
-        const d = self.payload.delegation;
-        if (arg.existingDelegationCid) {
-          // Replacing a delegation: it must be this beneficiary's, under this DSO, with this delegate.
-          const existing = await ctx.fetch(MintingDelegation, arg.existingDelegationCid);
-          ctx.require(existing.beneficiary === d.beneficiary && existing.dso === d.dso, "the existing delegation is the beneficiary's under the same DSO");
-          ctx.require(existing.delegate === d.delegate, `existing delegate ${existing.delegate} === ${d.delegate}`);
-          await ctx.archive(MintingDelegation, arg.existingDelegationCid);
-        }
-        return { mintingDelegationCid: await ctx.create(MintingDelegation, d) };
-      },
-    }),
-    choice({
-      name: "MintingDelegationProposal_Reject",
-      consuming: true,
-      argument: t.record({}),
-      result: dummyResult("MintingDelegationProposal_RejectResult"),
-      controllers: (p: MintingDelegationProposalPayload) => [p.delegation.delegate],
-      body: dummy,
-    }),
-    choice({
-      name: "MintingDelegationProposal_Withdraw",
-      consuming: true,
-      argument: t.record({}),
-      result: dummyResult("MintingDelegationProposal_WithdrawResult"),
-      controllers: (p: MintingDelegationProposalPayload) => [p.delegation.beneficiary],
-      body: dummy,
-    }),
-  ],
+  choices: [MintingDelegationProposal_Accept, MintingDelegationProposal_Reject, MintingDelegationProposal_Withdraw],
 });

@@ -53,65 +53,112 @@ function requireExpired(ctx: UpdateContext, expiresAt: bigint, actor: string, st
   ctx.require(stakeholders.includes(actor), "Actor is a stakeholder");
 }
 
+export const AcceptedTransferOffer_Complete = choice({
+  name: "AcceptedTransferOffer_Complete",
+  consuming: true,
+  argument: t.record({ inputs: t.list(TransferInput), transferContext: PaymentTransferContext, walletProvider: t.party }),
+  result: t.record(
+    { transferResult: TransferResult, trackingInfo: TransferOfferTrackingInfo, senderChangeAmulet: t.optional(t.contractId) },
+    ty("AcceptedTransferOffer_CompleteResult"),
+  ),
+  controllers: (p: AcceptedTransferOfferPayload, arg) => [p.sender, arg.walletProvider],
+  body: async (ctx, self, arg) => {
+    const p = self.payload;
+    ctx.require(ctx.ledgerTime < p.expiresAt, "Offer has not expired");
+    const round = await fetchOpenRound(ctx, p.dso, arg.transferContext.context.openMiningRound, p.sender);
+    const amount = paymentAmountToAmulet(ctx, p.dso, round, p.amount);
+    // The transfer checks the round's DSO against the rules', so this also pins the rules to p.dso.
+    const transferResult = await exerciseTransfer(ctx, arg.transferContext.amuletRules, arg.transferContext.context, {
+      sender: p.sender,
+      // The sender's wallet provider earns the app rewards of the transfer.
+      provider: arg.walletProvider,
+      inputs: arg.inputs,
+      outputs: [{ receiver: p.receiver, amount, lock: null, receiverFeeRatio: Numeric.zero }],
+      beneficiaries: null,
+    });
+    return { transferResult, ...trackingOf(p), senderChangeAmulet: transferResult.senderChangeAmulet };
+  },
+});
+
+export const AcceptedTransferOffer_Withdraw = choice({
+  name: "AcceptedTransferOffer_Withdraw",
+  consuming: true,
+  argument: t.record({ reason: t.text }),
+  result: trackingResult("AcceptedTransferOffer_WithdrawResult"),
+  controllers: (p: AcceptedTransferOfferPayload) => [p.receiver],
+  body: (_ctx, self) => trackingOf(self.payload),
+});
+
+export const AcceptedTransferOffer_Abort = choice({
+  name: "AcceptedTransferOffer_Abort",
+  consuming: true,
+  argument: t.record({ reason: t.text }),
+  result: trackingResult("AcceptedTransferOffer_AbortResult"),
+  controllers: (p: AcceptedTransferOfferPayload) => [p.sender],
+  body: (_ctx, self) => trackingOf(self.payload),
+});
+
+export const AcceptedTransferOffer_Expire = choice({
+  name: "AcceptedTransferOffer_Expire",
+  consuming: true,
+  argument: t.record({ actor: t.party }),
+  result: trackingResult("AcceptedTransferOffer_ExpireResult"),
+  controllers: (_p: AcceptedTransferOfferPayload, arg) => [arg.actor],
+  body: (ctx, self, arg) => {
+    requireExpired(ctx, self.payload.expiresAt, arg.actor, [self.payload.sender, self.payload.receiver]);
+    return trackingOf(self.payload);
+  },
+});
+
 export const AcceptedTransferOffer: Template<AcceptedTransferOfferPayload> = defineTemplate<AcceptedTransferOfferPayload>({
   id: spliceName("wallet", MODULE, "AcceptedTransferOffer"),
   payload: acceptedPayload,
   signatories: (p) => [p.sender, p.receiver],
-  choices: [
-    choice({
-      name: "AcceptedTransferOffer_Complete",
-      consuming: true,
-      argument: t.record({ inputs: t.list(TransferInput), transferContext: PaymentTransferContext, walletProvider: t.party }),
-      result: t.record(
-        { transferResult: TransferResult, trackingInfo: TransferOfferTrackingInfo, senderChangeAmulet: t.optional(t.contractId) },
-        ty("AcceptedTransferOffer_CompleteResult"),
-      ),
-      controllers: (p: AcceptedTransferOfferPayload, arg) => [p.sender, arg.walletProvider],
-      body: async (ctx, self, arg) => {
-        const p = self.payload;
-        ctx.require(ctx.ledgerTime < p.expiresAt, "Offer has not expired");
-        const round = await fetchOpenRound(ctx, p.dso, arg.transferContext.context.openMiningRound, p.sender);
-        const amount = paymentAmountToAmulet(ctx, p.dso, round, p.amount);
-        // The transfer checks the round's DSO against the rules', so this also pins the rules to p.dso.
-        const transferResult = await exerciseTransfer(ctx, arg.transferContext.amuletRules, arg.transferContext.context, {
-          sender: p.sender,
-          // The sender's wallet provider earns the app rewards of the transfer.
-          provider: arg.walletProvider,
-          inputs: arg.inputs,
-          outputs: [{ receiver: p.receiver, amount, lock: null, receiverFeeRatio: Numeric.zero }],
-          beneficiaries: null,
-        });
-        return { transferResult, ...trackingOf(p), senderChangeAmulet: transferResult.senderChangeAmulet };
-      },
-    }),
-    choice({
-      name: "AcceptedTransferOffer_Withdraw",
-      consuming: true,
-      argument: t.record({ reason: t.text }),
-      result: trackingResult("AcceptedTransferOffer_WithdrawResult"),
-      controllers: (p: AcceptedTransferOfferPayload) => [p.receiver],
-      body: (_ctx, self) => trackingOf(self.payload),
-    }),
-    choice({
-      name: "AcceptedTransferOffer_Abort",
-      consuming: true,
-      argument: t.record({ reason: t.text }),
-      result: trackingResult("AcceptedTransferOffer_AbortResult"),
-      controllers: (p: AcceptedTransferOfferPayload) => [p.sender],
-      body: (_ctx, self) => trackingOf(self.payload),
-    }),
-    choice({
-      name: "AcceptedTransferOffer_Expire",
-      consuming: true,
-      argument: t.record({ actor: t.party }),
-      result: trackingResult("AcceptedTransferOffer_ExpireResult"),
-      controllers: (_p: AcceptedTransferOfferPayload, arg) => [arg.actor],
-      body: (ctx, self, arg) => {
-        requireExpired(ctx, self.payload.expiresAt, arg.actor, [self.payload.sender, self.payload.receiver]);
-        return trackingOf(self.payload);
-      },
-    }),
-  ],
+  choices: [AcceptedTransferOffer_Complete, AcceptedTransferOffer_Withdraw, AcceptedTransferOffer_Abort, AcceptedTransferOffer_Expire],
+});
+
+export const TransferOffer_Accept = choice({
+  name: "TransferOffer_Accept",
+  consuming: true,
+  argument: t.record({}),
+  result: t.record({ acceptedTransferOffer: t.contractId }, ty("TransferOffer_AcceptResult")),
+  controllers: (p: TransferOfferPayload) => [p.receiver],
+  body: async (ctx, self) => {
+    const { sender, receiver, dso, amount, expiresAt, trackingId } = self.payload;
+    ctx.require(ctx.ledgerTime < expiresAt, "Offer has not expired");
+    const acceptedTransferOffer = await ctx.create(AcceptedTransferOffer, { sender, receiver, dso, amount, expiresAt, trackingId });
+    return { acceptedTransferOffer };
+  },
+});
+
+export const TransferOffer_Reject = choice({
+  name: "TransferOffer_Reject",
+  consuming: true,
+  argument: t.record({}),
+  result: trackingResult("TransferOffer_RejectResult"),
+  controllers: (p: TransferOfferPayload) => [p.receiver],
+  body: (_ctx, self) => trackingOf(self.payload),
+});
+
+export const TransferOffer_Withdraw = choice({
+  name: "TransferOffer_Withdraw",
+  consuming: true,
+  argument: t.record({ reason: t.text }),
+  result: trackingResult("TransferOffer_WithdrawResult"),
+  controllers: (p: TransferOfferPayload) => [p.sender],
+  body: (_ctx, self) => trackingOf(self.payload),
+});
+
+export const TransferOffer_Expire = choice({
+  name: "TransferOffer_Expire",
+  consuming: true,
+  argument: t.record({ actor: t.party }),
+  result: trackingResult("TransferOffer_ExpireResult"),
+  controllers: (_p: TransferOfferPayload, arg) => [arg.actor],
+  body: (ctx, self, arg) => {
+    requireExpired(ctx, self.payload.expiresAt, arg.actor, [self.payload.sender, self.payload.receiver]);
+    return trackingOf(self.payload);
+  },
 });
 
 export const TransferOffer: Template<TransferOfferPayload> = defineTemplate<TransferOfferPayload>({
@@ -120,46 +167,5 @@ export const TransferOffer: Template<TransferOfferPayload> = defineTemplate<Tran
   signatories: (p) => [p.sender],
   observers: (p) => [p.receiver],
   ensure: (p) => (textLength(p.description) < 280 && textLength(p.trackingId) < 280 ? undefined : "description and trackingId are shorter than 280 characters"),
-  choices: [
-    choice({
-      name: "TransferOffer_Accept",
-      consuming: true,
-      argument: t.record({}),
-      result: t.record({ acceptedTransferOffer: t.contractId }, ty("TransferOffer_AcceptResult")),
-      controllers: (p: TransferOfferPayload) => [p.receiver],
-      body: async (ctx, self) => {
-        const { sender, receiver, dso, amount, expiresAt, trackingId } = self.payload;
-        ctx.require(ctx.ledgerTime < expiresAt, "Offer has not expired");
-        const acceptedTransferOffer = await ctx.create(AcceptedTransferOffer, { sender, receiver, dso, amount, expiresAt, trackingId });
-        return { acceptedTransferOffer };
-      },
-    }),
-    choice({
-      name: "TransferOffer_Reject",
-      consuming: true,
-      argument: t.record({}),
-      result: trackingResult("TransferOffer_RejectResult"),
-      controllers: (p: TransferOfferPayload) => [p.receiver],
-      body: (_ctx, self) => trackingOf(self.payload),
-    }),
-    choice({
-      name: "TransferOffer_Withdraw",
-      consuming: true,
-      argument: t.record({ reason: t.text }),
-      result: trackingResult("TransferOffer_WithdrawResult"),
-      controllers: (p: TransferOfferPayload) => [p.sender],
-      body: (_ctx, self) => trackingOf(self.payload),
-    }),
-    choice({
-      name: "TransferOffer_Expire",
-      consuming: true,
-      argument: t.record({ actor: t.party }),
-      result: trackingResult("TransferOffer_ExpireResult"),
-      controllers: (_p: TransferOfferPayload, arg) => [arg.actor],
-      body: (ctx, self, arg) => {
-        requireExpired(ctx, self.payload.expiresAt, arg.actor, [self.payload.sender, self.payload.receiver]);
-        return trackingOf(self.payload);
-      },
-    }),
-  ],
+  choices: [TransferOffer_Accept, TransferOffer_Reject, TransferOffer_Withdraw, TransferOffer_Expire],
 });

@@ -6,7 +6,7 @@
 import { t, type ValueOf } from "../../../ledger/daml-type.js";
 import type { Numeric } from "../../../ledger/numeric.js";
 import { choice, defineTemplate, type Template } from "../../../ledger/template.js";
-import { AmuletRules } from "../amulet-rules.js";
+import { AmuletRules, AmuletRules_CreateTransferPreapproval } from "../amulet-rules.js";
 import { spliceName, spliceType } from "../packages.js";
 import { PaymentTransferContext, TransferInput, TransferResult } from "../transfer-types.js";
 import { fetchRules } from "./payment-transfer.js";
@@ -22,34 +22,34 @@ interface CreateResult {
   readonly amuletPaid: Numeric;
 }
 
+export const TransferPreapprovalProposal_Accept = choice({
+  name: "TransferPreapprovalProposal_Accept",
+  consuming: true,
+  argument: t.record({ context: PaymentTransferContext, inputs: t.list(TransferInput), expiresAt: t.time }),
+  result: t.record(
+    { transferPreapprovalCid: t.contractId, transferResult: TransferResult, amuletPaid: t.numeric() },
+    spliceType("wallet", MODULE, "TransferPreapprovalProposal_AcceptResult"),
+  ),
+  controllers: (p: TransferPreapprovalProposalPayload) => [p.provider],
+  body: async (ctx, self, arg) => {
+    const { receiver, provider, expectedDso } = self.payload;
+    // Splice hands `expectedDso` to the rules; this node's rules take no such argument.
+    if (expectedDso !== null) await fetchRules(ctx, expectedDso, arg.context.amuletRules, provider);
+    const result = (await ctx.exercise(AmuletRules, arg.context.amuletRules, AmuletRules_CreateTransferPreapproval, {
+      context: arg.context,
+      inputs: arg.inputs,
+      receiver,
+      provider,
+      expiresAt: arg.expiresAt,
+    })) as CreateResult;
+    return { transferPreapprovalCid: result.transferPreapprovalCid, transferResult: result.transferResult, amuletPaid: result.amuletPaid };
+  },
+});
+
 export const TransferPreapprovalProposal: Template<TransferPreapprovalProposalPayload> = defineTemplate<TransferPreapprovalProposalPayload>({
   id: spliceName("wallet", MODULE, "TransferPreapprovalProposal"),
   payload,
   signatories: (p) => [p.receiver],
   observers: (p) => [p.provider],
-  choices: [
-    choice({
-      name: "TransferPreapprovalProposal_Accept",
-      consuming: true,
-      argument: t.record({ context: PaymentTransferContext, inputs: t.list(TransferInput), expiresAt: t.time }),
-      result: t.record(
-        { transferPreapprovalCid: t.contractId, transferResult: TransferResult, amuletPaid: t.numeric() },
-        spliceType("wallet", MODULE, "TransferPreapprovalProposal_AcceptResult"),
-      ),
-      controllers: (p: TransferPreapprovalProposalPayload) => [p.provider],
-      body: async (ctx, self, arg) => {
-        const { receiver, provider, expectedDso } = self.payload;
-        // Splice hands `expectedDso` to the rules; this node's rules take no such argument.
-        if (expectedDso !== null) await fetchRules(ctx, expectedDso, arg.context.amuletRules, provider);
-        const result = (await ctx.exercise(AmuletRules, arg.context.amuletRules, AmuletRules.choices.get("AmuletRules_CreateTransferPreapproval")!, {
-          context: arg.context,
-          inputs: arg.inputs,
-          receiver,
-          provider,
-          expiresAt: arg.expiresAt,
-        })) as CreateResult;
-        return { transferPreapprovalCid: result.transferPreapprovalCid, transferResult: result.transferResult, amuletPaid: result.amuletPaid };
-      },
-    }),
-  ],
+  choices: [TransferPreapprovalProposal_Accept],
 });

@@ -1,0 +1,2 @@
+export { grpcRoutes, serveGrpcNatively, type ServiceBinding } from "./native-grpc.js";
+export { specGrpcMessageHandler } from "./grpc-message-encoding.js";

@@ -1,0 +1,72 @@
+/**
+ * CommandService (submit and wait) and CommandSubmissionService (submit and return at once).
+ * Both authorize actAs/readAs against the user's rights, then hand the submission to the ledger.
+ */
+import { create } from "@bufbuild/protobuf";
+import type { ServiceImpl } from "@connectrpc/connect";
+import { CommandService } from "../../../../gen/com/daml/ledger/api/v2/command_service_pb.js";
+import { CommandSubmissionService, SubmitResponseSchema } from "../../../../gen/com/daml/ledger/api/v2/command_submission_service_pb.js";
+import type { Commands } from "../../../../gen/com/daml/ledger/api/v2/commands_pb.js";
+import { requireActAs, requireReadAs } from "../../../auth/index.js";
+import type { Submission } from "../../../ledger/commands.js";
+import type { SubmitOutcome } from "../../../ledger/engine.js";
+import { errors } from "../../../ledger/errors.js";
+import { submissionFromProto } from "../../convert/commands-proto.js";
+import { defaultTransactionFormat, transactionFormatOf } from "../../convert/format-proto.js";
+import { authenticate } from "./authenticate.js";
+import { guard, toConnectError } from "./connect-error.js";
+import type { LedgerApi } from "./ledger-api.js";
+import type { HandlerContext } from "@connectrpc/connect";
+
+async function prepare(api: LedgerApi, commands: Commands | undefined, ctx: HandlerContext): Promise<Submission> {
+  const user = await authenticate(api, ctx);
+  const submission = await submissionFromProto(commands, user.id, api.registry, api.store);
+  if (submission.userId !== user.id && !user.rights.some((r) => r.kind === "ParticipantAdmin")) {
+    throw errors.permissionDenied(`the token's user ${user.id} may not submit as user ${submission.userId}`);
+  }
+  requireActAs(user, submission.actAs);
+  requireReadAs(user, submission.readAs);
+  // One synchronizer here: commands routed to any other one cannot be submitted (Canton's routing check).
+  if (commands?.synchronizerId && commands.synchronizerId !== api.identity.synchronizerId) throw errors.invalidPrescribedSynchronizer(commands.synchronizerId);
+  return submission;
+}
+
+function committed(api: LedgerApi, outcome: SubmitOutcome) {
+  if (outcome.kind === "rejected") throw toConnectError(outcome.error, api.log, outcome.completion.submissionId);
+  return outcome;
+}
+
+export function commandService(api: LedgerApi): ServiceImpl<typeof CommandService> {
+  return {
+    submitAndWait: (req, ctx) =>
+      guard(api.log, async () => {
+        const outcome = committed(api, await api.ledger.submit(await prepare(api, req.commands, ctx)));
+        return { updateId: outcome.transaction.updateId, completionOffset: outcome.transaction.offset };
+      }),
+    submitAndWaitForTransaction: (req, ctx) =>
+      guard(api.log, async () => {
+        const submission = await prepare(api, req.commands, ctx);
+        const format = req.transactionFormat
+          ? transactionFormatOf(req.transactionFormat, api.registry)
+          : defaultTransactionFormat([...submission.actAs, ...submission.readAs]);
+        const outcome = committed(api, await api.ledger.submit(submission));
+        return { transaction: api.encoder.transaction(outcome.transaction, format, true) };
+      }),
+    submitAndWaitForTransactionTree: () =>
+      guard(api.log, async () => {
+        throw errors.unimplemented("SubmitAndWaitForTransactionTree is deprecated; use SubmitAndWaitForTransaction with TRANSACTION_SHAPE_LEDGER_EFFECTS");
+      }),
+  };
+}
+
+export function commandSubmissionService(api: LedgerApi): ServiceImpl<typeof CommandSubmissionService> {
+  return {
+    submit: (req, ctx) =>
+      guard(api.log, async () => {
+        const submission = await prepare(api, req.commands, ctx);
+        // The outcome arrives as a completion; the ledger tracks the submission until it lands.
+        void api.ledger.submit(submission).catch((e: unknown) => api.log.error({ err: e }, "async submission failed"));
+        return create(SubmitResponseSchema, {});
+      }),
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * CommandCompletionService: completions of the given user's commands for the given parties, in
+ * offset order, with offset checkpoints when the ledger moved on without any (checkpointed-tail.ts).
+ */
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { CommandCompletionService, type CompletionStreamResponseSchema } from "../../../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
+import { isParticipantAdmin, requireReadAs } from "../../../auth/index.js";
+import { errors } from "../../../ledger/errors.js";
+import { isPartyId } from "../../../ledger/ids.js";
+import type { CompletionRecord } from "../../../ledger/records.js";
+import { offsetCheckpointToProto } from "../../convert/ledger-proto.js";
+import { authenticate } from "./authenticate.js";
+import { completionResponse } from "../../convert/completion-wire.js";
+import { guardStream } from "./connect-error.js";
+import { checkpointedTail } from "./checkpointed-tail.js";
+import type { LedgerApi } from "./ledger-api.js";
+
+type Response = MessageInitShape<typeof CompletionStreamResponseSchema>;
+
+export function completionService(api: LedgerApi): ServiceImpl<typeof CommandCompletionService> {
+  return {
+    completionStream: (req, ctx) =>
+      guardStream(api.log, async function* () {
+        const user = await authenticate(api, ctx);
+        if (req.parties.length === 0) throw errors.missingField("parties");
+        for (const p of req.parties) if (!isPartyId(p)) throw errors.invalidField("parties", `Invalid party id ${JSON.stringify(p)}`);
+        const userId = req.userId || user.id;
+        if (userId !== user.id && !isParticipantAdmin(user)) throw errors.permissionDenied(`may not read completions of user ${userId}`);
+        if (!isParticipantAdmin(user)) requireReadAs(user, req.parties);
+        if (req.beginExclusive < 0n) throw errors.invalidField("begin_exclusive", "offset must not be negative");
+        const end = await api.store.ledgerEnd();
+        if (req.beginExclusive > end) throw errors.offsetAfterLedgerEnd(req.beginExclusive, end);
+        const parties = new Set(req.parties);
+        yield* checkpointedTail<CompletionRecord, Response>(api.store, (b, e, l) => api.store.completions(b, e, l), {
+          beginExclusive: req.beginExclusive,
+          signal: ctx.signal,
+          project: (c) =>
+            c.userId === userId && c.actAs.some((p) => parties.has(p))
+              ? (completionResponse(c, api.identity) as Response)
+              : undefined,
+          checkpoint: (at) => ({ completionResponse: { case: "offsetCheckpoint", value: offsetCheckpointToProto(at, api.identity) } }),
+        });
+      }),
+  };
+}

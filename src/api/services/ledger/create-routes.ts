@@ -1,0 +1,44 @@
+/** Registers every Ledger API service (and the wallet services) on a Connect router. */
+import type { DescService } from "@bufbuild/protobuf";
+import type { ConnectRouter } from "@connectrpc/connect";
+import { CommandCompletionService } from "../../../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
+import { CommandService } from "../../../../gen/com/daml/ledger/api/v2/command_service_pb.js";
+import { CommandSubmissionService } from "../../../../gen/com/daml/ledger/api/v2/command_submission_service_pb.js";
+import { StateService } from "../../../../gen/com/daml/ledger/api/v2/state_service_pb.js";
+import { TimeService } from "../../../../gen/com/daml/ledger/api/v2/testing/time_service_pb.js";
+import { UpdateService } from "../../../../gen/com/daml/ledger/api/v2/update_service_pb.js";
+import { VersionService } from "../../../../gen/com/daml/ledger/api/v2/version_service_pb.js";
+import { PartyManagementService } from "../../../../gen/com/daml/ledger/api/v2/admin/party_management_service_pb.js";
+import { UserManagementService } from "../../../../gen/com/daml/ledger/api/v2/admin/user_management_service_pb.js";
+import { commandService, commandSubmissionService } from "./command-services.js";
+import { completionService } from "./completion-service.js";
+import type { LedgerApi } from "./ledger-api.js";
+import { partyManagementService } from "./party-management-service.js";
+import { stateService } from "./state-service.js";
+import { timeService } from "./time-service.js";
+import { updateService } from "./update-service.js";
+import { userManagementService } from "./user-management-service.js";
+import { versionService } from "./version-service.js";
+
+/** The services and their implementations, also used by the JSON gateway to route by annotation. */
+export function ledgerServices(api: LedgerApi) {
+  return [
+    { service: CommandService, impl: commandService(api) },
+    { service: CommandSubmissionService, impl: commandSubmissionService(api) },
+    { service: CommandCompletionService, impl: completionService(api) },
+    { service: UpdateService, impl: updateService(api) },
+    { service: StateService, impl: stateService(api) },
+    { service: VersionService, impl: versionService(api) },
+    { service: PartyManagementService, impl: partyManagementService(api) },
+    { service: UserManagementService, impl: userManagementService(api) },
+    { service: TimeService, impl: timeService(api) },
+  ] as const;
+}
+
+/** Every Ledger API service, plus `extra` ones (the `/v0` services of `./wallet`). */
+export function createRoutes(api: LedgerApi, extra: readonly { readonly service: DescService; readonly impl: object }[] = []): (router: ConnectRouter) => void {
+  const services = [...ledgerServices(api), ...extra];
+  return (router) => {
+    for (const { service, impl } of services) router.service(service as never, impl as never);
+  };
+}

@@ -1,0 +1,23 @@
+/** What the Ledger API services need: one object, built once at start, passed to every service. */
+import type { TokenVerifier } from "../../../auth/index.js";
+import type { Ledger } from "../../../ledger/engine.js";
+import type { TemplateRegistry } from "../../../ledger/registry.js";
+import type { Store } from "../../../ledger/store-port.js";
+import type { LedgerIdentity, LedgerProtoEncoder } from "../../convert/ledger-proto.js";
+import type { Clock } from "../../../ledger/clock.js";
+import type { ErrorLog } from "./connect-error.js";
+
+export interface LedgerApi {
+  readonly ledger: Ledger;
+  readonly store: Store;
+  readonly registry: TemplateRegistry;
+  readonly encoder: LedgerProtoEncoder;
+  readonly identity: LedgerIdentity;
+  readonly verifier: TokenVerifier;
+  readonly clock: Clock;
+  /** Participant namespace fingerprint, the `::1220…` suffix of allocated parties. */
+  readonly namespace: string;
+  readonly apiVersion: string;
+  /** Where internal errors of the services are reported (the node's pino logger). */
+  readonly log: ErrorLog;
+}

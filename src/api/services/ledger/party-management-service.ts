@@ -1,0 +1,77 @@
+/** admin.PartyManagementService: allocate and list the parties hosted here. */
+import type { ServiceImpl } from "@connectrpc/connect";
+import { PartyManagementService } from "../../../../gen/com/daml/ledger/api/v2/admin/party_management_service_pb.js";
+import { isParticipantAdmin, requireAdmin } from "../../../auth/index.js";
+import { errors } from "../../../ledger/errors.js";
+import { isPartyHint, isPartyId, partyIdFor, randomHex } from "../../../ledger/ids.js";
+import type { PartyRecord } from "../../../ledger/records.js";
+import { authenticate } from "./authenticate.js";
+import { guard } from "./connect-error.js";
+import type { LedgerApi } from "./ledger-api.js";
+import { MAX_PAGE_SIZE } from "./version-service.js";
+
+const partyDetails = (p: PartyRecord) => ({
+  party: p.party,
+  isLocal: p.isLocal,
+  localMetadata: { resourceVersion: p.localMetadata.resourceVersion, annotations: { ...p.localMetadata.annotations } },
+  identityProviderId: p.identityProviderId,
+});
+
+export function partyManagementService(api: LedgerApi): ServiceImpl<typeof PartyManagementService> {
+  return {
+    getParticipantId: (_req, ctx) =>
+      guard(api.log, async () => {
+        await authenticate(api, ctx);
+        return { participantId: api.identity.participantId };
+      }),
+    getParties: (req, ctx) =>
+      guard(api.log, async () => {
+        const user = await authenticate(api, ctx);
+        if (req.parties.length === 0) throw errors.missingField("parties");
+        const known: PartyRecord[] = [];
+        for (const p of req.parties) {
+          if (!isPartyId(p)) throw errors.invalidField("parties", `Invalid party id ${JSON.stringify(p)}`);
+          if (!isParticipantAdmin(user) && !user.rights.some((r) => "party" in r && r.party === p)) continue;
+          const rec = await api.store.party(p);
+          if (rec) known.push(rec);
+        }
+        return { partyDetails: known.map(partyDetails) };
+      }),
+    listKnownParties: (req, ctx) =>
+      guard(api.log, async () => {
+        requireAdmin(await authenticate(api, ctx));
+        if (req.pageSize < 0) throw errors.invalidField("page_size", "must not be negative");
+        const size = Math.min(req.pageSize || MAX_PAGE_SIZE, MAX_PAGE_SIZE);
+        const page = await api.store.parties(req.pageToken, size);
+        const filtered = req.filterParty ? page.filter((p) => p.party.includes(req.filterParty)) : page;
+        return {
+          partyDetails: filtered.map(partyDetails),
+          nextPageToken: page.length === size ? page[page.length - 1].party : "",
+        };
+      }),
+    allocateParty: (req, ctx) =>
+      guard(api.log, async () => {
+        requireAdmin(await authenticate(api, ctx));
+        if (req.partyIdHint && !isPartyHint(req.partyIdHint)) {
+          throw errors.invalidField("party_id_hint", `Invalid party id hint ${JSON.stringify(req.partyIdHint)}`);
+        }
+        if (req.synchronizerId && req.synchronizerId !== api.identity.synchronizerId) {
+          throw errors.invalidField("synchronizer_id", `${req.synchronizerId} is not the synchronizer this participant is connected to`);
+        }
+        if (req.userId && !(await api.store.user(req.userId))) throw errors.userNotFound(req.userId);
+        const party = partyIdFor(req.partyIdHint || `party-${randomHex(8)}`, api.namespace);
+        const record: PartyRecord = {
+          party,
+          isLocal: true,
+          localMetadata: { resourceVersion: "0", annotations: { ...(req.localMetadata?.annotations ?? {}) } },
+          identityProviderId: req.identityProviderId,
+        };
+        if (!(await api.store.addParty(record))) throw errors.partyAlreadyExists(party);
+        if (req.userId) {
+          const granted = await api.store.grantRights(req.userId, [{ kind: "CanActAs", party }]);
+          if (!granted) throw errors.userNotFound(req.userId);
+        }
+        return { partyDetails: partyDetails(record) };
+      }),
+  };
+}

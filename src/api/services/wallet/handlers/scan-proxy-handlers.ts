@@ -1,0 +1,43 @@
+/** Scan-proxy reads: the network's shared contracts as Splice's scan serves them. */
+import type { ScanProxyService } from "../../../../../gen/ccwallet/validator/v0/scan_proxy_service_pb.js";
+import { readNetwork } from "../../../../network/network-state.js";
+import type { ContractRecord } from "../../../../ledger/records.js";
+import { TransferCommandCounter } from "../../../../templates/splice/external-party-amulet-rules.js";
+import { findPreapproval } from "../../../../wallet/use-cases/send-via-preapproval.js";
+import { parsePartyId, walletErrors } from "../../../../wallet/index.js";
+import { contractWithStateToProto } from "../contract-proto.js";
+import type { Handler } from "../endpoints.js";
+import type { WalletApi } from "../wallet-api.js";
+
+type ScanProxy = typeof ScanProxyService;
+
+const withState = (api: WalletApi, record: ContractRecord) => contractWithStateToProto(record, api.ledger.registry, api.ledger.identity.synchronizerId);
+
+/** Caller: any valid token (its user id). */
+export const scanProxyHandlers: { [K in keyof ScanProxy["method"]]: Handler<ScanProxy, K, string> } = {
+  getDsoPartyId: async (_req, _caller, api) => ({ dsoPartyId: api.wallet.dso }),
+  getAmuletRules: async (_req, _caller, api) => {
+    const state = await readNetwork(api.wallet.client, api.wallet.dso);
+    return { amuletRules: withState(api, state.rules.record) };
+  },
+  getOpenAndIssuingMiningRounds: async (_req, _caller, api) => {
+    const state = await readNetwork(api.wallet.client, api.wallet.dso);
+    return {
+      openMiningRounds: state.openRounds.map((r) => withState(api, r.record)),
+      issuingMiningRounds: state.issuingRounds.map((r) => withState(api, r.record)),
+    };
+  },
+  lookupTransferPreapprovalByParty: async (req, _caller, api) => {
+    const party = parsePartyId("party", req.party);
+    const found = await findPreapproval(api.wallet, party);
+    if (!found) throw walletErrors.notFound(`No TransferPreapproval found for party: ${party}`);
+    return { transferPreapproval: withState(api, found.record) };
+  },
+  lookupTransferCommandCounterByParty: async (req, _caller, api) => {
+    const party = parsePartyId("party", req.party);
+    const counters = await api.wallet.client.active(TransferCommandCounter, [party]);
+    const found = counters.find((c) => c.payload.sender === party && c.payload.dso === api.wallet.dso);
+    if (!found) throw walletErrors.notFound(`No TransferCommandCounter found for party: ${party}`);
+    return { transferCommandCounter: withState(api, found.record) };
+  },
+};

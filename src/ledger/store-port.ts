@@ -1,0 +1,128 @@
+/**
+ * The store port: everything the ledger persists, behind one interface. It sits with the ledger,
+ * which owns the records; the adapters below it (src/store: SQLite embedded, MongoDB production)
+ * implement it, and one conformance suite (test/store/) holds them to it.
+ *
+ * The commit is the only write of ledger state. It is atomic per request: dedup check, input
+ * activeness, key uniqueness, archival, creation, offset assignment and the completion all land
+ * together or not at all. A request that loses a race is not dropped: it turns into a rejection
+ * completion at its own offset, so every submission yields exactly one completion.
+ */
+import type {
+  CompletionRecord,
+  ContractRecord,
+  PartyRecord,
+  TransactionRecord,
+  UserRecord,
+  UserRight,
+} from "./records.js";
+
+export type Conflict =
+  | { readonly kind: "inactive"; readonly contractIds: readonly string[] }
+  | { readonly kind: "duplicateKey"; readonly keyHash: string }
+  | { readonly kind: "duplicateCommand"; readonly existingOffset: bigint };
+
+export interface Deduplication {
+  /** Change id: (userId, sorted actAs, commandId), already serialised. */
+  readonly changeKey: string;
+  /** A previous acceptance recorded at or after this record time (micros) makes this a duplicate. */
+  readonly since: bigint;
+  /** Alternatively: a previous acceptance at an offset greater than this one. */
+  readonly sinceOffset?: bigint;
+}
+
+export interface TransactionCommit {
+  readonly kind: "transaction";
+  readonly dedup?: Deduplication;
+  /** Contracts that must still be active (everything the transaction read or exercised). */
+  readonly inputs: readonly string[];
+  /** Inputs the transaction consumes. */
+  readonly archives: readonly string[];
+  /** Contracts created and still active at the end of the transaction (offset/updateId filled in by the store). */
+  readonly creates: readonly Omit<ContractRecord, "createdOffset">[];
+  readonly transaction: Omit<TransactionRecord, "offset">;
+  readonly completion: Omit<CompletionRecord, "offset">;
+  /** The completion to write instead when a conflict is found at commit. */
+  readonly onConflict: (conflict: Conflict) => Omit<CompletionRecord, "offset">;
+}
+
+export interface RejectionCommit {
+  readonly kind: "rejection";
+  readonly completion: Omit<CompletionRecord, "offset">;
+}
+
+export type CommitRequest = TransactionCommit | RejectionCommit;
+
+export type CommitResult =
+  | { readonly kind: "committed"; readonly offset: bigint }
+  | { readonly kind: "rejected"; readonly offset: bigint; readonly conflict?: Conflict };
+
+export interface ContractQuery {
+  /** Only contracts with one of these stakeholders; undefined means any party. */
+  readonly parties?: readonly string[];
+  /** Only contracts of these templates (package-id form); undefined means any template. */
+  readonly templateIds?: readonly string[];
+  /**
+   * The snapshot at this offset: contracts created at or before it and not archived at or before
+   * it (so 0 gives none). Undefined means the contracts active now. An offset past the ledger end
+   * reads as the ledger end; callers refuse it first (OFFSET_AFTER_LEDGER_END).
+   */
+  readonly activeAtOffset?: bigint;
+}
+
+export interface LedgerStore {
+  /** Latest offset (0 when empty). */
+  ledgerEnd(): Promise<bigint>;
+  commit(request: CommitRequest): Promise<CommitResult>;
+  /** The last accepted command with this change key, for the early duplicate check. */
+  acceptedCommand(changeKey: string): Promise<{ readonly offset: bigint; readonly recordTime: bigint } | undefined>;
+
+  /** An active contract, or undefined if unknown or archived. */
+  activeContract(contractId: string): Promise<ContractRecord | undefined>;
+  activeContractByKey(keyHash: string): Promise<ContractRecord | undefined>;
+  /** Active contracts (now, or at `query.activeAtOffset`) in creation order. */
+  activeContracts(query: ContractQuery): Promise<ContractRecord[]>;
+
+  /** Updates with beginExclusive < offset <= endInclusive, ascending, at most `limit`. */
+  transactions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<TransactionRecord[]>;
+  transactionById(updateId: string): Promise<TransactionRecord | undefined>;
+  transactionByOffset(offset: bigint): Promise<TransactionRecord | undefined>;
+  /** Completions with beginExclusive < offset <= endInclusive, ascending, at most `limit`. */
+  completions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<CompletionRecord[]>;
+
+  /** Called with the new ledger end after commits (from this or, for shared stores, another instance). */
+  onLedgerEnd(listener: (end: bigint) => void): () => void;
+}
+
+export interface PartyStore {
+  /** Adds the party; false if it already existed. */
+  addParty(party: PartyRecord): Promise<boolean>;
+  party(party: string): Promise<PartyRecord | undefined>;
+  /** Parties in id order, after `pageToken` (exclusive), at most `pageSize`. */
+  parties(pageToken: string, pageSize: number): Promise<PartyRecord[]>;
+}
+
+export interface UserStore {
+  /** Adds the user; false if it already existed. */
+  addUser(user: UserRecord): Promise<boolean>;
+  user(id: string): Promise<UserRecord | undefined>;
+  users(pageToken: string, pageSize: number): Promise<UserRecord[]>;
+  deleteUser(id: string): Promise<boolean>;
+  /** Adds rights not yet held; returns those newly granted, or undefined for an unknown user. */
+  grantRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined>;
+  /** Removes rights held; returns those actually revoked, or undefined for an unknown user. */
+  revokeRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined>;
+}
+
+export interface SettingsStore {
+  setting(name: string): Promise<string | undefined>;
+  /** Sets the value unless one exists; returns the value in force afterwards. */
+  initSetting(name: string, value: string): Promise<string>;
+  putSetting(name: string, value: string): Promise<void>;
+}
+
+export interface Store extends LedgerStore, PartyStore, UserStore, SettingsStore {
+  /** Human-readable name for logs: `sqlite:/path` or `mongodb://host/db`. */
+  readonly description: string;
+  close(): Promise<void>;
+}

@@ -1,0 +1,26 @@
+/**
+ * Runs one wallet action per due contract, so one failing contract does not hold back the
+ * others. Afterwards the first failure is rethrown for the automation loop: a contention (the
+ * contract or an input changed or vanished under us) as is, so the loop repeats the pass at once
+ * on fresh state; anything else as a plain error, which ends the pass (logged, retried on the
+ * next trigger) instead of spinning on a failure that would repeat.
+ */
+import { LedgerError } from "../../ledger/errors.js";
+import { walletErrorOf } from "../wallet-error.js";
+
+/** Acts on each item concurrently (their commands share commits); true if any acted. */
+export async function actOnAll<T>(due: readonly T[], act: (item: T) => Promise<boolean | void>): Promise<boolean> {
+  const results = await Promise.allSettled(due.map(act));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw forTheLoop(failed.reason);
+  return results.some((r) => r.status === "fulfilled" && r.value !== false);
+}
+
+function forTheLoop(failure: unknown): unknown {
+  const kind = walletErrorOf(failure).kind;
+  if (failure instanceof LedgerError && (kind === "too-many-requests" || kind === "not-found")) return failure;
+  return new Error("wallet automation action failed", { cause: failure });
+}
+
+/** Whether a refusal is about the request itself (interpretation, funds), so retrying cannot help. */
+export const isPermanentRefusal = (e: unknown): boolean => walletErrorOf(e).kind === "bad-request";

@@ -1,0 +1,64 @@
+/**
+ * Reward collection: a wallet party's coupons of issuing rounds are minted into a holding by a
+ * self-transfer that uses them as inputs (Splice's wallet does the same), before they expire.
+ */
+import { Numeric } from "../../ledger/numeric.js";
+import { inScope, type Scope } from "../../automation/automation-step.js";
+import type { NetworkState } from "../../network/network-state.js";
+import { AmuletRules, AmuletRules_Transfer } from "../../templates/splice/amulet-rules.js";
+import { MAX_INPUTS } from "../support/select-inputs.js";
+import { spendingAs } from "../support/spend-queue.js";
+import { contextFor, spendableOf, type Spendable, type SpendableCandidate } from "../support/transfer-inputs.js";
+import type { WalletDeps } from "../wallet-deps.js";
+import type { WalletParties } from "./wallet-parties.js";
+
+export async function collectRewards(deps: WalletDeps, parties: WalletParties, state: NetworkState): Promise<boolean> {
+  let acted = false;
+  for (const party of await parties()) {
+    if (await spendingAs(deps, party, () => collectFor(deps, party, state))) acted = true;
+  }
+  return acted;
+}
+
+async function collectFor(deps: WalletDeps, party: string, state: NetworkState): Promise<boolean> {
+  // One read of the party's coupons, then a transfer per MAX_INPUTS of them: reading them
+  // again per batch would cost a busy provider (coupons by the hundred thousand) n²/100 reads.
+  const spendable = await spendableOf(deps, party);
+  const coupons = spendable.candidates.filter((c) => c.kind === "coupon" && c.value.isPositive());
+  for (let i = 0; i < coupons.length; i += MAX_INPUTS) {
+    await selfTransfer(deps, party, state, spendable, coupons.slice(i, i + MAX_INPUTS));
+  }
+  return coupons.length > 0;
+}
+
+/** Merges: a party in scope with more than 10 holdings gets its smallest (up to 100) merged into one. */
+export async function mergeHoldings(deps: WalletDeps, parties: WalletParties, state: NetworkState, scope: Scope, threshold = 10): Promise<boolean> {
+  let acted = false;
+  for (const party of (await parties()).filter((p) => inScope(scope, p))) {
+    if (await spendingAs(deps, party, () => mergeFor(deps, party, state, threshold))) acted = true;
+  }
+  return acted;
+}
+
+async function mergeFor(deps: WalletDeps, party: string, state: NetworkState, threshold: number): Promise<boolean> {
+  const spendable = await spendableOf(deps, party, { coupons: false });
+  const holdings = spendable.candidates;
+  if (holdings.length <= threshold) return false;
+  const inputs = [...holdings].sort((a, b) => a.value.cmp(b.value)).slice(0, MAX_INPUTS);
+  if (!inputs.reduce((a, c) => a.add(c.value), Numeric.zero).isPositive()) return false;
+  await selfTransfer(deps, party, state, spendable, inputs);
+  return true;
+}
+
+/** A transfer to nobody: the inputs' value becomes one new holding of the party (the change). */
+async function selfTransfer(deps: WalletDeps, party: string, state: NetworkState, spendable: Spendable, inputs: readonly SpendableCandidate[]): Promise<void> {
+  const { context, disclosed } = contextFor(spendable, inputs);
+  await deps.client.exercise(
+    [party],
+    AmuletRules,
+    state.rules.contractId,
+    AmuletRules_Transfer,
+    { transfer: { sender: party, provider: party, inputs: inputs.map((c) => c.input), outputs: [], beneficiaries: null }, context },
+    { disclosed },
+  );
+}

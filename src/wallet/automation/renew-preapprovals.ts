@@ -1,0 +1,40 @@
+/**
+ * Preapprovals the validator operator provides are renewed while they still have less than 30 days
+ * left, for another 90 days from now, paid from the operator's wallet (spec §3 and §8).
+ */
+import { type Active } from "../../ledger/ledger-client.js";
+import type { NetworkState } from "../../network/network-state.js";
+import { TransferPreapproval, TransferPreapproval_Renew, type TransferPreapprovalPayload } from "../../templates/splice/transfer-preapproval.js";
+import { preapprovalFeeFor } from "../support/preapproval-fee.js";
+import { pickInputs } from "../use-cases/send-via-preapproval.js";
+import { spendingAs } from "../support/spend-queue.js";
+import { contextFor, spendableOf } from "../support/transfer-inputs.js";
+import type { WalletDeps } from "../wallet-deps.js";
+
+const DAY = 86_400_000_000n;
+export const RENEW_WHEN_LESS_THAN = 30n * DAY;
+
+export const PREAPPROVAL_LIFETIME = 90n * DAY;
+
+export async function renewPreapprovals(deps: WalletDeps, state: NetworkState, now: bigint): Promise<boolean> {
+  const due = (await deps.client.active(TransferPreapproval, [deps.validator])).filter(
+    (p) => p.payload.provider === deps.validator && p.payload.expiresAt > now && p.payload.expiresAt - now < RENEW_WHEN_LESS_THAN,
+  );
+  for (const p of due) await spendingAs(deps, deps.validator, () => renew(deps, state, p, now));
+  return due.length > 0;
+}
+
+async function renew(deps: WalletDeps, state: NetworkState, p: Active<TransferPreapprovalPayload>, now: bigint): Promise<void> {
+  const newExpiresAt = now + PREAPPROVAL_LIFETIME;
+  const spendable = await spendableOf(deps, deps.validator);
+  const inputs = pickInputs(spendable.candidates, preapprovalFeeFor(state, spendable.openRound.payload, newExpiresAt - p.payload.expiresAt));
+  const { context, disclosed } = contextFor(spendable, inputs);
+  await deps.client.exercise(
+    [deps.validator],
+    TransferPreapproval,
+    p.contractId,
+    TransferPreapproval_Renew,
+    { context: { amuletRules: state.rules.contractId, context }, inputs: inputs.map((i) => i.input), newExpiresAt },
+    { disclosed },
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * The validator app's wallet triggers, run as steps of the node's automation loop (next to the
+ * simulated DSO), each acting only through ledger commands and each run only when something it
+ * looks at changed (see src/automation/automation-step.ts).
+ */
+import type { AutomationConfig } from "../../config/automation.js";
+import { automationStep, type AutomationStep } from "../../automation/automation-step.js";
+import { Amulet } from "../../templates/splice/amulet.js";
+import { IssuingMiningRound } from "../../templates/splice/round.js";
+import { BuyTrafficRequest } from "../../templates/splice/wallet/buy-traffic-request.js";
+import { AcceptedTransferOffer } from "../../templates/splice/wallet/transfer-offer.js";
+import type { WalletDeps } from "../wallet-deps.js";
+import { collectRewards, mergeHoldings } from "./collect-rewards.js";
+import { completeAcceptedOffers } from "./complete-accepted-offers.js";
+import { completeBuyTrafficRequests } from "./complete-buy-traffic-requests.js";
+import { expireTransferOffers } from "./expire-transfer-offers.js";
+import { renewPreapprovals } from "./renew-preapprovals.js";
+import type { WalletParties } from "./wallet-parties.js";
+
+export function walletAutomationSteps(deps: WalletDeps, parties: WalletParties, config: AutomationConfig): AutomationStep[] {
+  // Offers and traffic requests are answered first and always (Splice runs these triggers
+  // unconditionally); they are timed too, because what is not answered in time expires.
+  const steps: AutomationStep[] = [
+    automationStep("complete accepted offers", { watches: [AcceptedTransferOffer], timed: true }, (_state, now) => completeAcceptedOffers(deps, parties, now)),
+    automationStep("complete traffic requests", { watches: [BuyTrafficRequest], timed: true }, (state, now) => completeBuyTrafficRequests(deps, parties, state, now)),
+    automationStep("expire transfer offers", { timed: true }, (_state, now) => expireTransferOffers(deps, parties, now)),
+  ];
+  if (config.renewPreapprovals) steps.push(automationStep("renew preapprovals", { timed: true }, (state, now) => renewPreapprovals(deps, state, now)));
+  // Coupons are minted once their round issues, so a new issuing round is what gives work.
+  if (config.collectRewards) steps.push(automationStep("collect rewards", { watches: [IssuingMiningRound] }, (state) => collectRewards(deps, parties, state)));
+  // Only the owners whose holdings changed can have crossed the merge threshold.
+  if (config.mergeHoldings) {
+    steps.push(automationStep("merge holdings", { watches: [Amulet] }, (state, _now, scope) => mergeHoldings(deps, parties, state, scope, config.mergeThreshold)));
+  }
+  return steps;
+}

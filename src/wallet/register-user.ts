@@ -1,8 +1,0 @@
-/** `POST /v0/register`: self-onboarding; the ledger user is the token's subject. */
-import type { PartyId } from "../ledger/ids.js";
-import { onboardUser } from "./onboard-user.js";
-import type { WalletContext } from "./wallet-context.js";
-
-export function registerUser(ctx: WalletContext, tokenUser: string): Promise<{ party: PartyId }> {
-  return onboardUser(ctx, { name: tokenUser });
-}

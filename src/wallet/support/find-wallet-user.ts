@@ -1,0 +1,27 @@
+/**
+ * Who may use a wallet: the ledger user named by a verified token must exist, be active and be
+ * onboarded here. Returns the wallet's party for the use cases.
+ */
+import type { PartyId } from "../../ledger/ids.js";
+import type { OnboardingDeps } from "../wallet-deps.js";
+import { walletErrors } from "../wallet-error.js";
+
+export interface WalletUser {
+  readonly userId: string;
+  readonly party: PartyId;
+}
+
+export async function findWalletUser(ctx: OnboardingDeps, userId: string): Promise<WalletUser> {
+  const user = await ctx.store.user(userId);
+  if (!user || user.isDeactivated) throw walletErrors.forbidden(`user ${userId} ${user ? "is deactivated" : "does not exist"}`);
+  const known = await ctx.users.get(userId);
+  if (!known) throw walletErrors.forbidden(`user ${userId} is not onboarded to a wallet on this validator`);
+  return { userId, party: known.party as PartyId };
+}
+
+/** The validator operator's user, or any active user with the ParticipantAdmin right. */
+export async function isValidatorAdmin(ctx: OnboardingDeps, userId: string): Promise<boolean> {
+  const user = await ctx.store.user(userId);
+  if (!user || user.isDeactivated) return false;
+  return userId === ctx.validatorUser || user.rights.some((r) => r.kind === "ParticipantAdmin");
+}

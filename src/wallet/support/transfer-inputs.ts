@@ -1,0 +1,103 @@
+/**
+ * Everything a party can spend now, as selection candidates, and the transfer context and
+ * disclosed contracts the chosen inputs need: holdings at their current value, reward coupons of
+ * rounds that are issuing at their issuance.
+ */
+import type { ContractRecord } from "../../ledger/records.js";
+import { Numeric } from "../../ledger/numeric.js";
+import { latestOpenRound, openIssuingRounds, readNetwork, type NetworkState } from "../../network/network-state.js";
+import { AppRewardCoupon, ValidatorRewardCoupon, ValidatorRight } from "../../templates/splice/amulet.js";
+import { currentAmount } from "../../templates/splice/fees.js";
+import type { TransferContext, TransferInput } from "../../templates/splice/transfer-types.js";
+import { ValidatorLivenessActivityRecord } from "../../templates/splice/validator-license.js";
+import type { Candidate } from "./select-inputs.js";
+import type { WalletDeps } from "../wallet-deps.js";
+
+export interface SpendableCandidate extends Candidate {
+  readonly input: TransferInput;
+  /** Issuing round the coupon mints at, if it is a coupon. */
+  readonly round?: bigint;
+  readonly validatorRightFor?: string;
+}
+
+export interface Spendable {
+  readonly state: NetworkState;
+  readonly openRound: NetworkState["openRounds"][number];
+  readonly candidates: readonly SpendableCandidate[];
+  readonly validatorRights: ReadonlyMap<string, string>;
+}
+
+/**
+ * What `party` can spend now. Holdings come from the in-memory index; coupons are read from the
+ * store, and a busy provider can hold hundreds of thousands between issuing rounds, so a caller
+ * that spends holdings only (merges) asks for `{ coupons: false }`.
+ */
+export async function spendableOf(deps: WalletDeps, party: string, options: { readonly coupons?: boolean } = {}): Promise<Spendable> {
+  const now = deps.clock.now();
+  const state = await readNetwork(deps.client, deps.dso);
+  const openRound = latestOpenRound(state, now);
+  const issuing = new Map(openIssuingRounds(state, now).map((r) => [r.payload.round.number, r.payload]));
+  const n = openRound.payload.round.number;
+  const withCoupons = options.coupons ?? true;
+  const none = Promise.resolve([]);
+  const [held, appCoupons, validatorCoupons, liveness, rights] = await Promise.all([
+    deps.holdings.of(party),
+    withCoupons ? deps.client.active(AppRewardCoupon, [party]) : none,
+    withCoupons ? deps.client.active(ValidatorRewardCoupon, [party]) : none,
+    withCoupons ? deps.client.active(ValidatorLivenessActivityRecord, [party]) : none,
+    withCoupons ? deps.client.active(ValidatorRight, [party]) : none,
+  ]);
+  const validatorRights = new Map(rights.filter((r) => r.payload.validator === party).map((r) => [r.payload.user, r.contractId as string]));
+  const candidates: SpendableCandidate[] = [];
+  for (const a of held.amulets) {
+    if (a.payload.dso !== deps.dso) continue;
+    const contractId = a.record.contractId;
+    candidates.push({ contractId, value: currentAmount(a.payload.amount, n), kind: "holding", input: { tag: "InputAmulet", value: contractId } });
+  }
+  for (const c of appCoupons) {
+    const r = issuing.get(c.payload.round.number);
+    if (!r || (c.payload.beneficiary ?? c.payload.provider) !== party) continue;
+    const rate = c.payload.featured ? r.issuancePerFeaturedAppRewardCoupon : r.issuancePerUnfeaturedAppRewardCoupon;
+    candidates.push({ contractId: c.contractId, value: c.payload.amount.mul(rate), kind: "coupon", round: r.round.number, input: { tag: "InputAppRewardCoupon", value: c.contractId } });
+  }
+  for (const c of validatorCoupons) {
+    const r = issuing.get(c.payload.round.number);
+    if (!r || !validatorRights.has(c.payload.user)) continue;
+    candidates.push({
+      contractId: c.contractId,
+      value: c.payload.amount.mul(r.issuancePerValidatorRewardCoupon),
+      kind: "coupon",
+      round: r.round.number,
+      validatorRightFor: c.payload.user,
+      input: { tag: "InputValidatorRewardCoupon", value: c.contractId },
+    });
+  }
+  for (const l of liveness) {
+    const r = issuing.get(l.payload.round.number);
+    if (!r || l.payload.validator !== party) continue;
+    candidates.push({
+      contractId: l.contractId,
+      value: r.optIssuancePerValidatorFaucetCoupon ?? Numeric.zero,
+      kind: "coupon",
+      round: r.round.number,
+      input: { tag: "InputValidatorLivenessActivityRecord", value: l.contractId },
+    });
+  }
+  return { state, openRound, candidates, validatorRights };
+}
+
+/** The transfer context for a chosen set of inputs, and the network contracts to disclose with it. */
+export function contextFor(spendable: Spendable, inputs: readonly SpendableCandidate[], featuredAppRight: string | null = null): { context: TransferContext; disclosed: ContractRecord[] } {
+  const rounds = new Set(inputs.flatMap((i) => (i.round === undefined ? [] : [i.round])));
+  const issuing = spendable.state.issuingRounds.filter((r) => rounds.has(r.payload.round.number));
+  const users = new Set(inputs.flatMap((i) => (i.validatorRightFor ? [i.validatorRightFor] : [])));
+  return {
+    context: {
+      openMiningRound: spendable.openRound.contractId,
+      issuingMiningRounds: issuing.map((r) => [r.payload.round, r.contractId]),
+      validatorRights: [...users].map((u) => [u, spendable.validatorRights.get(u)!]),
+      featuredAppRight,
+    },
+    disclosed: [spendable.state.rules.record, spendable.openRound.record, ...issuing.map((r) => r.record)],
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * `GET /v0/admin/external-party/balance?party_id=`: a party's CC holdings summed as Splice's
+ * `HoldingsSummary` does: initial amounts, holding fees accrued by the earliest open round, and
+ * the available amount (unlocked initial amounts less their fees).
+ *
+ * Splice serves it for the external parties its validator has a wallet for; every party this
+ * participant knows is served here (an unknown party is 404).
+ */
+import { readNetwork } from "../../network/network-state.js";
+import { Numeric } from "../../ledger/numeric.js";
+import { Amulet, LockedAmulet } from "../../templates/splice/amulet.js";
+import { holdingFee } from "../../templates/splice/fees.js";
+import type { WalletDeps } from "../wallet-deps.js";
+import { walletErrors } from "../wallet-error.js";
+import { parsePartyId } from "../support/wallet-input.js";
+
+export interface HoldingsSummary {
+  readonly party: string;
+  readonly totalUnlockedCoin: Numeric;
+  readonly totalLockedCoin: Numeric;
+  readonly totalCoinHoldings: Numeric;
+  readonly accumulatedHoldingFeesUnlocked: Numeric;
+  readonly accumulatedHoldingFeesLocked: Numeric;
+  readonly accumulatedHoldingFeesTotal: Numeric;
+  readonly totalAvailableCoin: Numeric;
+  readonly computedAsOfRound: bigint;
+}
+
+export async function getExternalPartyBalance(deps: WalletDeps, partyRaw: string): Promise<HoldingsSummary> {
+  const party = parsePartyId("party_id", partyRaw);
+  if (!(await deps.store.party(party))) throw walletErrors.notFound(`No wallet for external party ${party}`);
+  const earliest = (await readNetwork(deps.client, deps.dso)).openRounds[0];
+  if (!earliest) throw walletErrors.notFound("No open mining round found");
+  const round = earliest.payload.round.number;
+  const [amulets, locked] = await Promise.all([deps.client.active(Amulet, [party]), deps.client.active(LockedAmulet, [party])]);
+  const sum = (xs: Numeric[]) => xs.reduce((a, b) => a.add(b), Numeric.zero);
+  const unlockedAmounts = amulets.filter((a) => a.payload.owner === party).map((a) => a.payload.amount);
+  const lockedAmounts = locked.filter((l) => l.payload.amulet.owner === party).map((l) => l.payload.amulet.amount);
+  const totalUnlockedCoin = sum(unlockedAmounts.map((a) => a.initialAmount));
+  const totalLockedCoin = sum(lockedAmounts.map((a) => a.initialAmount));
+  const accumulatedHoldingFeesUnlocked = sum(unlockedAmounts.map((a) => holdingFee(a, round)));
+  const accumulatedHoldingFeesLocked = sum(lockedAmounts.map((a) => holdingFee(a, round)));
+  return {
+    party,
+    totalUnlockedCoin,
+    totalLockedCoin,
+    totalCoinHoldings: totalUnlockedCoin.add(totalLockedCoin),
+    accumulatedHoldingFeesUnlocked,
+    accumulatedHoldingFeesLocked,
+    accumulatedHoldingFeesTotal: accumulatedHoldingFeesUnlocked.add(accumulatedHoldingFeesLocked),
+    totalAvailableCoin: totalUnlockedCoin.sub(accumulatedHoldingFeesUnlocked),
+    computedAsOfRound: round,
+  };
+}

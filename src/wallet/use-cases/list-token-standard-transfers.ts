@@ -1,0 +1,9 @@
+/** `GET /v0/wallet/token-standard/transfers`: the open CC transfer instructions the party sends or receives. */
+import type { Active } from "../../ledger/ledger-client.js";
+import { AmuletTransferInstruction, type AmuletTransferInstructionPayload } from "../../templates/splice/amulet-transfer-instruction.js";
+import type { WalletDeps } from "../wallet-deps.js";
+
+export async function listTokenStandardTransfers(deps: WalletDeps, party: string): Promise<Active<AmuletTransferInstructionPayload>[]> {
+  const all = await deps.client.active(AmuletTransferInstruction, [party]);
+  return all.filter((i) => i.payload.transfer.sender === party || i.payload.transfer.receiver === party);
+}

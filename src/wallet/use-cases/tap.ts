@@ -1,0 +1,22 @@
+/** `POST /v0/wallet/tap` (DevNet): mint CC to the party through `AmuletRules_DevNet_Tap`. */
+import { latestOpenRound, readNetwork } from "../../network/network-state.js";
+import type { Numeric } from "../../ledger/numeric.js";
+import { AmuletRules, AmuletRules_DevNet_Tap } from "../../templates/splice/amulet-rules.js";
+import type { WalletDeps } from "../wallet-deps.js";
+import { walletErrors } from "../wallet-error.js";
+
+export async function tap(deps: WalletDeps, party: string, amount: Numeric, commandId?: string): Promise<string> {
+  if (!amount.isPositive()) throw walletErrors.badRequest("amount must be positive");
+  const state = await readNetwork(deps.client, deps.dso);
+  if (!state.rules.payload.isDevNet) throw walletErrors.badRequest("tap is only available on DevNet");
+  const round = latestOpenRound(state, deps.clock.now());
+  const { result } = await deps.client.exercise(
+    [party],
+    AmuletRules,
+    state.rules.contractId,
+    AmuletRules_DevNet_Tap,
+    { receiver: party, amount, openRound: round.contractId },
+    { disclosed: [state.rules.record, round.record], ...(commandId ? { commandId } : {}) },
+  );
+  return result.amuletSum.amulet;
+}
