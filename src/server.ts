@@ -15,7 +15,7 @@ import { grpcRoutes, serveGrpcNatively, specGrpcMessageHandler } from "./api/grp
 import { createGateway } from "./api/http/gateway.js";
 import { createWebUi, isWebUiRequest } from "./api/http/web-ui.js";
 import type { Route } from "./api/http/route-table.js";
-import { createTokenVerifier, describeSecret, loadOrCreateSecret } from "./auth/index.js";
+import { createTokenVerifier, describeSecret, issueToken, loadOrCreateSecret } from "./auth/index.js";
 import { walletServices } from "./api/services/wallet/index.js";
 import { bootstrap, bootstrapValidatorOperator } from "./bootstrap.js";
 import type { Config } from "./config/index.js";
@@ -195,7 +195,9 @@ function createListeners(api: LedgerApi, v0: ReturnType<typeof walletServices>, 
     log,
   });
   // The web UI shares the JSON port; its dev login only where nobody else can reach it (or when enabled).
-  const webUi = createWebUi({ secret, audience: config.auth.audience, devLogin: config.devLogin ?? isLoopback(config.host) });
+  const webUi = createWebUi({
+    issueToken: (user) => issueToken({ secret, userId: user, audience: config.auth.audience, expiresInSeconds: 12 * 3600 }),
+    devLogin: config.devLogin ?? isLoopback(config.host) });
   const httpServer = http.createServer((req, res) => {
     const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
     return isWebUiRequest(req.method ?? "GET", pathname) ? webUi(req, res) : gateway.handle(req, res);

@@ -7,7 +7,6 @@ import { readFile, stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { issueToken } from "../../auth/token-issuer.js";
 import { readBody, send } from "./http-io.js";
 
 const defaultDist = resolve(fileURLToPath(new URL("../../../web/dist", import.meta.url)));
@@ -22,8 +21,8 @@ const types: Record<string, string> = {
 };
 
 export interface WebUiOptions {
-  readonly secret: Uint8Array;
-  readonly audience?: string;
+  /** Signs a session token for a user (the app layer passes the HS256 issuer; the secret stays there). */
+  readonly issueToken: (user: string) => Promise<string>;
   /** Whether `POST /ui/session` issues tokens (loopback listener or explicitly enabled). */
   readonly devLogin: boolean;
   readonly dist?: string;
@@ -57,9 +56,9 @@ async function issueSession(options: WebUiOptions, req: IncomingMessage, res: Se
     return send(res, 400, { error: "The body must be JSON {\"user\": \"name\"}." });
   }
   if (typeof user !== "string" || !/^[A-Za-z0-9@^$.!`\-#+'~_|:()]{1,128}$/.test(user)) {
-    return send(res, 400, { error: "The user name must be 1-128 characters of letters, digits and @^$.!`-#+'~_|:" });
+    return send(res, 400, { error: "The user name must be 1-128 characters of letters, digits and @^$.!`-#+'~_|:()" });
   }
-  const token = await issueToken({ secret: options.secret, userId: user, audience: options.audience, expiresInSeconds: 12 * 3600 });
+  const token = await options.issueToken(user);
   send(res, 200, { user, token });
 }
 
