@@ -18,8 +18,9 @@ import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
 import { grpcRoutes, MAX_MESSAGE_NESTING, serveGrpcNatively, specGrpcMessageHandler } from "./api/grpc-native/index.js";
 import { answerClientError } from "./api/http/client-error.js";
 import { createGateway } from "./api/http/gateway.js";
+import { createWebUi, isWebUiRequest } from "./api/http/web-ui.js";
 import type { Route } from "./api/http/route-table.js";
-import { createTokenVerifier, describeSecret, loadOrCreateSecret } from "./auth/index.js";
+import { createTokenVerifier, describeSecret, issueToken, loadOrCreateSecret } from "./auth/index.js";
 import { walletServices } from "./api/services/wallet/index.js";
 import { admitAuthenticated } from "./api/services/call-admission.js";
 import { bootstrap, bootstrapValidatorOperator } from "./bootstrap.js";
@@ -101,7 +102,7 @@ export async function startServer(config: Config, parts: ServerParts = {}, optio
       shuttingDown: () => shuttingDown,
     },
   });
-  const { grpcServer, grpcSessions, httpServer, gateway } = createListeners(api, apps.v0, config, options, log, { metrics, ops });
+  const { grpcServer, grpcSessions, httpServer, gateway } = createListeners(api, apps.v0, config, options, log, { metrics, ops, secret });
 
   await listen(grpcServer, config.grpcPort, config.host);
   await listen(httpServer, config.httpPort, config.host);
@@ -206,7 +207,7 @@ function createListeners(
   config: Config,
   options: ServerOptions,
   log: Logger,
-  observed: { readonly metrics: NodeMetrics; readonly ops: OpsEndpoints },
+  observed: { readonly metrics: NodeMetrics; readonly ops: OpsEndpoints; readonly secret: Uint8Array },
 ) {
   const admit = admitAuthenticated(api.verifier, log);
   // One set of implementations for every transport, each call timed.
@@ -245,16 +246,28 @@ function createListeners(
     authenticate: authenticateFirst(api),
     log,
   });
-  const label = routeLabeler(gateway.routes, OPS_PATHS);
+  // The web UI shares the JSON port; its dev login only where nobody else can reach it (or when enabled).
+  const webUi = createWebUi({
+    issueToken: (user) => issueToken({ secret: observed.secret, userId: user, audience: config.auth.audience, expiresInSeconds: 12 * 3600 }),
+    devLogin: config.devLogin ?? isLoopback(config.host),
+  });
+  const label = routeLabeler(gateway.routes, [...OPS_PATHS, "/ui/session"]);
   const httpServer = http.createServer((req, res) => {
     const started = performance.now();
     res.once("finish", () => observed.metrics.http(label(req.method ?? "", req.url ?? ""), req.method ?? "", res.statusCode, (performance.now() - started) / 1000));
-    if (!observed.ops.handle(req, res)) gateway.handle(req, res);
+    if (observed.ops.handle(req, res)) return;
+    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (isWebUiRequest(req.method ?? "GET", pathname)) webUi(req, res);
+    else gateway.handle(req, res);
   });
   httpServer.on("clientError", answerClientError);
   // Keep-alive sockets must not hold shutdown hostage.
   httpServer.keepAliveTimeout = 5_000;
   return { grpcServer, grpcSessions, httpServer, gateway };
+}
+
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host.startsWith("127.");
 }
 
 function listen(server: http.Server | http2.Http2Server, port: number, host: string): Promise<void> {

@@ -25,6 +25,7 @@ const EnvSchema = z.object({
   CCWALLET_AUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional().describe("HS256 secret"),
   CCWALLET_AUTH_JWKS_URL: z.string().url().optional().describe("RS256/ES256 verification keys"),
   CCWALLET_AUTH_AUDIENCE: z.string().min(1).optional().describe("required aud claim"),
+  CCWALLET_UI_DEV_LOGIN: z.enum(["true", "false"]).optional().describe("web UI user-name-only login (default: on when CCWALLET_HOST is loopback)"),
   CCWALLET_ADMIN_USER: z.string().regex(/^[A-Za-z0-9@^$.!`\-#+'~_|:()]{1,128}$/).default("participant_admin"),
   CCWALLET_VALIDATOR_USER: z.string().regex(/^[A-Za-z0-9@^$.!`\-#+'~_|:()]{1,128}$/).default("administrator"),
   CCWALLET_TIME: z.enum(["wall", "static"]).default("wall"),
@@ -56,6 +57,8 @@ export interface Config {
   readonly httpPort: number;
   readonly grpcPort: number;
   readonly auth: { readonly secret?: string; readonly jwksUrl?: string; readonly audience?: string };
+  /** The web UI's dev login; undefined: on exactly when the node listens on loopback. */
+  readonly devLogin?: boolean;
   readonly adminUser: string;
   readonly validatorUser: string;
   readonly time: "wall" | "static";
@@ -103,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     httpPort: e.CCWALLET_HTTP_PORT,
     grpcPort: e.CCWALLET_GRPC_PORT,
     auth: { secret: e.CCWALLET_AUTH_SECRET, jwksUrl: e.CCWALLET_AUTH_JWKS_URL, audience: e.CCWALLET_AUTH_AUDIENCE },
+    devLogin: e.CCWALLET_UI_DEV_LOGIN === undefined ? undefined : e.CCWALLET_UI_DEV_LOGIN === "true",
     adminUser: e.CCWALLET_ADMIN_USER,
     validatorUser: e.CCWALLET_VALIDATOR_USER,
     time: e.CCWALLET_TIME,

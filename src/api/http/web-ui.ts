@@ -1,0 +1,84 @@
+/**
+ * The wallet web UI on the JSON port: the built single-page app (web/dist, built by `npm install`'s
+ * `prepare`) at `/` and `/wallet/`, and the development login `POST /ui/session {user}`. Only GETs
+ * outside the API prefixes land here; everything else stays with the JSON gateway.
+ */
+import { readFile, stat } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { extname, join, normalize, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { readBody, send } from "./http-io.js";
+
+const defaultDist = resolve(fileURLToPath(new URL("../../../web/dist", import.meta.url)));
+
+const types: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".json": "application/json",
+};
+
+export interface WebUiOptions {
+  /** Signs a session token for a user (the app layer passes the HS256 issuer; the secret stays there). */
+  readonly issueToken: (user: string) => Promise<string>;
+  /** Whether `POST /ui/session` issues tokens (loopback listener or explicitly enabled). */
+  readonly devLogin: boolean;
+  readonly dist?: string;
+}
+
+/** Paths the API owns; a GET there is never answered with the app. */
+const apiPrefixes = ["/v0/", "/v2/", "/api/", "/registry/", "/readyz", "/livez", "/metrics"];
+
+export function isWebUiRequest(method: string, pathname: string): boolean {
+  if (pathname === "/ui/session") return method === "POST";
+  if (method !== "GET" && method !== "HEAD") return false;
+  return !apiPrefixes.some((p) => pathname.startsWith(p));
+}
+
+export function createWebUi(options: WebUiOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const dist = options.dist ?? defaultDist;
+  return (req, res) => {
+    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    const work = pathname === "/ui/session" ? issueSession(options, req, res) : serveFile(dist, pathname, res);
+    work.catch((e: unknown) => send(res, 500, { error: e instanceof Error ? e.message : String(e) }));
+  };
+}
+
+/** The dev login: a user name in, a token signed here for that user out; the secret stays on the node. */
+async function issueSession(options: WebUiOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (!options.devLogin) return send(res, 403, { error: "The development login is disabled on this node; log in with the configured identity provider." });
+  let user: unknown;
+  try {
+    user = (JSON.parse(await readBody(req, 4096)) as { user?: unknown }).user;
+  } catch {
+    return send(res, 400, { error: "The body must be JSON {\"user\": \"name\"}." });
+  }
+  if (typeof user !== "string" || !/^[A-Za-z0-9@^$.!`\-#+'~_|:()]{1,128}$/.test(user)) {
+    return send(res, 400, { error: "The user name must be 1-128 characters of letters, digits and @^$.!`-#+'~_|:()" });
+  }
+  const token = await options.issueToken(user);
+  send(res, 200, { user, token });
+}
+
+/** A file of the build, or index.html for any other path (the app routes on the client). */
+async function serveFile(dist: string, pathname: string, res: ServerResponse): Promise<void> {
+  const rel = pathname.replace(/^\/wallet(\/|$)/, "/");
+  const path = normalize(join(dist, decodeURIComponent(rel)));
+  const inside = path.startsWith(dist + "/");
+  const file = inside && (await stat(path).catch(() => undefined))?.isFile() ? path : join(dist, "index.html");
+  const body = await readFile(file).catch(() => undefined);
+  if (body === undefined) {
+    res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
+    return void res.end("The web UI is not built: run npm install (its prepare script runs vite build).");
+  }
+  // Vite names assets by content hash: they never change under their name.
+  const hashed = file.includes(`${"/assets/"}`);
+  res.writeHead(200, {
+    "content-type": types[extname(file)] ?? "application/octet-stream",
+    "cache-control": hashed ? "public, max-age=31536000, immutable" : "no-cache",
+    "content-length": body.length,
+  });
+  res.end(body);
+}

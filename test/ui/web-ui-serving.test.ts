@@ -1,0 +1,65 @@
+/**
+ * The node serves the built web UI on the JSON port (caching headers, SPA fallback, API paths left
+ * to the API) and issues dev-login session tokens that the /v0 API accepts. The build comes from
+ * `npm install`'s prepare script (web/dist).
+ */
+import { readdirSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+let node: TestServer;
+beforeAll(async () => {
+  node = await startTestServer();
+});
+afterAll(() => node.stop());
+
+describe("the web UI on the JSON port", () => {
+  it("serves index.html at /, /wallet/ and any client route, never cached", async () => {
+    for (const path of ["/", "/wallet/", "/wallet/transfer", "/transactions"]) {
+      const r = await fetch(node.http + path);
+      expect([path, r.status, r.headers.get("cache-control"), r.headers.get("content-type")]).toEqual([path, 200, "no-cache", "text/html; charset=utf-8"]);
+      expect(await r.text()).toContain('<div id="app"></div>');
+    }
+  });
+
+  it("serves hashed assets as immutable, also under /wallet/", async () => {
+    const [asset] = readdirSync(new URL("../../web/dist/assets", import.meta.url)).filter((f) => f.endsWith(".js"));
+    for (const path of [`/assets/${asset}`, `/wallet/assets/${asset}`]) {
+      const r = await fetch(node.http + path);
+      expect([r.status, r.headers.get("cache-control"), r.headers.get("content-type")]).toEqual([200, "public, max-age=31536000, immutable", "text/javascript; charset=utf-8"]);
+    }
+  });
+
+  it("leaves API paths to the API: an unknown /v0 path is still the API's 404", async () => {
+    const r = await fetch(node.http + "/v0/no-such-thing");
+    expect(r.status).toBe(404);
+    expect(await r.json()).toEqual({ error: "The requested resource could not be found: GET /v0/no-such-thing" });
+  });
+
+  it("issues a dev-login token on loopback that the /v0 API accepts for that user", async () => {
+    const r = await node.json("POST", "/ui/session", { user: "ui-dora" }, null);
+    expect(r.status).toBe(200);
+    expect(r.body.user).toBe("ui-dora");
+    const onboarded = await node.json("POST", "/v0/register", {}, r.body.token);
+    expect(onboarded.status).toBe(200);
+    const status = await node.json("GET", "/v0/wallet/user-status", undefined, r.body.token);
+    expect([status.body.party_id, status.body.user_onboarded]).toEqual([onboarded.body.party_id, true]);
+  });
+
+  it("refuses a malformed user name with the reason", async () => {
+    const r = await node.json("POST", "/ui/session", { user: "no spaces" }, null);
+    expect([r.status, r.body.error]).toEqual([400, "The user name must be 1-128 characters of letters, digits and @^$.!`-#+'~_|:()"]);
+  });
+});
+
+describe("the dev login when disabled", () => {
+  it("answers 403 with the reason", async () => {
+    const off = await startTestServer({ CCWALLET_UI_DEV_LOGIN: "false" });
+    try {
+      const r = await off.json("POST", "/ui/session", { user: "x" }, null);
+      expect([r.status, r.body.error]).toEqual([403, "The development login is disabled on this node; log in with the configured identity provider."]);
+    } finally {
+      await off.stop();
+    }
+  });
+});
