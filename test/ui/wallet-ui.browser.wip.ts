@@ -5,7 +5,7 @@
  * Chromium comes from @sparticuz/chromium (inside its npm package); CHROME_PATH overrides it.
  */
 import chromium from "@sparticuz/chromium";
-import { chromium as playwright, type Browser, type Page } from "playwright-core";
+import { chromium as playwright, type Browser, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -19,7 +19,10 @@ beforeAll(async () => {
   // The operator pays the preapproval fees, so its wallet needs funds (as in the README session).
   const op = await node.token("administrator");
   expect((await node.json("POST", "/v0/wallet/tap", { amount: "1000" }, op)).status).toBe(200);
-  browser = await playwright.launch({ executablePath: process.env.CHROME_PATH ?? (await chromium.executablePath()), args: chromium.args, headless: true });
+  // @sparticuz/chromium's defaults are for AWS Lambda; in one process its browser contexts share
+  // storage, so two users' sessions would mix: run Chromium with its usual processes.
+  const args = chromium.args.filter((a) => a !== "--single-process" && a !== "--no-zygote");
+  browser = await playwright.launch({ executablePath: process.env.CHROME_PATH ?? (await chromium.executablePath()), args, headless: true });
   alice = await (await browser.newContext()).newPage();
   bob = await (await browser.newContext()).newPage();
 }, 60_000);
@@ -29,6 +32,10 @@ afterAll(async () => {
 });
 
 const balance = (p: Page) => p.getByRole("region", { name: "Balance" });
+/** A locator's text now, or "" while it is not there: Playwright's own wait would outlast every poll. */
+const text = (l: Locator) => l.textContent({ timeout: 100 }).then((t) => t ?? "", () => "");
+/** The UI refreshes every 1.5 s and a send takes a ledger round trip: give each expectation a few refreshes. */
+const SLOW = { timeout: 10_000, interval: 100 };
 
 async function loginAndOnboard(page: Page, user: string): Promise<number> {
   const started = Date.now();
@@ -37,7 +44,7 @@ async function loginAndOnboard(page: Page, user: string): Promise<number> {
   const interactive = Date.now() - started;
   await page.getByRole("button", { name: "Log in" }).click();
   await page.getByRole("button", { name: "Onboard yourself" }).click();
-  await expect.poll(() => balance(page).textContent()).toContain("0 CC");
+  await expect.poll(() => text(balance(page)), SLOW).toContain("0 CC");
   return interactive;
 }
 
@@ -59,52 +66,52 @@ describe("the wallet UI in Chromium", () => {
   it("taps and shows the balance", async () => {
     await alice.getByLabel("Tap amount", { exact: true }).fill("100");
     await alice.getByRole("button", { name: "Tap" }).click();
-    await expect.poll(() => balance(alice).textContent()).toContain("100 CC");
+    await expect.poll(() => text(balance(alice)), SLOW).toContain("100 CC");
   });
 
   it("pre-approves after the confirmation, and the button turns disabled", async () => {
     const button = bob.getByRole("button", { name: /^Pre-approve incoming direct transfers/ });
     await button.click();
     await bob.getByRole("button", { name: "Confirm" }).click();
-    await expect.poll(() => button.isDisabled(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => button.isDisabled(), SLOW).toBe(true);
   });
 
   it("sends in one step to a preapproved receiver; both balances update without reload", async () => {
     const bobParty = (await bob.getByLabel("Party ID", { exact: true }).textContent())!;
     await send(alice, bobParty, "10", "lunch");
-    await expect.poll(() => alice.getByRole("status").textContent()).toBe("Sent 10 CC directly: the receiver pre-approved incoming transfers.");
-    await expect.poll(() => balance(alice).textContent()).toContain("90 CC");
-    await expect.poll(() => balance(bob).textContent()).toContain("10 CC");
+    await expect.poll(() => text(alice.getByRole("status")), SLOW).toBe("Sent 10 CC directly: the receiver pre-approved incoming transfers.");
+    await expect.poll(() => text(balance(alice)), SLOW).toContain("90 CC");
+    await expect.poll(() => text(balance(bob)), SLOW).toContain("10 CC");
   });
 
   it("sends an offer to a receiver without preapproval, which accepts it in its own browser", async () => {
     const aliceParty = (await alice.getByLabel("Party ID", { exact: true }).textContent())!;
     await send(bob, aliceParty, "4", "change");
-    await expect.poll(() => bob.getByRole("status").textContent()).toBe("Created a transfer offer of 4 CC: the receiver has no preapproval and must accept it.");
+    await expect.poll(() => text(bob.getByRole("status")), SLOW).toBe("Created a transfer offer of 4 CC: the receiver has no preapproval and must accept it.");
     await alice.getByRole("button", { name: "Accept" }).click();
-    await expect.poll(() => balance(alice).textContent(), { timeout: 10_000 }).toContain("94 CC");
-    await expect.poll(() => balance(bob).textContent(), { timeout: 10_000 }).toContain("6 CC");
+    await expect.poll(() => text(balance(alice)), SLOW).toContain("94 CC");
+    await expect.poll(() => text(balance(bob)), SLOW).toContain("6 CC");
   });
 
   it("withdraws an outgoing offer", async () => {
     const aliceParty = (await alice.getByLabel("Party ID", { exact: true }).textContent())!;
     await send(bob, aliceParty, "1", "oops");
     await bob.getByRole("button", { name: "Withdraw" }).click();
-    await expect.poll(() => bob.getByRole("button", { name: "Withdraw" }).count()).toBe(0);
-    await expect.poll(() => alice.getByRole("button", { name: "Accept" }).count()).toBe(0);
+    await expect.poll(() => bob.getByRole("button", { name: "Withdraw" }).count(), SLOW).toBe(0);
+    await expect.poll(() => alice.getByRole("button", { name: "Accept" }).count(), SLOW).toBe(0);
   });
 
   it("shows the server's error when a send fails", async () => {
     const bobParty = (await bob.getByLabel("Party ID", { exact: true }).textContent())!;
     await send(alice, bobParty, "1000", "too much");
-    await expect.poll(() => alice.getByRole("alert").count()).toBeGreaterThan(0);
+    await expect.poll(() => alice.getByRole("alert").count(), SLOW).toBeGreaterThan(0);
     expect((await alice.getByRole("alert").first().textContent())!.length).toBeGreaterThan(0);
   });
 
   it("keeps the session across a reload, and logout returns to the login", async () => {
     await alice.reload();
-    await expect.poll(() => balance(alice).textContent()).toContain("94 CC");
+    await expect.poll(() => text(balance(alice)), SLOW).toContain("94 CC");
     await alice.getByRole("button", { name: "Log out" }).click();
-    await expect.poll(() => alice.getByLabel("User name", { exact: true }).count()).toBe(1);
+    await expect.poll(() => alice.getByLabel("User name", { exact: true }).count(), SLOW).toBe(1);
   });
 });
