@@ -241,8 +241,10 @@ function SendForm({ session }: { session: Session }) {
   );
 }
 
+/** A TransferOffer as `GET /v0/wallet/transfer-offers` lists it (Splice's Contract: id and payload side by side). */
 interface OfferContract {
-  contract: { contract_id: string; payload: { sender: string; receiver: string; amount: { amount: string }; description: string } };
+  contract_id: string;
+  payload: { sender: string; receiver: string; amount: { amount: string }; description: string };
 }
 
 function Offers({ session, party }: { session: Session; party: string }) {
@@ -251,8 +253,8 @@ function Offers({ session, party }: { session: Session; party: string }) {
   const all = offers.data?.offers ?? [];
   const act = (id: string, what: string) => () => run(() => api(session, "POST", `/v0/wallet/transfer-offers/${encodeURIComponent(id)}/${what}`, {}));
   const row = (o: OfferContract, buttons: preact.ComponentChildren) => (
-    <li key={o.contract.contract_id}>
-      {trimAmount(o.contract.payload.amount.amount)} CC · {o.contract.payload.description || "no description"} · {buttons}
+    <li key={o.contract_id}>
+      {trimAmount(o.payload.amount.amount)} CC · {o.payload.description || "no description"} · {buttons}
     </li>
   );
   return (
@@ -260,16 +262,16 @@ function Offers({ session, party }: { session: Session; party: string }) {
       <section aria-label="Action needed">
         <h2>Action needed</h2>
         <ul>
-          {all.filter((o) => o.contract.payload.receiver === party).map((o) =>
-            row(o, <>from {o.contract.payload.sender} <button onClick={act(o.contract.contract_id, "accept")}>Accept</button> <button onClick={act(o.contract.contract_id, "reject")}>Reject</button></>),
+          {all.filter((o) => o.payload.receiver === party).map((o) =>
+            row(o, <>from {o.payload.sender} <button onClick={act(o.contract_id, "accept")}>Accept</button> <button onClick={act(o.contract_id, "reject")}>Reject</button></>),
           )}
         </ul>
       </section>
       <section aria-label="Outgoing offers">
         <h2>Outgoing offers</h2>
         <ul>
-          {all.filter((o) => o.contract.payload.sender === party).map((o) =>
-            row(o, <>to {o.contract.payload.receiver} <button onClick={act(o.contract.contract_id, "withdraw")}>Withdraw</button></>),
+          {all.filter((o) => o.payload.sender === party).map((o) =>
+            row(o, <>to {o.payload.receiver} <button onClick={act(o.contract_id, "withdraw")}>Withdraw</button></>),
           )}
         </ul>
       </section>
