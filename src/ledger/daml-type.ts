@@ -282,7 +282,10 @@ export function fromDamlJson(type: DamlType, json: unknown, path = "", depth = 0
         if (!present && resolve(fty).kind !== "optional") throw new ValueError(`${path}.${name}`, "missing field");
         out[name] = fromDamlJson(fty, json[name], path ? `${path}.${name}` : name, d);
       }
+      // Daml-LF's upgrade rule: a value from a newer version of the package may carry fields this
+      // version lacks, if they are None (null); downgrading drops them. Any other extra field is refused.
       for (const name of Object.keys(json)) {
+        if (json[name] === null) continue;
         if (!ty.fields.some(([f]: readonly [string, DamlType]) => f === name)) throw new ValueError(path ? `${path}.${name}` : name, "unknown field");
       }
       return out;

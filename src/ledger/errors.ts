@@ -204,6 +204,11 @@ export const errors = {
     make("PARTY_NOT_KNOWN_ON_LEDGER", Category.InvalidGivenCurrentSystemStateResourceMissing)(
       `Parties not known on ledger: ${parties.join(", ")}`,
     ),
+  contractEventsNotFound: (contractId: string) =>
+    make("CONTRACT_EVENTS_NOT_FOUND", Category.InvalidGivenCurrentSystemStateResourceMissing)(
+      "Contract events not found, or not visible.",
+      { contract_id: contractId },
+    ),
   updateNotFound: (what: string) =>
     make("UPDATE_NOT_FOUND", Category.InvalidGivenCurrentSystemStateResourceMissing)(`Update not found: ${what}`),
   /** `what`: Canton's offset type in the message, "Begin" for streams, "active_at_offset" for the ACS. */

@@ -50,6 +50,12 @@ export class TemplateRegistry {
     return this;
   }
 
+  /** An interface no template here implements yet: filters on it are valid and match nothing. */
+  addInterface<V>(iface: InterfaceDef<V>): this {
+    this.index(iface.id, { kind: "interface", iface: iface as unknown as InterfaceDef<unknown> });
+    return this;
+  }
+
   private index(q: QualifiedName, entry: Entry): void {
     this.byKey.set(`${q.packageId}:${q.moduleName}:${q.entityName}`, entry);
     this.byKey.set(`#${q.packageName}:${q.moduleName}:${q.entityName}`, entry);

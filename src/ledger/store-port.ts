@@ -70,6 +70,12 @@ export interface ContractQuery {
   readonly activeAtOffset?: bigint;
 }
 
+/** A contract as created, and the offset of the transaction that archived it, if any. */
+export interface ContractHistory {
+  readonly contract: ContractRecord;
+  readonly archivedOffset?: bigint;
+}
+
 export interface LedgerStore {
   /** Latest offset (0 when empty). */
   ledgerEnd(): Promise<bigint>;
@@ -80,6 +86,8 @@ export interface LedgerStore {
   /** An active contract, or undefined if unknown or archived. */
   activeContract(contractId: string): Promise<ContractRecord | undefined>;
   activeContractByKey(keyHash: string): Promise<ContractRecord | undefined>;
+  /** A contract whether active or archived, with the offset that archived it (events by contract id). */
+  contractHistory(contractId: string): Promise<ContractHistory | undefined>;
   /** Active contracts (now, or at `query.activeAtOffset`) in creation order. */
   activeContracts(query: ContractQuery): Promise<ContractRecord[]>;
 

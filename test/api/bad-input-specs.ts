@@ -260,6 +260,19 @@ export const SPECS: Record<string, RouteSpec> = {
   "POST /v2/updates": UPDATES,
   // Canton's deprecated name of the same stream.
   "POST /v2/updates/flats": UPDATES,
+  "POST /v2/events/events-by-contract-id": {
+    read: true,
+    as: (w) => w.alice.token,
+    valid: (w) => ({ contractId: w.unknownCid, eventFormat: filterOf(w.alice.party) }),
+    bad: (w) => [
+      { name: "another party", body: { contractId: w.unknownCid, eventFormat: filterOf(w.bob.party) }, allowed: [403] },
+      { name: "an unknown contract", body: { contractId: w.unknownCid, eventFormat: filterOf(w.alice.party) }, allowed: [404] },
+      { name: "a contract the party does not see", body: { contractId: w.othersAmulet, eventFormat: filterOf(w.alice.party) }, allowed: [404] },
+      { name: "not a contract id", body: { contractId: "nope", eventFormat: filterOf(w.alice.party) }, allowed: [400] },
+      { name: "eventFormat and requestingParties", body: { contractId: w.ownAmulet, eventFormat: filterOf(w.alice.party), requestingParties: [w.alice.party] }, allowed: [400] },
+      { name: "no eventFormat", body: { contractId: w.ownAmulet }, allowed: [400] },
+    ],
+  },
   "POST /v2/updates/trees": { ...streamRead((w) => ({ beginExclusive: 0, updateFormat: updateFormatOf(w.alice.party) }), () => []), unsupported: true },
   "POST /v2/updates/update-by-offset": streamRead(
     (w) => ({ offset: 1, updateFormat: updateFormatOf(w.alice.party) }),

@@ -50,6 +50,13 @@ describe("Daml-LF JSON codec", () => {
     expect(() => fromDamlJson(rec, { ...json, owner: undefined })).toThrow(ValueError);
   });
 
+  it("drops extra fields that are None, as a Daml-LF downgrade does, and refuses any other extra field", () => {
+    const v = fromDamlJson(rec, { ...json, lock: null }) as Record<string, unknown>;
+    expect("lock" in v).toBe(false);
+    expect(v.owner).toBe(json.owner);
+    expect(() => fromDamlJson(rec, { ...json, lock: { holders: [] } })).toThrow(/lock: unknown field/);
+  });
+
   it("keeps microseconds in timestamps", () => {
     expect(formatIsoMicros(parseIsoMicros("1970-01-01T00:00:00.000001Z"))).toBe("1970-01-01T00:00:00.000001Z");
     expect(formatIsoMicros(0n)).toBe("1970-01-01T00:00:00Z");

@@ -256,6 +256,10 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         expect(await store.activeContract(b.contractId)).toEqual(stored({ ...b, nodeId: 1, createUpdateId: t1.updateId }, 1n));
         expect(await store.activeContract(c.contractId)).toEqual(stored({ ...c, createUpdateId: t2.updateId }, 2n));
         expect(ids(await store.activeContracts({}))).toEqual([b.contractId, c.contractId, d.contractId]);
+        // The history keeps the archived contract, with the offset that archived it.
+        expect(await store.contractHistory(a.contractId)).toEqual({ contract: stored({ ...a, nodeId: 0, createUpdateId: t1.updateId }, 1n), archivedOffset: 2n });
+        expect(await store.contractHistory(c.contractId)).toEqual({ contract: stored({ ...c, createUpdateId: t2.updateId }, 2n) });
+        expect(await store.contractHistory("00" + "ee".repeat(32))).toBeUndefined();
 
         const txs = await store.transactions(0n, 2n, 10);
         expect(txs).toEqual([

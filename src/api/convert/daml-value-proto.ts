@@ -23,6 +23,11 @@ function fail(path: string, expected: string, got: Value["sum"]["case"]): never 
   throw new ValueError(path, `expected ${expected}, got ${got ?? "an empty value"}`);
 }
 
+/** An Optional None (`optional` with no value): the only extra record field a downgrade may drop. */
+function isNone(v: Value | undefined): boolean {
+  return v?.sum.case === "optional" && v.sum.value.value === undefined;
+}
+
 /** The Values directly inside `v` (one Daml nesting level down). */
 function childrenOf(v: Value): (Value | undefined)[] {
   const s = v.sum;
@@ -79,7 +84,8 @@ export function recordFromProto(type: RecordT<unknown>, record: ProtoRecord, pat
       }
       byLabel.delete(name);
     }
-    const extra = [...byLabel.keys()];
+    // Daml-LF's upgrade rule: extra fields are dropped when they are None (see fromDamlJson).
+    const extra = [...byLabel.entries()].filter(([, v]) => !isNone(v)).map(([label]) => label);
     if (extra.length > 0) throw new ValueError(path ? `${path}.${extra[0]}` : extra[0], "unknown field");
   } else {
     if (record.fields.length !== type.fields.length) {

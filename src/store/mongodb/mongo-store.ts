@@ -16,7 +16,7 @@ import type {
   UserRight,
 } from "../../ledger/records.js";
 import { decodeRecord, encodeRecord } from "../codec.js";
-import type { CommitRequest, CommitResult, ContractQuery, Store } from "../../ledger/store-port.js";
+import type { CommitRequest, CommitResult, ContractHistory, ContractQuery, Store } from "../../ledger/store-port.js";
 import type { Collections } from "./collections.js";
 import { openCollections } from "./collections.js";
 import { commitBatch } from "./commit-batch.js";
@@ -92,6 +92,13 @@ export class MongoStore implements Store {
 
   async activeContractByKey(keyHash: string): Promise<ContractRecord | undefined> {
     return decodeOne(await this.cols.contracts.findOne({ keyHash, archivedOffset: null }));
+  }
+
+  async contractHistory(contractId: string): Promise<ContractHistory | undefined> {
+    const doc = await this.cols.contracts.findOne({ _id: contractId });
+    if (!doc) return undefined;
+    const contract = decodeRecord<ContractRecord>(doc.record);
+    return doc.archivedOffset === null ? { contract } : { contract, archivedOffset: BigInt(doc.archivedOffset) };
   }
 
   async activeContracts(query: ContractQuery): Promise<ContractRecord[]> {

@@ -16,7 +16,7 @@ import type {
 } from "../../ledger/records.js";
 import { isDuplicate } from "../../ledger/deduplication.js";
 import { decodeRecord, encodeRecord } from "../codec.js";
-import type { CommitRequest, CommitResult, Conflict, ContractQuery, Store, TransactionCommit } from "../../ledger/store-port.js";
+import type { CommitRequest, CommitResult, Conflict, ContractHistory, ContractQuery, Store, TransactionCommit } from "../../ledger/store-port.js";
 import { SAFETY_NET_PAGES, WalCheckpointer } from "./checkpointer.js";
 import { AcsStats } from "./acs-stats.js";
 import { ContractCache } from "./contract-cache.js";
@@ -233,6 +233,13 @@ export class SqliteStore implements Store {
 
   async activeContractByKey(keyHash: string): Promise<ContractRecord | undefined> {
     return oneRecord<ContractRecord>(this.stmts.contractByKey, keyHash);
+  }
+
+  async contractHistory(contractId: string): Promise<ContractHistory | undefined> {
+    const row = this.stmts.contractHistory.get(contractId) as { record: string; archived_offset: number | bigint | null } | undefined;
+    if (!row) return undefined;
+    const contract = decodeRecord<ContractRecord>(row.record);
+    return row.archived_offset === null ? { contract } : { contract, archivedOffset: BigInt(row.archived_offset) };
   }
 
   async activeContracts(query: ContractQuery): Promise<ContractRecord[]> {

@@ -14,6 +14,9 @@ export const PACKAGES = {
   metadataV1: { name: "splice-api-token-metadata-v1", version: "1.0.0" },
   holdingV1: { name: "splice-api-token-holding-v1", version: "1.0.0" },
   transferInstructionV1: { name: "splice-api-token-transfer-instruction-v1", version: "1.0.0" },
+  allocationV1: { name: "splice-api-token-allocation-v1", version: "1.0.0" },
+  allocationInstructionV1: { name: "splice-api-token-allocation-instruction-v1", version: "1.0.0" },
+  allocationRequestV1: { name: "splice-api-token-allocation-request-v1", version: "1.0.0" },
   tokenStandardWallet: { name: "splice-util-token-standard-wallet", version: "1.0.0" },
 } as const;
 

@@ -4,6 +4,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { CommandCompletionService } from "../../../../gen/com/daml/ledger/api/v2/command_completion_service_pb.js";
 import { CommandService } from "../../../../gen/com/daml/ledger/api/v2/command_service_pb.js";
 import { CommandSubmissionService } from "../../../../gen/com/daml/ledger/api/v2/command_submission_service_pb.js";
+import { EventQueryService } from "../../../../gen/com/daml/ledger/api/v2/event_query_service_pb.js";
 import { PackageService } from "../../../../gen/com/daml/ledger/api/v2/package_service_pb.js";
 import { StateService } from "../../../../gen/com/daml/ledger/api/v2/state_service_pb.js";
 import { TimeService } from "../../../../gen/com/daml/ledger/api/v2/testing/time_service_pb.js";
@@ -14,6 +15,7 @@ import { PartyManagementService } from "../../../../gen/com/daml/ledger/api/v2/a
 import { UserManagementService } from "../../../../gen/com/daml/ledger/api/v2/admin/user_management_service_pb.js";
 import { commandService, commandSubmissionService } from "./command-services.js";
 import { completionService } from "./completion-service.js";
+import { eventQueryService } from "./event-query-service.js";
 import { interactiveSubmissionService } from "./interactive-submission-service.js";
 import type { LedgerApi } from "./ledger-api.js";
 import { packageService } from "./package-service.js";
@@ -32,6 +34,7 @@ export function ledgerServices(api: LedgerApi) {
     { service: CommandCompletionService, impl: completionService(api) },
     { service: UpdateService, impl: updateService(api) },
     { service: StateService, impl: stateService(api) },
+    { service: EventQueryService, impl: eventQueryService(api) },
     { service: PackageService, impl: packageService(api) },
     { service: VersionService, impl: versionService(api) },
     { service: PartyManagementService, impl: partyManagementService(api) },

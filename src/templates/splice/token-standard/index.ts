@@ -3,6 +3,7 @@ export * from "./choice-context.js";
 export * from "./amulet-payments.js";
 export * from "./two-step-transfer.js";
 export * from "./amulet-transfer-factory.js";
+export * from "./allocation-v1.js";
 
 import type { Template } from "../../../ledger/template.js";
 import { AmuletTransferInstruction } from "../amulet-transfer-instruction.js";
