@@ -19,6 +19,18 @@ export function canReadAs(user: UserRecord, party: string): boolean {
   );
 }
 
+/** Executing an externally signed transaction: CanActAs, CanExecuteAs or CanExecuteAsAnyParty (Canton 3.4). */
+export function canExecuteAs(user: UserRecord, party: string): boolean {
+  return user.rights.some(
+    (r) => ((r.kind === "CanActAs" || r.kind === "CanExecuteAs") && r.party === party) || r.kind === "CanExecuteAsAnyParty",
+  );
+}
+
+export function requireExecuteAs(user: UserRecord, parties: readonly string[]): void {
+  const missing = parties.filter((p) => !canExecuteAs(user, p));
+  if (missing.length > 0) throw errors.permissionDenied(`user ${user.id} may not execute as ${missing.join(", ")}`);
+}
+
 export function requireAdmin(user: UserRecord): void {
   if (!isParticipantAdmin(user)) throw errors.permissionDenied("this call requires the ParticipantAdmin right");
 }

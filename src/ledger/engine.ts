@@ -10,7 +10,7 @@ import type { Clock } from "./clock.js";
 import type { Submission } from "./commands.js";
 import { errors, LedgerError } from "./errors.js";
 import { newUpdateId } from "./ids.js";
-import { interpret } from "./interpreter.js";
+import { interpret, type InterpretedTransaction } from "./interpreter.js";
 import type { CompletionRecord, DeduplicationRecord, StatusRecord, TransactionRecord } from "./records.js";
 import type { TemplateRegistry } from "./registry.js";
 import { TransactionFeed } from "./transaction-feed.js";
@@ -30,6 +30,18 @@ export interface LedgerOptions {
 export type SubmitOutcome =
   | { readonly kind: "committed"; readonly transaction: TransactionRecord; readonly completion: CompletionRecord }
   | { readonly kind: "rejected"; readonly error: LedgerError; readonly completion: CompletionRecord };
+
+/**
+ * An externally signed transaction runs with what its parties signed fixed in advance: the update
+ * id (which seeds its contract ids) and the ledger time it was prepared at. `conforms` compares the
+ * re-interpretation with the signed transaction; a difference rejects the submission.
+ */
+export interface PinnedRun {
+  readonly updateId: string;
+  readonly ledgerTime: bigint;
+  readonly externalTransactionHash: string;
+  readonly conforms: (interpreted: InterpretedTransaction) => Promise<LedgerError | undefined>;
+}
 
 export function statusOf(error: LedgerError, correlationId: string): StatusRecord {
   return {
@@ -84,10 +96,18 @@ export class Ledger {
     return new Ledger({ ...options, feed: await TransactionFeed.open(options.store, onFeedError) });
   }
 
+  /**
+   * Interprets a submission at a fixed ledger time and update id without committing anything
+   * (PrepareSubmission). Throws the LedgerError a submit would be rejected with.
+   */
+  interpret(submission: Submission, ledgerTime: bigint, updateId: string): Promise<InterpretedTransaction> {
+    return interpret(submission, this.registry, this.store, ledgerTime, updateId, updateId);
+  }
+
   /** Runs a submission to its end. Never throws for a rejected command: it returns the rejection. */
-  submit(submission: Submission): Promise<SubmitOutcome> {
+  submit(submission: Submission, pinned?: PinnedRun): Promise<SubmitOutcome> {
     const started = performance.now();
-    const p = this.run(submission).then((outcome) => {
+    const p = this.run(submission, pinned).then((outcome) => {
       this.feed.reported(outcome.completion.offset, outcome.kind === "committed" ? outcome.transaction : null, outcome.completion);
       this.onOutcome?.(outcome, (performance.now() - started) / 1000);
       return outcome;
@@ -102,8 +122,9 @@ export class Ledger {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private async run(submission: Submission): Promise<SubmitOutcome> {
-    const ledgerTime = this.clock.now();
+  private async run(submission: Submission, pinned: PinnedRun | undefined): Promise<SubmitOutcome> {
+    const recordTime = this.clock.now();
+    const ledgerTime = pinned?.ledgerTime ?? recordTime;
     const dedupRecord: DeduplicationRecord = submission.deduplication;
     const base = {
       commandId: submission.commandId,
@@ -111,7 +132,7 @@ export class Ledger {
       actAs: submission.actAs,
       submissionId: submission.submissionId,
       deduplication: dedupRecord,
-      recordTime: ledgerTime,
+      recordTime,
     };
     const reject = async (error: LedgerError): Promise<SubmitOutcome> => {
       const result = await this.store.commit({
@@ -121,20 +142,22 @@ export class Ledger {
       return { kind: "rejected", error, completion: { ...base, status: statusOf(error, submission.submissionId), offset: result.offset } };
     };
 
-    const dedup = this.deduplication(submission, ledgerTime);
+    const dedup = this.deduplication(submission, recordTime);
     if (dedup instanceof LedgerError) return reject(dedup);
     const previous = await this.store.acceptedCommand(dedup.changeKey);
     if (previous && isDuplicate(previous, dedup)) {
       return reject(errors.duplicateCommand(dedup.changeKey, previous.offset));
     }
 
-    const updateId = newUpdateId();
+    const updateId = pinned?.updateId ?? newUpdateId();
     let interpreted;
     try {
-      interpreted = await interpret(submission, this.registry, this.store, ledgerTime, updateId, updateId);
+      interpreted = await this.interpret(submission, ledgerTime, updateId);
     } catch (e) {
       return reject(e instanceof LedgerError ? e : errors.internal(String(e)));
     }
+    const nonConformance = pinned ? await pinned.conforms(interpreted) : undefined;
+    if (nonConformance) return reject(nonConformance);
 
     const transaction: Omit<TransactionRecord, "offset"> = {
       updateId,
@@ -142,8 +165,9 @@ export class Ledger {
       workflowId: submission.workflowId,
       submitters: submission.actAs,
       effectiveAt: ledgerTime,
-      recordTime: ledgerTime,
+      recordTime,
       nodes: interpreted.nodes,
+      ...(pinned ? { externalTransactionHash: pinned.externalTransactionHash } : {}),
     };
     const completion: Omit<CompletionRecord, "offset"> = {
       ...base,

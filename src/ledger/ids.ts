@@ -52,11 +52,41 @@ function stamp(): string {
   return lastStamp.toString(16).padStart(16, "0");
 }
 
+/** The suffix a contract id gets once its transaction commits (Canton's "suffixed" ids). */
+const CONTRACT_ID_SUFFIX = "ca11";
+
 /** Contract ids look like Canton's V1 ids: `00` + 32-byte discriminator + suffix. */
 export function newContractId(updateSeed: string, nodeId: number): ContractId {
   // The update's stamp (its id's first 8 bytes after `1220`) keeps a transaction's contracts together.
   const digest = createHash("sha256").update(`${updateSeed}/${nodeId}`).digest("hex");
-  return ("00" + updateSeed.slice(4, 20) + digest.slice(16) + "ca11") as ContractId;
+  return ("00" + updateSeed.slice(4, 20) + digest.slice(16) + CONTRACT_ID_SUFFIX) as ContractId;
+}
+
+/**
+ * A contract id as it appears in a transaction not yet committed (a prepared transaction): Canton's
+ * "unsuffixed" local id, `00` + 32-byte discriminator. The committed contract carries the suffix.
+ */
+export function unsuffixedContractId(cid: string): string {
+  return cid.endsWith(CONTRACT_ID_SUFFIX) ? cid.slice(0, -CONTRACT_ID_SUFFIX.length) : cid;
+}
+
+export function suffixedContractId(localId: string): ContractId {
+  return (localId + CONTRACT_ID_SUFFIX) as ContractId;
+}
+
+/** The 32-byte seed of node `nodeId` of the update seeded by `updateSeed` (prepared transactions carry them). */
+export function nodeSeed(updateSeed: string, nodeId: number): Uint8Array {
+  return createHash("sha256").update(`${updateSeed}/seed/${nodeId}`).digest();
+}
+
+/**
+ * The update id (and seed) of an externally signed transaction, fixed by what its parties signed:
+ * its preparation time leads (as `stamp` does) and its transaction UUID supplies the rest, so the
+ * node that executes it derives the same contract ids the prepared transaction showed.
+ */
+export function pinnedUpdateId(preparationTime: bigint, transactionUuid: string): UpdateId {
+  const rest = createHash("sha256").update(`interactive/${transactionUuid}`).digest("hex").slice(0, 48);
+  return ("1220" + preparationTime.toString(16).padStart(16, "0").slice(-16) + rest) as UpdateId;
 }
 
 export function newUpdateId(): UpdateId {

@@ -304,6 +304,8 @@ class Interpretation {
       witnesses,
       stakeholders,
       implementedInterfaces: template.interfaces.map((i) => qualifiedId(i.iface.id)),
+      signatories: record.signatories,
+      choiceObservers: union(choiceObservers),
     };
     this.nodes[nodeId] = node;
     return result;

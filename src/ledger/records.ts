@@ -36,6 +36,10 @@ export interface ExerciseNodeRecord {
   /** Stakeholders of the exercised contract: the witnesses of its archival in the ACS view. */
   readonly stakeholders: readonly string[];
   readonly implementedInterfaces: readonly string[];
+  /** Signatories of the exercised contract (absent in records written before they were kept). */
+  readonly signatories?: readonly string[];
+  /** The choice's observers (absent in records written before they were kept). */
+  readonly choiceObservers?: readonly string[];
 }
 
 export type NodeRecord = CreateNodeRecord | ExerciseNodeRecord;

@@ -13,7 +13,7 @@ export function packageIdOf(packageName: string, version: string): string {
 }
 
 export function qualifiedName(packageName: string, version: string, moduleName: string, entityName: string): QualifiedName {
-  return { packageName, packageId: packageIdOf(packageName, version), moduleName, entityName };
+  return { packageName, packageId: packageIdOf(packageName, version), moduleName, entityName, packageVersion: version };
 }
 
 export interface IdParts {
@@ -83,6 +83,15 @@ export class TemplateRegistry {
     const ids = new Set<string>();
     for (const key of this.byKey.keys()) if (!key.startsWith("#")) ids.add(key.slice(0, key.indexOf(":")));
     return [...ids].sort();
+  }
+
+  /** The package (id and version) that defines the known templates and interfaces of `packageName`. */
+  packageNamed(packageName: string): { readonly packageId: string; readonly packageName: string; readonly packageVersion: string } | undefined {
+    for (const e of this.byKey.values()) {
+      const id = e.kind === "template" ? e.template.id : e.iface.id;
+      if (id.packageName === packageName) return { packageId: id.packageId, packageName, packageVersion: id.packageVersion ?? "0.0.0" };
+    }
+    return undefined;
   }
 
   implementersOf(iface: InterfaceDef<unknown>): readonly Template<unknown>[] {

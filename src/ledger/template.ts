@@ -12,6 +12,8 @@ export interface QualifiedName {
   readonly packageId: string;
   readonly moduleName: string;
   readonly entityName: string;
+  /** The package's version, when known (preferred-package answers name it). */
+  readonly packageVersion?: string;
 }
 
 export const qualifiedId = (q: QualifiedName): string => `${q.packageId}:${q.moduleName}:${q.entityName}`;

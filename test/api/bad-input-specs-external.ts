@@ -1,9 +1,12 @@
 /**
  * The bad-input sweep's specs for the external-party routes of the Ledger API (issue #13):
- * GenerateExternalPartyTopology and AllocateExternalParty are served; interactive submission still
- * answers UNSUPPORTED_OPERATION (501), so its routes are marked `unsupported` with requests shaped
- * as Canton's.
+ * GenerateExternalPartyTopology, AllocateExternalParty and the interactive submission service. The
+ * execute requests carry a well-formed prepared transaction for alice with a signature of no key
+ * of hers, so every variant is refused.
  */
+import { create, toBinary } from "@bufbuild/protobuf";
+import { PreparedTransactionSchema } from "../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
+import { Iou } from "../../src/templates/demo.js";
 import type { Json } from "./bad-input-cases.js";
 import { IOU } from "../support/test-server.js";
 import type { RouteSpec, World } from "./bad-input-specs.js";
@@ -17,13 +20,53 @@ const signature = () => ({ format: "SIGNATURE_FORMAT_CONCAT", signature: b64(64)
 
 const generate = (w: World, over: Record<string, Json> = {}) => ({ synchronizer: w.synchronizerId, partyHint: w.fresh("ext"), publicKey: rawKey(), ...over });
 
-/** An execute request for a prepared transaction (base64 protobuf bytes, as Canton's JSON API takes it). */
+/** A prepared create of an Iou alice issues to herself, as base64 protobuf bytes (Canton's JSON form). */
+function preparedFor(w: World): string {
+  const party = (v: string) => ({ sum: { case: "party" as const, value: v } });
+  const argument = { sum: { case: "record" as const, value: { fields: [
+    { label: "issuer", value: party(w.alice.party) },
+    { label: "owner", value: party(w.alice.party) },
+    { label: "currency", value: { sum: { case: "text" as const, value: "CC" } } },
+    { label: "amount", value: { sum: { case: "numeric" as const, value: "1.0000000000" } } },
+    { label: "observers", value: { sum: { case: "list" as const, value: { elements: [] } } } },
+  ] } } };
+  const { packageId, moduleName, entityName } = Iou.id;
+  const prepared = create(PreparedTransactionSchema, {
+    transaction: {
+      version: "2.1",
+      roots: ["0"],
+      nodes: [{ nodeId: "0", versionedNode: { case: "v1", value: { nodeType: { case: "create", value: {
+        lfVersion: "2.1", contractId: "00" + "ab".repeat(32), packageName: "ccwallet-demo", templateId: { packageId, moduleName, entityName }, argument,
+        signatories: [w.alice.party], stakeholders: [w.alice.party],
+      } } } } }],
+      nodeSeeds: [{ nodeId: 0, seed: new Uint8Array(32) }],
+    },
+    metadata: { submitterInfo: { actAs: [w.alice.party], commandId: w.fresh("c") }, synchronizerId: w.synchronizerId, transactionUuid: "8a7f3c39-5d0e-4d4c-9b0a-1f3e2d4c5b6a", preparationTime: BigInt(Date.now()) * 1000n },
+  });
+  return Buffer.from(toBinary(PreparedTransactionSchema, prepared)).toString("base64");
+}
+
+/** An execute request for alice's prepared transaction, signed by a key that is not hers. */
 const execute = (w: World) => ({
-  preparedTransaction: "CgUKAzIuMQ==", // 0a 05 (0a 03 "2.1"): a PreparedTransaction whose DamlTransaction has version "2.1" only
+  preparedTransaction: preparedFor(w),
   partySignatures: { signatures: [{ party: w.alice.party, signatures: [signature()] }] },
   submissionId: w.fresh("s"),
   hashingSchemeVersion: "HASHING_SCHEME_VERSION_V2",
 });
+
+const executeSpec: RouteSpec = {
+  // Executing needs actAs (or executeAs) rights for the signed act_as parties: alice's own token.
+  as: (w) => w.alice.token,
+  valid: execute,
+  bad: (w) => [
+    { name: "bytes that are not a prepared transaction", merge: { preparedTransaction: "AAAA" }, allowed: [400] },
+    { name: "no prepared transaction", merge: { preparedTransaction: "" }, allowed: [400] },
+    { name: "no signatures", merge: { partySignatures: { signatures: [] } }, allowed: [400] },
+    { name: "an unspecified hashing scheme", merge: { hashingSchemeVersion: "HASHING_SCHEME_VERSION_UNSPECIFIED" }, allowed: [400] },
+    { name: "no submission id", merge: { submissionId: "" }, allowed: [400] },
+    { name: "as another party's user", token: w.bob.token, allowed: [403] },
+  ],
+};
 
 export const EXTERNAL_SPECS: Record<string, RouteSpec> = {
   "POST /v2/parties/external/generate-topology": {
@@ -58,16 +101,32 @@ export const EXTERNAL_SPECS: Record<string, RouteSpec> = {
     ],
   },
   "POST /v2/interactive-submission/prepare": {
-    unsupported: true,
-    valid: (w) => ({ commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: w.alice.party, owner: w.alice.party, currency: "CC", amount: "1", observers: [] } } }], commandId: w.fresh("c"), actAs: [w.alice.party], synchronizerId: w.synchronizerId }),
-  },
-  "POST /v2/interactive-submission/execute": { unsupported: true, valid: execute },
-  "POST /v2/interactive-submission/executeAndWait": { unsupported: true, valid: execute },
-  "POST /v2/interactive-submission/executeAndWaitForTransaction": { unsupported: true, valid: execute },
-  "POST /v2/interactive-submission/preferred-packages": {
-    unsupported: true,
+    as: (w) => w.alice.token,
+    // Preparing commits nothing: reading as the parties is enough.
     read: true,
-    valid: (w) => ({ packageVettingRequirements: [{ parties: [w.alice.party], packageName: "splice-amulet" }], synchronizerId: w.synchronizerId }),
+    valid: (w) => ({ commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: w.alice.party, owner: w.alice.party, currency: "CC", amount: "1", observers: [] } } }], commandId: w.fresh("c"), actAs: [w.alice.party], synchronizerId: w.synchronizerId }),
+    bad: (w) => [
+      { name: "two commands", merge: { commands: [iouOf(w), iouOf(w)] }, allowed: [400] },
+      { name: "no commands", merge: { commands: [] }, allowed: [400] },
+      { name: "another party", merge: { actAs: [w.bob.party] }, allowed: [403] },
+      { name: "an unknown synchronizer", merge: { synchronizerId: "nowhere::1220" + "ab".repeat(32) }, allowed: [400] },
+      { name: "an unknown contract", merge: { commands: [{ ExerciseCommand: { templateId: IOU, contractId: w.unknownCid, choice: "Iou_Split", choiceArgument: { splitAmount: "1" } } }] }, allowed: [404] },
+    ],
   },
-  "GET /v2/interactive-submission/preferred-package-version": { unsupported: true },
+  "POST /v2/interactive-submission/execute": executeSpec,
+  "POST /v2/interactive-submission/executeAndWait": executeSpec,
+  "POST /v2/interactive-submission/executeAndWaitForTransaction": executeSpec,
+  "POST /v2/interactive-submission/preferred-packages": {
+    read: true,
+    anyUser: true,
+    valid: (w) => ({ packageVettingRequirements: [{ parties: [w.alice.party], packageName: "splice-amulet" }], synchronizerId: w.synchronizerId }),
+    bad: (w) => [
+      { name: "an unknown package name", body: { packageVettingRequirements: [{ parties: [w.alice.party], packageName: "no-such-package" }] }, allowed: [400] },
+      { name: "no requirements", body: { packageVettingRequirements: [] }, allowed: [400] },
+      { name: "an unknown synchronizer", merge: { synchronizerId: "nowhere::1220" + "ab".repeat(32) }, allowed: [400] },
+    ],
+  },
+  "GET /v2/interactive-submission/preferred-package-version": { anyUser: true, read: true, query: () => "packageName=splice-amulet" },
 };
+
+const iouOf = (w: World) => ({ CreateCommand: { templateId: IOU, createArguments: { issuer: w.alice.party, owner: w.alice.party, currency: "CC", amount: "1", observers: [] } } });

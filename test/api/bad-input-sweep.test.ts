@@ -157,8 +157,9 @@ async function transactionsBetween(after: number, upTo: number): Promise<unknown
   return r.body as unknown[];
 }
 
-/** Command submissions write a rejection completion at an offset of its own (this ledger's design). */
-const rejectionsTakeOffsets = (r: Route) => r.template.startsWith("/v2/commands/") && r.template !== "/v2/commands/completions";
+/** Command submissions (and executes) write a rejection completion at an offset of its own (this ledger's design). */
+const rejectionsTakeOffsets = (r: Route) =>
+  (r.template.startsWith("/v2/commands/") && r.template !== "/v2/commands/completions") || r.template.startsWith("/v2/interactive-submission/execute");
 
 describe("bad input on every endpoint", () => {
   it("knows every route the gateway serves", () => {

@@ -5,13 +5,13 @@
  * signature, another key's, a key of the wrong length, malformed base64) gets Canton's error and
  * allocates nothing; the allocated party is hosted here but cannot act through plain submit.
  */
-import { createHash, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PartyManagementService } from "../../gen/com/daml/ledger/api/v2/admin/party_management_service_pb.js";
 import { CryptoKeyFormat, SignatureFormat, SigningAlgorithmSpec, SigningKeySpec } from "../../gen/com/daml/ledger/api/v2/crypto_pb.js";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
+import { keyHolder } from "../support/external-key-holder.js";
 import { IOU, startTestServer, type TestServer } from "../support/test-server.js";
 
 let s: TestServer;
@@ -24,27 +24,6 @@ beforeAll(async () => {
   synchronizer = s.server.api.identity.synchronizerId;
 });
 afterAll(() => s?.stop());
-
-/** What an external key holder has: a key pair, and the hashing rules of the published scheme. */
-function keyHolder() {
-  const { publicKey, privateKey } = generateKeyPairSync("ed25519");
-  const spki = publicKey.export({ format: "der", type: "spki" });
-  const raw = spki.subarray(12);
-  const multihash = (purpose: number, bytes: Uint8Array) => {
-    const p = Buffer.alloc(4);
-    p.writeInt32BE(purpose);
-    return Buffer.concat([Buffer.from([0x12, 0x20]), createHash("sha256").update(p).update(bytes).digest()]);
-  };
-  const fingerprint = multihash(12, raw).toString("hex");
-  const txHash = (tx: Uint8Array) => multihash(11, tx);
-  const multiHash = (txs: Uint8Array[]) => {
-    const hashes = txs.map(txHash).sort((a, b) => a.toString("hex").localeCompare(b.toString("hex")));
-    const count = Buffer.alloc(4);
-    count.writeInt32BE(hashes.length);
-    return multihash(55, Buffer.concat([count, ...hashes.flatMap((h) => [Buffer.from([0, 0, 0, h.length]), h])]));
-  };
-  return { raw, spki, fingerprint, txHash, multiHash, sign: (m: Uint8Array) => sign(null, m, privateKey as KeyObject) };
-}
 
 const jsonSig = (signature: Buffer, signedBy: string) => ({ format: "SIGNATURE_FORMAT_CONCAT", signature: signature.toString("base64"), signedBy, signingAlgorithmSpec: "SIGNING_ALGORITHM_SPEC_ED25519" });
 const parties = async () => (await s.json("GET", "/v2/parties", undefined, admin)).text;

@@ -230,6 +230,7 @@ export class LedgerProtoEncoder {
       offset: tx.offset,
       synchronizerId: this.identity.synchronizerId,
       recordTime: timestampOf(tx.recordTime),
+      externalTransactionHash: tx.externalTransactionHash === undefined ? undefined : Buffer.from(tx.externalTransactionHash, "hex"),
     });
   }
 

@@ -5,7 +5,6 @@
  * hosting and keys. Nothing is written unless every check passes.
  */
 import type { HandlerContext } from "@connectrpc/connect";
-import type { Signature } from "../../../../gen/com/daml/ledger/api/v2/crypto_pb.js";
 import type {
   AllocateExternalPartyRequest,
   AllocateExternalPartyResponse,
@@ -16,13 +15,14 @@ import { requireAdmin } from "../../../auth/index.js";
 import { partyHintProblem } from "../../../external/external-party-id.js";
 import { externalPartyTopology } from "../../../external/external-party-topology.js";
 import { fingerprintOf } from "../../../external/fingerprint.js";
-import { checkOnboarding, OnboardingRejected, type OnboardedParty, type SignatureBy } from "../../../external/onboarding-check.js";
+import { checkOnboarding, OnboardingRejected, type OnboardedParty } from "../../../external/onboarding-check.js";
 import { InvalidSigningKey, parseSigningPublicKey } from "../../../external/signing-key.js";
 import { ParticipantPermission } from "../../../external/topology-transactions.js";
 import { errors, type LedgerError } from "../../../ledger/errors.js";
 import type { PartyRecord } from "../../../ledger/records.js";
 import { authenticate } from "./authenticate.js";
 import type { LedgerApi } from "./ledger-api.js";
+import { signatureBy } from "./signature-by.js";
 
 /** This participant's UID as topology names it (`name::1220…`, without the `PAR::` member prefix). */
 export const participantUidOf = (participantId: string) => participantId.replace(/^PAR::/, "");
@@ -53,8 +53,6 @@ export async function generateExternalPartyTopology(api: LedgerApi, req: Generat
   const t = externalPartyTopology(req.partyHint, key, participantUidOf(api.identity.participantId), permission);
   return { partyId: t.partyId, publicKeyFingerprint: t.fingerprint, topologyTransactions: [...t.transactions], multiHash: t.multiHash };
 }
-
-const signatureBy = (s: Signature): SignatureBy => ({ format: s.format, signature: s.signature, algorithm: s.signingAlgorithmSpec, signedBy: s.signedBy });
 
 function rejectionError(e: OnboardingRejected): LedgerError {
   switch (e.kind) {

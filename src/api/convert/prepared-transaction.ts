@@ -1,0 +1,195 @@
+/**
+ * An interpreted, uncommitted transaction as Canton's `PreparedTransaction` (reference §3.3): the
+ * nodes in pre-order with verbose values, the seeds of creates and exercises, and the metadata the
+ * parties sign (submitter, synchronizer, UUID, preparation time, input contracts sorted by id).
+ * Contracts the transaction creates show their unsuffixed (local) ids, as in Canton; they receive
+ * the suffix when the transaction commits.
+ *
+ * The same function encodes the node's re-interpretation at execute: equal inputs give equal bytes,
+ * so "what was signed" and "what will commit" are compared by their hashes.
+ */
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import {
+  type DamlTransaction_NodeSchema,
+  type PreparedTransaction,
+  PreparedTransactionSchema,
+} from "../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
+import type { CreateSchema, ExerciseSchema } from "../../../gen/com/daml/ledger/api/v2/interactive/transaction/v1/interactive_submission_data_pb.js";
+import type { IdentifierSchema, Value } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
+import { createdEventBlobOf } from "../../ledger/created-event-blob.js";
+import { fromDamlJson, type DamlType } from "../../ledger/daml-type.js";
+import { nodeSeed, unsuffixedContractId } from "../../ledger/ids.js";
+import type { InterpretedTransaction } from "../../ledger/interpreter.js";
+import type { ContractRecord, CreateNodeRecord, ExerciseNodeRecord, NodeRecord } from "../../ledger/records.js";
+import type { TemplateRegistry } from "../../ledger/registry.js";
+import { valueToProto } from "./daml-value-proto.js";
+
+/** The LF serialization version hashing scheme V2 takes. */
+const LF_VERSION = "2.1";
+
+type Create = MessageInitShape<typeof CreateSchema>;
+type Exercise = MessageInitShape<typeof ExerciseSchema>;
+type Node = MessageInitShape<typeof DamlTransaction_NodeSchema>;
+
+export interface PreparedTransactionInput {
+  readonly interpreted: Pick<InterpretedTransaction, "nodes">;
+  /** The pre-existing contracts the transaction used (as stored, suffixed ids). */
+  readonly inputContracts: readonly ContractRecord[];
+  /** Seeds the nodes (and, through the ledger, the created contract ids). */
+  readonly updateId: string;
+  readonly actAs: readonly string[];
+  readonly commandId: string;
+  readonly synchronizerId: string;
+  readonly transactionUuid: string;
+  readonly preparationTime: bigint;
+}
+
+export function preparedTransactionOf(input: PreparedTransactionInput, registry: TemplateRegistry): PreparedTransaction {
+  const nodes = input.interpreted.nodes;
+  const local = new Set(nodes.filter((n) => n.kind === "create").map((n) => n.contractId));
+  const encode = new ValueEncoder(registry, local);
+  return create(PreparedTransactionSchema, {
+    transaction: {
+      version: LF_VERSION,
+      roots: rootsOf(nodes).map(String),
+      nodes: nodes.map((n) => nodeOf(n, nodes, encode)),
+      nodeSeeds: nodes.map((n) => ({ nodeId: n.nodeId, seed: nodeSeed(input.updateId, n.nodeId) })),
+    },
+    metadata: {
+      submitterInfo: { actAs: [...input.actAs].sort(), commandId: input.commandId },
+      synchronizerId: input.synchronizerId,
+      mediatorGroup: 0,
+      transactionUuid: input.transactionUuid,
+      preparationTime: input.preparationTime,
+      inputContracts: [...input.inputContracts]
+        .sort((a, b) => (a.contractId < b.contractId ? -1 : a.contractId > b.contractId ? 1 : 0))
+        .map((c) => ({
+          contract: { case: "v1" as const, value: encode.create(c) },
+          createdAt: c.createdAt,
+          eventBlob: createdEventBlobOf(c),
+        })),
+    },
+  });
+}
+
+/** Ids of the top-level nodes: an exercise's descendants follow it up to `lastDescendantNodeId`. */
+export function rootsOf(nodes: readonly NodeRecord[]): number[] {
+  return childrenIn(nodes, 0, nodes.length - 1);
+}
+
+function childrenIn(nodes: readonly NodeRecord[], from: number, to: number): number[] {
+  const ids: number[] = [];
+  for (let i = from; i <= to; ) {
+    ids.push(i);
+    const n = nodes[i];
+    i = n.kind === "exercise" ? n.lastDescendantNodeId + 1 : i + 1;
+  }
+  return ids;
+}
+
+function nodeOf(n: NodeRecord, nodes: readonly NodeRecord[], encode: ValueEncoder): Node {
+  const nodeType =
+    n.kind === "create"
+      ? { case: "create" as const, value: encode.create(n) }
+      : { case: "exercise" as const, value: encode.exercise(n, childrenIn(nodes, n.nodeId + 1, n.lastDescendantNodeId)) };
+  return { nodeId: String(n.nodeId), versionedNode: { case: "v1", value: { nodeType } } };
+}
+
+const sorted = (xs: readonly string[]): string[] => [...new Set(xs)].sort();
+
+export function identifierOfId(templateId: string): MessageInitShape<typeof IdentifierSchema> {
+  const [packageId, moduleName, entityName] = templateId.split(":");
+  return { packageId, moduleName, entityName };
+}
+
+/** Daml-LF JSON values of the ledger's records as verbose protobuf Values, local contract ids unsuffixed. */
+class ValueEncoder {
+  constructor(
+    private readonly registry: TemplateRegistry,
+    private readonly local: ReadonlySet<string>,
+  ) {}
+
+  create(c: Pick<CreateNodeRecord, "contractId" | "templateId" | "packageName" | "payload" | "signatories" | "observers">): Create {
+    const template = this.registry.template(c.templateId);
+    return {
+      lfVersion: LF_VERSION,
+      contractId: this.cid(c.contractId),
+      packageName: c.packageName,
+      templateId: identifierOfId(c.templateId),
+      argument: this.value(template.payload, c.payload),
+      signatories: sorted(c.signatories),
+      stakeholders: sorted([...c.signatories, ...c.observers]),
+    };
+  }
+
+  exercise(n: ExerciseNodeRecord, children: readonly number[]): Exercise {
+    const choice = this.choiceOf(n);
+    return {
+      lfVersion: LF_VERSION,
+      contractId: this.cid(n.contractId),
+      packageName: n.packageName,
+      templateId: identifierOfId(n.templateId),
+      signatories: sorted(n.signatories ?? []),
+      stakeholders: sorted(n.stakeholders),
+      actingParties: sorted(n.actingParties),
+      interfaceId: n.interfaceId ? identifierOfId(n.interfaceId) : undefined,
+      choiceId: n.choice,
+      chosenValue: this.value(choice.argument, n.argument),
+      consuming: n.consuming,
+      children: children.map(String),
+      exerciseResult: this.value(choice.result, n.result),
+      choiceObservers: sorted(n.choiceObservers ?? []),
+    };
+  }
+
+  private choiceOf(n: ExerciseNodeRecord): { readonly argument: DamlType; readonly result: DamlType } {
+    const found = n.interfaceId
+      ? this.interfaceChoice(n.interfaceId, n.choice)
+      : this.registry.template(n.templateId).choices.get(n.choice);
+    if (!found) throw new Error(`no choice ${n.choice} on ${n.interfaceId ?? n.templateId}`);
+    return found;
+  }
+
+  private interfaceChoice(interfaceId: string, choice: string) {
+    const entry = this.registry.find(interfaceId);
+    return entry?.kind === "interface" ? entry.iface.choices.get(choice) : undefined;
+  }
+
+  private cid(contractId: string): string {
+    return this.local.has(contractId) ? unsuffixedContractId(contractId) : contractId;
+  }
+
+  private value(type: DamlType, json: unknown): Value {
+    const v = valueToProto(type, fromDamlJson(type, json));
+    return this.local.size === 0 ? v : this.unsuffix(v);
+  }
+
+  /** Rewrites the local contract ids inside a value to their unsuffixed form. */
+  private unsuffix(v: Value): Value {
+    const s = v.sum;
+    switch (s.case) {
+      case "contractId":
+        if (this.local.has(s.value)) s.value = unsuffixedContractId(s.value);
+        break;
+      case "optional":
+        if (s.value.value) this.unsuffix(s.value.value);
+        break;
+      case "list":
+        s.value.elements.forEach((e) => this.unsuffix(e));
+        break;
+      case "textMap":
+        s.value.entries.forEach((e) => e.value && this.unsuffix(e.value));
+        break;
+      case "genMap":
+        s.value.entries.forEach((e) => (e.key && this.unsuffix(e.key), e.value && this.unsuffix(e.value)));
+        break;
+      case "record":
+        s.value.fields.forEach((f) => f.value && this.unsuffix(f.value));
+        break;
+      case "variant":
+        if (s.value.value) this.unsuffix(s.value.value);
+        break;
+    }
+    return v;
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * ExecuteSubmission and its waiting forms: the checks of an externally signed transaction, then
+ * its commit. The node re-hashes the submitted bytes, checks that every acting party signed that
+ * hash with its registered keys (reference §3.6) and that the preparation time is within the
+ * tolerance (§3.7), then re-interprets the command the transaction came from with the signed update
+ * id and time. It commits only if the re-interpretation, on the ledger as it is now, hashes to what
+ * the parties signed: tampered bytes fail the signatures, a stale transaction fails the comparison
+ * or the contention check, and a replay is a duplicate.
+ */
+import { create } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
+import { CommandsSchema } from "../../../../gen/com/daml/ledger/api/v2/commands_pb.js";
+import {
+  HashingSchemeVersion,
+  type ExecuteSubmissionRequest,
+  type PreparedTransaction,
+} from "../../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
+import { isParticipantAdmin, requireExecuteAs } from "../../../auth/index.js";
+import { toHex } from "../../../external/canton-hash.js";
+import { ExecuteSignaturesRejected, verifyExecuteSignatures, type PartyKeys } from "../../../external/execute-signatures.js";
+import { preparedTransactionHash, UnhashableTransaction } from "../../../external/prepared-transaction-hash.js";
+import { signingKeyFromSpki } from "../../../external/signing-key.js";
+import type { Submission } from "../../../ledger/commands.js";
+import type { PinnedRun } from "../../../ledger/engine.js";
+import { errors, type LedgerError } from "../../../ledger/errors.js";
+import { pinnedUpdateId } from "../../../ledger/ids.js";
+import type { InterpretedTransaction } from "../../../ledger/interpreter.js";
+import { submissionFromProto } from "../../convert/commands-proto.js";
+import { commandsOfPrepared } from "../../convert/prepared-commands.js";
+import { preparedTransactionOf } from "../../convert/prepared-transaction.js";
+import { authenticate } from "./authenticate.js";
+import type { LedgerApi } from "./ledger-api.js";
+import { inputContractsOf } from "./prepare-submission.js";
+import { signatureBy } from "./signature-by.js";
+
+/** Canton's default `preparation_time_record_time_tolerance` (a dynamic synchronizer parameter). */
+export const PREPARATION_TIME_TOLERANCE_MICROS = 24n * 3600n * 1_000_000n;
+
+/** A checked execute request: what the ledger runs, pinned to what was signed. */
+export interface Execution {
+  readonly submission: Submission;
+  readonly pinned: PinnedRun;
+}
+
+/** The fields the three execute requests share (1 to 8). */
+export type ExecuteRequest = Omit<ExecuteSubmissionRequest, "$typeName" | "$unknown">;
+
+type Signed = Required<Pick<PreparedTransaction, "transaction" | "metadata">> & PreparedTransaction;
+
+function signedTransactionOf(req: ExecuteRequest): Signed {
+  const p = req.preparedTransaction;
+  if (!p?.transaction || !p.metadata) throw errors.missingField("prepared_transaction");
+  if (!p.metadata.submitterInfo || p.metadata.submitterInfo.actAs.length === 0) throw errors.missingField("prepared_transaction.metadata.submitter_info.act_as");
+  if (req.hashingSchemeVersion !== HashingSchemeVersion.V2) {
+    throw errors.invalidField("hashing_scheme_version", `hashing scheme ${HashingSchemeVersion[req.hashingSchemeVersion] ?? req.hashingSchemeVersion} is not supported; use HASHING_SCHEME_VERSION_V2`);
+  }
+  if (!req.submissionId) throw errors.missingField("submission_id");
+  return p as Signed;
+}
+
+function hashOf(prepared: PreparedTransaction): Uint8Array {
+  try {
+    return preparedTransactionHash(prepared);
+  } catch (e) {
+    if (e instanceof UnhashableTransaction) throw errors.invalidField("prepared_transaction", e.message);
+    throw e;
+  }
+}
+
+function checkPreparationTime(preparationTime: bigint, now: bigint): void {
+  if (preparationTime > now + PREPARATION_TIME_TOLERANCE_MICROS || now - preparationTime > PREPARATION_TIME_TOLERANCE_MICROS) {
+    throw errors.invalidArgument(
+      `The preparation time ${preparationTime} is outside the preparation time tolerance of 24h around the record time ${now}; prepare the transaction again`,
+    );
+  }
+}
+
+/** The signing keys of each acting party, from its hosting record (undefined for a local party). */
+async function partyKeysOf(api: LedgerApi, parties: readonly string[]): Promise<Map<string, PartyKeys>> {
+  const keys = new Map<string, PartyKeys>();
+  for (const party of parties) {
+    const hosting = (await api.store.party(party))?.external;
+    if (!hosting) continue;
+    const byFingerprint = new Map(hosting.signingKeys.map((k) => [k.fingerprint, signingKeyFromSpki(k.kind, Buffer.from(k.spki, "hex"))]));
+    keys.set(party, { threshold: hosting.threshold, keys: byFingerprint });
+  }
+  return keys;
+}
+
+async function verifySignatures(api: LedgerApi, hash: Uint8Array, actAs: readonly string[], req: ExecuteRequest): Promise<void> {
+  const keys = await partyKeysOf(api, actAs);
+  const given = (req.partySignatures?.signatures ?? []).map((p) => ({ party: p.party, signatures: p.signatures.map(signatureBy) }));
+  try {
+    verifyExecuteSignatures(hash, actAs, given, (party) => keys.get(party));
+  } catch (e) {
+    if (e instanceof ExecuteSignaturesRejected) throw errors.invalidArgument(e.message);
+    throw e;
+  }
+}
+
+export async function executionOf(api: LedgerApi, req: ExecuteRequest, ctx: HandlerContext): Promise<Execution> {
+  const user = await authenticate(api, ctx);
+  const signed = signedTransactionOf(req);
+  const md = signed.metadata;
+  const actAs = md.submitterInfo!.actAs;
+  const userId = req.userId || user.id;
+  if (userId !== user.id && !isParticipantAdmin(user)) throw errors.permissionDenied(`the token's user ${user.id} may not execute as user ${userId}`);
+  requireExecuteAs(user, actAs);
+  if (md.synchronizerId !== api.identity.synchronizerId) throw errors.invalidPrescribedSynchronizer(md.synchronizerId);
+  checkPreparationTime(md.preparationTime, api.clock.now());
+  const hash = hashOf(signed);
+  await verifySignatures(api, hash, actAs, req);
+
+  const commands = create(CommandsSchema, {
+    userId,
+    commandId: md.submitterInfo!.commandId,
+    submissionId: req.submissionId,
+    actAs,
+    commands: commandsOfPrepared(signed.transaction),
+    disclosedContracts: md.inputContracts.filter((c) => c.eventBlob.length > 0).map((c) => ({ createdEventBlob: c.eventBlob })),
+    deduplicationPeriod: req.deduplicationPeriod,
+  });
+  const submission = await submissionFromProto(commands, user.id, api.registry, api.store);
+  const updateId = pinnedUpdateId(md.preparationTime, md.transactionUuid);
+  if (await api.store.transactionById(updateId)) throw errors.duplicateCommand(JSON.stringify([userId, [...actAs].sort(), md.submitterInfo!.commandId]));
+  return {
+    submission,
+    pinned: {
+      updateId,
+      ledgerTime: md.preparationTime,
+      externalTransactionHash: toHex(hash),
+      conforms: (interpreted) => conformance(api, signed, hash, updateId, interpreted),
+    },
+  };
+}
+
+/** Undefined when the re-interpretation hashes to what the parties signed; the rejection otherwise. */
+async function conformance(api: LedgerApi, signed: Signed, hash: Uint8Array, updateId: string, interpreted: InterpretedTransaction): Promise<LedgerError | undefined> {
+  const md = signed.metadata;
+  let inputContracts;
+  try {
+    inputContracts = await inputContractsOf(api, interpreted.inputs);
+  } catch (e) {
+    return e as LedgerError;
+  }
+  const again = preparedTransactionOf(
+    {
+      interpreted,
+      inputContracts,
+      updateId,
+      actAs: md.submitterInfo!.actAs,
+      commandId: md.submitterInfo!.commandId,
+      synchronizerId: md.synchronizerId,
+      transactionUuid: md.transactionUuid,
+      preparationTime: md.preparationTime,
+    },
+    api.registry,
+  );
+  if (toHex(preparedTransactionHash(again)) === toHex(hash)) return undefined;
+  return errors.interpretation(
+    "The prepared transaction does not match its re-interpretation on the ledger as it is now (its inputs or the command's outcome changed since it was prepared); prepare it again",
+  );
+}

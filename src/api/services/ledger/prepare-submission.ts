@@ -1,0 +1,75 @@
+/**
+ * PrepareSubmission: interprets one command for parties whose keys are held outside the node and
+ * returns the transaction as Canton's PreparedTransaction with its V2 hash, the 32 bytes the
+ * parties sign. Nothing is committed; the update id and ledger time the execute will use are fixed
+ * here (by the transaction UUID and the preparation time the parties sign).
+ *
+ * As in Canton, preparing needs only read rights for the acting parties: the signatures authorize.
+ */
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
+import { randomUUID } from "node:crypto";
+import { CommandsSchema } from "../../../../gen/com/daml/ledger/api/v2/commands_pb.js";
+import {
+  HashingSchemeVersion,
+  type PrepareSubmissionRequest,
+  type PrepareSubmissionResponseSchema,
+} from "../../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
+import { isParticipantAdmin, requireReadAs } from "../../../auth/index.js";
+import { preparedTransactionHash } from "../../../external/prepared-transaction-hash.js";
+import { errors } from "../../../ledger/errors.js";
+import { pinnedUpdateId } from "../../../ledger/ids.js";
+import type { ContractRecord } from "../../../ledger/records.js";
+import { submissionFromProto } from "../../convert/commands-proto.js";
+import { preparedTransactionOf } from "../../convert/prepared-transaction.js";
+import { authenticate } from "./authenticate.js";
+import type { LedgerApi } from "./ledger-api.js";
+
+type Response = MessageInitShape<typeof PrepareSubmissionResponseSchema>;
+
+export async function prepareSubmission(api: LedgerApi, req: PrepareSubmissionRequest, ctx: HandlerContext): Promise<Response> {
+  const user = await authenticate(api, ctx);
+  if (req.commands.length > 1) throw errors.invalidArgument("Only a single command is supported by the interactive submission service");
+  const commands = create(CommandsSchema, {
+    userId: req.userId,
+    commandId: req.commandId,
+    commands: req.commands,
+    actAs: req.actAs,
+    readAs: req.readAs,
+    disclosedContracts: req.disclosedContracts,
+    synchronizerId: req.synchronizerId,
+  });
+  const submission = await submissionFromProto(commands, user.id, api.registry, api.store);
+  if (submission.userId !== user.id && !isParticipantAdmin(user)) {
+    throw errors.permissionDenied(`the token's user ${user.id} may not prepare as user ${submission.userId}`);
+  }
+  requireReadAs(user, [...submission.actAs, ...submission.readAs]);
+  if (req.synchronizerId && req.synchronizerId !== api.identity.synchronizerId) throw errors.invalidPrescribedSynchronizer(req.synchronizerId);
+
+  const preparationTime = api.clock.now();
+  const transactionUuid = randomUUID();
+  const updateId = pinnedUpdateId(preparationTime, transactionUuid);
+  const interpreted = await api.ledger.interpret(submission, preparationTime, updateId);
+  const prepared = preparedTransactionOf(
+    {
+      interpreted,
+      inputContracts: await inputContractsOf(api, interpreted.inputs),
+      updateId,
+      actAs: submission.actAs,
+      commandId: submission.commandId,
+      synchronizerId: api.identity.synchronizerId,
+      transactionUuid,
+      preparationTime,
+    },
+    api.registry,
+  );
+  return { preparedTransaction: prepared, preparedTransactionHash: preparedTransactionHash(prepared), hashingSchemeVersion: HashingSchemeVersion.V2 };
+}
+
+/** The stored records of the contracts an interpretation used; one archived since is contention. */
+export async function inputContractsOf(api: LedgerApi, ids: readonly string[]): Promise<ContractRecord[]> {
+  const records = await Promise.all(ids.map((cid) => api.store.activeContract(cid)));
+  const gone = ids.filter((_, i) => records[i] === undefined);
+  if (gone.length > 0) throw errors.inactiveContracts(gone);
+  return records as ContractRecord[];
+}
