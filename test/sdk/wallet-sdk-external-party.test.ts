@@ -11,7 +11,7 @@ import { preparedTransactionHash } from "../../src/external/prepared-transaction
 import { PreparedTransactionSchema } from "../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
 import { fromBinary } from "@bufbuild/protobuf";
 import { VECTORS } from "../external/vectors.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
+import { IOU, startTestServer, type TestServer } from "../support/test-server.js";
 
 const { SDK } = await import("@canton-network/wallet-sdk");
 type Sdk = Awaited<ReturnType<typeof SDK.create>>;
@@ -40,6 +40,31 @@ describe("the Canton wallet SDK's external party onboarding", () => {
     const hashes = await Promise.all(txs.map((t: Uint8Array) => viz.computeSha256CantonHash(11, t)));
     const multi = await viz.computeSha256CantonHash(55, await viz.computeMultiHashForTopology(hashes));
     expect(Buffer.from(multi).toString("base64")).toBe(party.multiHash);
+  }, 30_000);
+
+  it("prepares, signs and executes through ledger.prepare().sign().execute(); the SDK's own hashing reproduces our hashes", async () => {
+    const keys = sdk.keys.generate();
+    const party = await sdk.party.external.create(keys.publicKey, { partyHint: "sdk-signer" }).sign(keys.privateKey).execute();
+    const viz = await import("@canton-network/core-tx-visualizer");
+    const iou = (amount: string) => ({ CreateCommand: { templateId: IOU, createArguments: { issuer: party.partyId, owner: party.partyId, currency: "CC", amount, observers: [] } } });
+
+    const prepared = sdk.ledger.prepare({ partyId: party.partyId, commands: [iou("8")] });
+    const response = (await prepared.toJSON()).response;
+    expect(await viz.hashPreparedTransaction(response.preparedTransaction, "base64")).toBe(response.preparedTransactionHash);
+    const done = await prepared.sign(keys.privateKey).execute({ partyId: party.partyId });
+    expect(done.updateId).toMatch(/^1220[0-9a-f]{64}$/);
+
+    const held = async () => (await sdk.ledger.acs.read({ parties: [party.partyId], templateIds: [IOU], filterByParty: true })).map((c: any) => c.createdEvent?.createArgument?.amount ?? c.createArgument?.amount);
+    expect(await held()).toEqual(["8.0000000000"]);
+    const [contract] = await sdk.ledger.acs.read({ parties: [party.partyId], templateIds: [IOU], filterByParty: true });
+    const cid = (contract as any).createdEvent?.contractId ?? (contract as any).contractId;
+
+    // An exercise with an input contract and local contract ids in its result: the SDK's hash agrees too.
+    const split = sdk.ledger.prepare({ partyId: party.partyId, commands: [{ ExerciseCommand: { templateId: IOU, contractId: cid, choice: "Iou_Split", choiceArgument: { splitAmount: "3" } } }] });
+    const splitResponse = (await split.toJSON()).response;
+    expect(await viz.hashPreparedTransaction(splitResponse.preparedTransaction, "base64")).toBe(splitResponse.preparedTransactionHash);
+    await split.sign(keys.privateKey).execute({ partyId: party.partyId });
+    expect((await held()).sort()).toEqual(["3.0000000000", "5.0000000000"]);
   }, 30_000);
 
   it("the SDK's hashPreparedTransaction and ours agree on the public vector", async () => {
