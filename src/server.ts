@@ -39,6 +39,7 @@ import { ccFeaturedAppRights } from "./wallet/support/cc-featured-app-rights.js"
 import {
   HoldingsIndex,
   OfferIndex,
+  TransferCommandIndex,
   ccWalletInstaller,
   newWalletLocal,
   type FeaturedAppRights,
@@ -181,7 +182,7 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
     local: newWalletLocal(),
   };
   const validator = await bootstrapValidatorOperator(onboarding);
-  const wallet: WalletDeps = { ...onboarding, client, clock, dso, validator, holdings: new HoldingsIndex(ledger.feed, store), offers: OfferIndex.start(ledger.feed, store) };
+  const wallet: WalletDeps = { ...onboarding, client, clock, dso, validator, holdings: new HoldingsIndex(ledger.feed, store), offers: OfferIndex.start(ledger.feed, store), transferCommands: new TransferCommandIndex(ledger.feed, store) };
   // The automation acts for every onboarded wallet (the operator's is one of them).
   const walletParties = () => wallet.users.walletParties();
   const network = await startNetwork({

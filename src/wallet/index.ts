@@ -15,6 +15,15 @@ export { KeyedMutex } from "./support/keyed-mutex.js";
 export { WalletUsers, type WalletUserRecord } from "./support/wallet-users.js";
 export { ccWalletInstaller, type CcWalletInstallerOptions } from "./support/cc-wallet-installer.js";
 export { createTransferPreapproval, PREAPPROVAL_LIFETIME_MICROS, type PreapprovalOutcome } from "./use-cases/create-transfer-preapproval.js";
+export {
+  acceptedPreapprovalOf,
+  createExternalPartySetupProposal,
+  listExternalPartySetupProposals,
+  setupProposalAcceptCommand,
+  transferCommandCreation,
+  type ExternalCommand,
+  type TransferCommandRequest,
+} from "./use-cases/external-party-setup.js";
 export { sendViaPreapproval, type PreapprovalSend } from "./use-cases/send-via-preapproval.js";
 export { knownParty } from "./support/known-party.js";
 export { createTokenStandardTransfer, type TokenStandardTransferRequest } from "./use-cases/create-token-standard-transfer.js";
@@ -39,4 +48,5 @@ export { listTransactions, MAX_PAGE_SIZE } from "./use-cases/list-transactions.j
 export { eventIdOf, parseEventId, type HistoryItem, type PartyAmount, type HistorySubtype } from "./support/history-items.js";
 export { trackedCommandId } from "./support/tracked-submission.js";
 export { HoldingsIndex, DEFAULT_MAX_HOLDINGS, type Held, type PartyHoldings, type HoldingsIndexOptions } from "./support/holdings-index.js";
+export { TransferCommandIndex, DEFAULT_MAX_ENDED_COMMANDS, type TransferCommandEntry, type TransferCommandStatus } from "./support/transfer-command-index.js";
 export { OfferIndex, DEFAULT_MAX_ENDED_OFFERS, type OfferIndexOptions } from "./support/offer-index.js";

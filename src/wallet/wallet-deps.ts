@@ -14,6 +14,7 @@ import { InFlight } from "./support/in-flight.js";
 import { KeyedMutex } from "./support/keyed-mutex.js";
 import type { OfferIndex } from "./support/offer-index.js";
 import { SpendQueue } from "./support/spend-queue.js";
+import type { TransferCommandIndex } from "./support/transfer-command-index.js";
 import type { WalletUsers } from "./support/wallet-users.js";
 import type { WalletInstaller } from "./wallet-installer.js";
 
@@ -38,6 +39,8 @@ export interface WalletDeps {
   readonly holdings: HoldingsIndex;
   /** Transfer offers by tracking id for both sides, through to their end (offer-index.ts). */
   readonly offers: OfferIndex;
+  /** External senders' legacy TransferCommands by (sender, nonce), through to their end (transfer-command-index.ts). */
+  readonly transferCommands: TransferCommandIndex;
   readonly local: WalletLocal;
 }
 

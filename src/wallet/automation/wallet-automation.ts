@@ -6,9 +6,11 @@
 import type { AutomationConfig } from "../../config/automation.js";
 import { automationStep, type AutomationStep } from "../../automation/automation-step.js";
 import { Amulet } from "../../templates/splice/amulet.js";
+import { TransferCommand, TransferCommandCounter } from "../../templates/splice/external-party-amulet-rules.js";
 import { IssuingMiningRound } from "../../templates/splice/round.js";
 import { BuyTrafficRequest } from "../../templates/splice/wallet/buy-traffic-request.js";
 import { AcceptedTransferOffer } from "../../templates/splice/wallet/transfer-offer.js";
+import { TransferCommandSender } from "../../network/transfer-command-sender.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import { collectRewards, mergeHoldings } from "./collect-rewards.js";
 import { completeAcceptedOffers } from "./complete-accepted-offers.js";
@@ -25,6 +27,9 @@ export function walletAutomationSteps(deps: WalletDeps, parties: WalletParties, 
     automationStep("complete traffic requests", { watches: [BuyTrafficRequest], timed: true }, (state, now) => completeBuyTrafficRequests(deps, parties, state, now)),
     automationStep("expire transfer offers", { timed: true }, (_state, now) => expireTransferOffers(deps, parties, now)),
   ];
+  // The TransferCommands the operator's external parties delegate to it (Splice's TransferCommandSendTrigger).
+  const commands = new TransferCommandSender(deps.client, deps.validator);
+  steps.push(automationStep("send transfer commands", { watches: [TransferCommand, TransferCommandCounter], timed: true }, (state, now) => commands.step(state, now)));
   if (config.renewPreapprovals) steps.push(automationStep("renew preapprovals", { timed: true }, (state, now) => renewPreapprovals(deps, state, now)));
   // Coupons are minted once their round issues, so a new issuing round is what gives work.
   if (config.collectRewards) steps.push(automationStep("collect rewards", { watches: [IssuingMiningRound] }, (state) => collectRewards(deps, parties, state)));

@@ -54,13 +54,13 @@ async function create(deps: WalletDeps, party: string): Promise<string> {
   }
 }
 
-interface Payment {
+export interface Payment {
   readonly spendable: Spendable;
   readonly inputs: SpendableCandidate[];
 }
 
 /** The operator's inputs for the fee; a validator that cannot pay is the operator's problem, not the user's. */
-async function operatorPayment(deps: WalletDeps, expiresAt: bigint): Promise<Payment> {
+export async function operatorPayment(deps: WalletDeps, expiresAt: bigint): Promise<Payment> {
   const spendable = await spendableOf(deps, deps.validator);
   const fee = preapprovalFeeFor(spendable.state, spendable.openRound.payload, expiresAt - deps.clock.now());
   try {

@@ -4,8 +4,8 @@
 
 // The scan-proxy reads (scan-proxy.yaml) a client needs to build Canton Coin commands itself.
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { LookupTransferPreapprovalByPartyResponseSchema } from "./validator_admin_service_pb.js";
 import { file_ccwallet_validator_v0_validator_admin_service } from "./validator_admin_service_pb.js";
 import type { Contract, ContractWithState } from "../../wallet/v0/contract_pb.js";
@@ -19,7 +19,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ccwallet/validator/v0/scan_proxy_service.proto.
  */
 export const file_ccwallet_validator_v0_scan_proxy_service: GenFile = /*@__PURE__*/
-  fileDesc("Ci5jY3dhbGxldC92YWxpZGF0b3IvdjAvc2Nhbl9wcm94eV9zZXJ2aWNlLnByb3RvEhVjY3dhbGxldC52YWxpZGF0b3IudjAiMQoUUHJvdmlkZXJQYXJ0eVJlcXVlc3QSGQoRcHJvdmlkZXJfcGFydHlfaWQYASABKAkidgoeTG9va3VwRmVhdHVyZWRBcHBSaWdodFJlc3BvbnNlEj0KEmZlYXR1cmVkX2FwcF9yaWdodBgBIAEoCzIcLmNjd2FsbGV0LndhbGxldC52MC5Db250cmFjdEgAiAEBQhUKE19mZWF0dXJlZF9hcHBfcmlnaHQiLQoVR2V0RHNvUGFydHlJZFJlc3BvbnNlEhQKDGRzb19wYXJ0eV9pZBgBIAEoCSJaChtHZXRBbXVsZXRSdWxlc1Byb3h5UmVzcG9uc2USOwoMYW11bGV0X3J1bGVzGAEgASgLMiUuY2N3YWxsZXQud2FsbGV0LnYwLkNvbnRyYWN0V2l0aFN0YXRlIrUBCipHZXRPcGVuQW5kSXNzdWluZ01pbmluZ1JvdW5kc1Byb3h5UmVzcG9uc2USQQoSb3Blbl9taW5pbmdfcm91bmRzGAEgAygLMiUuY2N3YWxsZXQud2FsbGV0LnYwLkNvbnRyYWN0V2l0aFN0YXRlEkQKFWlzc3VpbmdfbWluaW5nX3JvdW5kcxgCIAMoCzIlLmNjd2FsbGV0LndhbGxldC52MC5Db250cmFjdFdpdGhTdGF0ZSIdCgxQYXJ0eVJlcXVlc3QSDQoFcGFydHkYASABKAkidgorTG9va3VwVHJhbnNmZXJDb21tYW5kQ291bnRlckJ5UGFydHlSZXNwb25zZRJHChh0cmFuc2Zlcl9jb21tYW5kX2NvdW50ZXIYASABKAsyJS5jY3dhbGxldC53YWxsZXQudjAuQ29udHJhY3RXaXRoU3RhdGUykwgKEFNjYW5Qcm94eVNlcnZpY2USegoNR2V0RHNvUGFydHlJZBIWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eRosLmNjd2FsbGV0LnZhbGlkYXRvci52MC5HZXREc29QYXJ0eUlkUmVzcG9uc2UiI4LT5JMCHRIbL3YwL3NjYW4tcHJveHkvZHNvLXBhcnR5LWlkEoEBCg5HZXRBbXVsZXRSdWxlcxIWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eRoyLmNjd2FsbGV0LnZhbGlkYXRvci52MC5HZXRBbXVsZXRSdWxlc1Byb3h5UmVzcG9uc2UiI4LT5JMCHRIbL3YwL3NjYW4tcHJveHkvYW11bGV0LXJ1bGVzErEBCh1HZXRPcGVuQW5kSXNzdWluZ01pbmluZ1JvdW5kcxIWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eRpBLmNjd2FsbGV0LnZhbGlkYXRvci52MC5HZXRPcGVuQW5kSXNzdWluZ01pbmluZ1JvdW5kc1Byb3h5UmVzcG9uc2UiNYLT5JMCLxItL3YwL3NjYW4tcHJveHkvb3Blbi1hbmQtaXNzdWluZy1taW5pbmctcm91bmRzEscBCiBMb29rdXBUcmFuc2ZlclByZWFwcHJvdmFsQnlQYXJ0eRIjLmNjd2FsbGV0LnZhbGlkYXRvci52MC5QYXJ0eVJlcXVlc3QaPy5jY3dhbGxldC52YWxpZGF0b3IudjAuTG9va3VwVHJhbnNmZXJQcmVhcHByb3ZhbEJ5UGFydHlSZXNwb25zZSI9gtPkkwI3EjUvdjAvc2Nhbi1wcm94eS90cmFuc2Zlci1wcmVhcHByb3ZhbHMvYnktcGFydHkve3BhcnR5fRLHAQojTG9va3VwVHJhbnNmZXJDb21tYW5kQ291bnRlckJ5UGFydHkSIy5jY3dhbGxldC52YWxpZGF0b3IudjAuUGFydHlSZXF1ZXN0GkIuY2N3YWxsZXQudmFsaWRhdG9yLnYwLkxvb2t1cFRyYW5zZmVyQ29tbWFuZENvdW50ZXJCeVBhcnR5UmVzcG9uc2UiN4LT5JMCMRIvL3YwL3NjYW4tcHJveHkvdHJhbnNmZXItY29tbWFuZC1jb3VudGVyL3twYXJ0eX0StgEKFkxvb2t1cEZlYXR1cmVkQXBwUmlnaHQSKy5jY3dhbGxldC52YWxpZGF0b3IudjAuUHJvdmlkZXJQYXJ0eVJlcXVlc3QaNS5jY3dhbGxldC52YWxpZGF0b3IudjAuTG9va3VwRmVhdHVyZWRBcHBSaWdodFJlc3BvbnNlIjiC0+STAjISMC92MC9zY2FuLXByb3h5L2ZlYXR1cmVkLWFwcHMve3Byb3ZpZGVyX3BhcnR5X2lkfWIGcHJvdG8z", [file_ccwallet_validator_v0_validator_admin_service, file_ccwallet_wallet_v0_contract, file_google_api_annotations, file_google_protobuf_empty]);
+  fileDesc("Ci5jY3dhbGxldC92YWxpZGF0b3IvdjAvc2Nhbl9wcm94eV9zZXJ2aWNlLnByb3RvEhVjY3dhbGxldC52YWxpZGF0b3IudjAiMQoUUHJvdmlkZXJQYXJ0eVJlcXVlc3QSGQoRcHJvdmlkZXJfcGFydHlfaWQYASABKAkidgoeTG9va3VwRmVhdHVyZWRBcHBSaWdodFJlc3BvbnNlEj0KEmZlYXR1cmVkX2FwcF9yaWdodBgBIAEoCzIcLmNjd2FsbGV0LndhbGxldC52MC5Db250cmFjdEgAiAEBQhUKE19mZWF0dXJlZF9hcHBfcmlnaHQiLQoVR2V0RHNvUGFydHlJZFJlc3BvbnNlEhQKDGRzb19wYXJ0eV9pZBgBIAEoCSJaChtHZXRBbXVsZXRSdWxlc1Byb3h5UmVzcG9uc2USOwoMYW11bGV0X3J1bGVzGAEgASgLMiUuY2N3YWxsZXQud2FsbGV0LnYwLkNvbnRyYWN0V2l0aFN0YXRlIrUBCipHZXRPcGVuQW5kSXNzdWluZ01pbmluZ1JvdW5kc1Byb3h5UmVzcG9uc2USQQoSb3Blbl9taW5pbmdfcm91bmRzGAEgAygLMiUuY2N3YWxsZXQud2FsbGV0LnYwLkNvbnRyYWN0V2l0aFN0YXRlEkQKFWlzc3VpbmdfbWluaW5nX3JvdW5kcxgCIAMoCzIlLmNjd2FsbGV0LndhbGxldC52MC5Db250cmFjdFdpdGhTdGF0ZSIdCgxQYXJ0eVJlcXVlc3QSDQoFcGFydHkYASABKAkidgorTG9va3VwVHJhbnNmZXJDb21tYW5kQ291bnRlckJ5UGFydHlSZXNwb25zZRJHChh0cmFuc2Zlcl9jb21tYW5kX2NvdW50ZXIYASABKAsyJS5jY3dhbGxldC53YWxsZXQudjAuQ29udHJhY3RXaXRoU3RhdGUiPQocVHJhbnNmZXJDb21tYW5kU3RhdHVzUmVxdWVzdBIOCgZzZW5kZXIYASABKAkSDQoFbm9uY2UYAiABKAMirQIKI0xvb2t1cFRyYW5zZmVyQ29tbWFuZFN0YXR1c1Jlc3BvbnNlEoYBCiB0cmFuc2Zlcl9jb21tYW5kc19ieV9jb250cmFjdF9pZBgBIAMoCzJcLmNjd2FsbGV0LnZhbGlkYXRvci52MC5Mb29rdXBUcmFuc2ZlckNvbW1hbmRTdGF0dXNSZXNwb25zZS5UcmFuc2ZlckNvbW1hbmRzQnlDb250cmFjdElkRW50cnkafQohVHJhbnNmZXJDb21tYW5kc0J5Q29udHJhY3RJZEVudHJ5EgsKA2tleRgBIAEoCRJHCgV2YWx1ZRgCIAEoCzI4LmNjd2FsbGV0LnZhbGlkYXRvci52MC5UcmFuc2ZlckNvbW1hbmRDb250cmFjdFdpdGhTdGF0dXM6AjgBIpkBCiFUcmFuc2ZlckNvbW1hbmRDb250cmFjdFdpdGhTdGF0dXMSLgoIY29udHJhY3QYASABKAsyHC5jY3dhbGxldC53YWxsZXQudjAuQ29udHJhY3QSRAoGc3RhdHVzGAIgASgLMjQuY2N3YWxsZXQudmFsaWRhdG9yLnYwLlRyYW5zZmVyQ29tbWFuZENvbnRyYWN0U3RhdHVzIucBCh1UcmFuc2ZlckNvbW1hbmRDb250cmFjdFN0YXR1cxJACgdjcmVhdGVkGAEgASgLMi0uY2N3YWxsZXQudmFsaWRhdG9yLnYwLlRyYW5zZmVyQ29tbWFuZENyZWF0ZWRIABI6CgRzZW50GAIgASgLMiouY2N3YWxsZXQudmFsaWRhdG9yLnYwLlRyYW5zZmVyQ29tbWFuZFNlbnRIABI+CgZmYWlsZWQYAyABKAsyLC5jY3dhbGxldC52YWxpZGF0b3IudjAuVHJhbnNmZXJDb21tYW5kRmFpbGVkSABCCAoGc3RhdHVzIhgKFlRyYW5zZmVyQ29tbWFuZENyZWF0ZWQiFQoTVHJhbnNmZXJDb21tYW5kU2VudCJwChVUcmFuc2ZlckNvbW1hbmRGYWlsZWQSRwoMZmFpbHVyZV9raW5kGAEgASgOMjEuY2N3YWxsZXQudmFsaWRhdG9yLnYwLlRyYW5zZmVyQ29tbWFuZEZhaWx1cmVLaW5kEg4KBnJlYXNvbhgCIAEoCSrNAQoaVHJhbnNmZXJDb21tYW5kRmFpbHVyZUtpbmQSLQopVFJBTlNGRVJfQ09NTUFORF9GQUlMVVJFX0tJTkRfVU5TUEVDSUZJRUQQABIoCiRUUkFOU0ZFUl9DT01NQU5EX0ZBSUxVUkVfS0lORF9GQUlMRUQQARIpCiVUUkFOU0ZFUl9DT01NQU5EX0ZBSUxVUkVfS0lORF9FWFBJUkVEEAISKwonVFJBTlNGRVJfQ09NTUFORF9GQUlMVVJFX0tJTkRfV0lUSERSQVdOEAMy1AkKEFNjYW5Qcm94eVNlcnZpY2USegoNR2V0RHNvUGFydHlJZBIWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eRosLmNjd2FsbGV0LnZhbGlkYXRvci52MC5HZXREc29QYXJ0eUlkUmVzcG9uc2UiI4LT5JMCHRIbL3YwL3NjYW4tcHJveHkvZHNvLXBhcnR5LWlkEoEBCg5HZXRBbXVsZXRSdWxlcxIWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eRoyLmNjd2FsbGV0LnZhbGlkYXRvci52MC5HZXRBbXVsZXRSdWxlc1Byb3h5UmVzcG9uc2UiI4LT5JMCHRIbL3YwL3NjYW4tcHJveHkvYW11bGV0LXJ1bGVzErEBCh1HZXRPcGVuQW5kSXNzdWluZ01pbmluZ1JvdW5kcxIWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eRpBLmNjd2FsbGV0LnZhbGlkYXRvci52MC5HZXRPcGVuQW5kSXNzdWluZ01pbmluZ1JvdW5kc1Byb3h5UmVzcG9uc2UiNYLT5JMCLxItL3YwL3NjYW4tcHJveHkvb3Blbi1hbmQtaXNzdWluZy1taW5pbmctcm91bmRzEscBCiBMb29rdXBUcmFuc2ZlclByZWFwcHJvdmFsQnlQYXJ0eRIjLmNjd2FsbGV0LnZhbGlkYXRvci52MC5QYXJ0eVJlcXVlc3QaPy5jY3dhbGxldC52YWxpZGF0b3IudjAuTG9va3VwVHJhbnNmZXJQcmVhcHByb3ZhbEJ5UGFydHlSZXNwb25zZSI9gtPkkwI3EjUvdjAvc2Nhbi1wcm94eS90cmFuc2Zlci1wcmVhcHByb3ZhbHMvYnktcGFydHkve3BhcnR5fRLHAQojTG9va3VwVHJhbnNmZXJDb21tYW5kQ291bnRlckJ5UGFydHkSIy5jY3dhbGxldC52YWxpZGF0b3IudjAuUGFydHlSZXF1ZXN0GkIuY2N3YWxsZXQudmFsaWRhdG9yLnYwLkxvb2t1cFRyYW5zZmVyQ29tbWFuZENvdW50ZXJCeVBhcnR5UmVzcG9uc2UiN4LT5JMCMRIvL3YwL3NjYW4tcHJveHkvdHJhbnNmZXItY29tbWFuZC1jb3VudGVyL3twYXJ0eX0SvgEKG0xvb2t1cFRyYW5zZmVyQ29tbWFuZFN0YXR1cxIzLmNjd2FsbGV0LnZhbGlkYXRvci52MC5UcmFuc2ZlckNvbW1hbmRTdGF0dXNSZXF1ZXN0GjouY2N3YWxsZXQudmFsaWRhdG9yLnYwLkxvb2t1cFRyYW5zZmVyQ29tbWFuZFN0YXR1c1Jlc3BvbnNlIi6C0+STAigSJi92MC9zY2FuLXByb3h5L3RyYW5zZmVyLWNvbW1hbmQvc3RhdHVzErYBChZMb29rdXBGZWF0dXJlZEFwcFJpZ2h0EisuY2N3YWxsZXQudmFsaWRhdG9yLnYwLlByb3ZpZGVyUGFydHlSZXF1ZXN0GjUuY2N3YWxsZXQudmFsaWRhdG9yLnYwLkxvb2t1cEZlYXR1cmVkQXBwUmlnaHRSZXNwb25zZSI4gtPkkwIyEjAvdjAvc2Nhbi1wcm94eS9mZWF0dXJlZC1hcHBzL3twcm92aWRlcl9wYXJ0eV9pZH1iBnByb3RvMw", [file_ccwallet_validator_v0_validator_admin_service, file_ccwallet_wallet_v0_contract, file_google_api_annotations, file_google_protobuf_empty]);
 
 /**
  * @generated from message ccwallet.validator.v0.ProviderPartyRequest
@@ -146,6 +146,185 @@ export const LookupTransferCommandCounterByPartyResponseSchema: GenMessage<Looku
   messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 6);
 
 /**
+ * @generated from message ccwallet.validator.v0.TransferCommandStatusRequest
+ */
+export type TransferCommandStatusRequest = Message<"ccwallet.validator.v0.TransferCommandStatusRequest"> & {
+  /**
+   * @generated from field: string sender = 1;
+   */
+  sender: string;
+
+  /**
+   * @generated from field: int64 nonce = 2;
+   */
+  nonce: bigint;
+};
+
+/**
+ * Describes the message ccwallet.validator.v0.TransferCommandStatusRequest.
+ * Use `create(TransferCommandStatusRequestSchema)` to create a new message.
+ */
+export const TransferCommandStatusRequestSchema: GenMessage<TransferCommandStatusRequest> = /*@__PURE__*/
+  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 7);
+
+/**
+ * @generated from message ccwallet.validator.v0.LookupTransferCommandStatusResponse
+ */
+export type LookupTransferCommandStatusResponse = Message<"ccwallet.validator.v0.LookupTransferCommandStatusResponse"> & {
+  /**
+   * @generated from field: map<string, ccwallet.validator.v0.TransferCommandContractWithStatus> transfer_commands_by_contract_id = 1;
+   */
+  transferCommandsByContractId: { [key: string]: TransferCommandContractWithStatus };
+};
+
+/**
+ * Describes the message ccwallet.validator.v0.LookupTransferCommandStatusResponse.
+ * Use `create(LookupTransferCommandStatusResponseSchema)` to create a new message.
+ */
+export const LookupTransferCommandStatusResponseSchema: GenMessage<LookupTransferCommandStatusResponse> = /*@__PURE__*/
+  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 8);
+
+/**
+ * @generated from message ccwallet.validator.v0.TransferCommandContractWithStatus
+ */
+export type TransferCommandContractWithStatus = Message<"ccwallet.validator.v0.TransferCommandContractWithStatus"> & {
+  /**
+   * @generated from field: ccwallet.wallet.v0.Contract contract = 1;
+   */
+  contract?: Contract | undefined;
+
+  /**
+   * @generated from field: ccwallet.validator.v0.TransferCommandContractStatus status = 2;
+   */
+  status?: TransferCommandContractStatus | undefined;
+};
+
+/**
+ * Describes the message ccwallet.validator.v0.TransferCommandContractWithStatus.
+ * Use `create(TransferCommandContractWithStatusSchema)` to create a new message.
+ */
+export const TransferCommandContractWithStatusSchema: GenMessage<TransferCommandContractWithStatus> = /*@__PURE__*/
+  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 9);
+
+/**
+ * JSON: `{"status": "created" | "sent" | "failed", ...the variant's fields}`.
+ *
+ * @generated from message ccwallet.validator.v0.TransferCommandContractStatus
+ */
+export type TransferCommandContractStatus = Message<"ccwallet.validator.v0.TransferCommandContractStatus"> & {
+  /**
+   * @generated from oneof ccwallet.validator.v0.TransferCommandContractStatus.status
+   */
+  status: {
+    /**
+     * @generated from field: ccwallet.validator.v0.TransferCommandCreated created = 1;
+     */
+    value: TransferCommandCreated;
+    case: "created";
+  } | {
+    /**
+     * @generated from field: ccwallet.validator.v0.TransferCommandSent sent = 2;
+     */
+    value: TransferCommandSent;
+    case: "sent";
+  } | {
+    /**
+     * @generated from field: ccwallet.validator.v0.TransferCommandFailed failed = 3;
+     */
+    value: TransferCommandFailed;
+    case: "failed";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message ccwallet.validator.v0.TransferCommandContractStatus.
+ * Use `create(TransferCommandContractStatusSchema)` to create a new message.
+ */
+export const TransferCommandContractStatusSchema: GenMessage<TransferCommandContractStatus> = /*@__PURE__*/
+  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 10);
+
+/**
+ * @generated from message ccwallet.validator.v0.TransferCommandCreated
+ */
+export type TransferCommandCreated = Message<"ccwallet.validator.v0.TransferCommandCreated"> & {
+};
+
+/**
+ * Describes the message ccwallet.validator.v0.TransferCommandCreated.
+ * Use `create(TransferCommandCreatedSchema)` to create a new message.
+ */
+export const TransferCommandCreatedSchema: GenMessage<TransferCommandCreated> = /*@__PURE__*/
+  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 11);
+
+/**
+ * @generated from message ccwallet.validator.v0.TransferCommandSent
+ */
+export type TransferCommandSent = Message<"ccwallet.validator.v0.TransferCommandSent"> & {
+};
+
+/**
+ * Describes the message ccwallet.validator.v0.TransferCommandSent.
+ * Use `create(TransferCommandSentSchema)` to create a new message.
+ */
+export const TransferCommandSentSchema: GenMessage<TransferCommandSent> = /*@__PURE__*/
+  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 12);
+
+/**
+ * @generated from message ccwallet.validator.v0.TransferCommandFailed
+ */
+export type TransferCommandFailed = Message<"ccwallet.validator.v0.TransferCommandFailed"> & {
+  /**
+   * @generated from field: ccwallet.validator.v0.TransferCommandFailureKind failure_kind = 1;
+   */
+  failureKind: TransferCommandFailureKind;
+
+  /**
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message ccwallet.validator.v0.TransferCommandFailed.
+ * Use `create(TransferCommandFailedSchema)` to create a new message.
+ */
+export const TransferCommandFailedSchema: GenMessage<TransferCommandFailed> = /*@__PURE__*/
+  messageDesc(file_ccwallet_validator_v0_scan_proxy_service, 13);
+
+/**
+ * JSON: `failed`, `expired`, `withdrawn`.
+ *
+ * @generated from enum ccwallet.validator.v0.TransferCommandFailureKind
+ */
+export enum TransferCommandFailureKind {
+  /**
+   * @generated from enum value: TRANSFER_COMMAND_FAILURE_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: TRANSFER_COMMAND_FAILURE_KIND_FAILED = 1;
+   */
+  FAILED = 1,
+
+  /**
+   * @generated from enum value: TRANSFER_COMMAND_FAILURE_KIND_EXPIRED = 2;
+   */
+  EXPIRED = 2,
+
+  /**
+   * @generated from enum value: TRANSFER_COMMAND_FAILURE_KIND_WITHDRAWN = 3;
+   */
+  WITHDRAWN = 3,
+}
+
+/**
+ * Describes the enum ccwallet.validator.v0.TransferCommandFailureKind.
+ */
+export const TransferCommandFailureKindSchema: GenEnum<TransferCommandFailureKind> = /*@__PURE__*/
+  enumDesc(file_ccwallet_validator_v0_scan_proxy_service, 0);
+
+/**
  * @generated from service ccwallet.validator.v0.ScanProxyService
  */
 export const ScanProxyService: GenService<{
@@ -195,7 +374,16 @@ export const ScanProxyService: GenService<{
   },
   /**
    * The provider's FeaturedAppRight; `{}` (no contract) when it has none, as Splice answers.
+   * `?sender=&nonce=`: the sender's TransferCommands with that nonce and what became of them.
    *
+   * @generated from rpc ccwallet.validator.v0.ScanProxyService.LookupTransferCommandStatus
+   */
+  lookupTransferCommandStatus: {
+    methodKind: "unary";
+    input: typeof TransferCommandStatusRequestSchema;
+    output: typeof LookupTransferCommandStatusResponseSchema;
+  },
+  /**
    * @generated from rpc ccwallet.validator.v0.ScanProxyService.LookupFeaturedAppRight
    */
   lookupFeaturedAppRight: {

@@ -101,11 +101,17 @@ async function verifySignatures(api: LedgerApi, hash: Uint8Array, actAs: readonl
 export async function executionOf(api: LedgerApi, req: ExecuteRequest, ctx: HandlerContext): Promise<Execution> {
   const user = await authenticate(api, ctx);
   const signed = signedTransactionOf(req);
-  const md = signed.metadata;
-  const actAs = md.submitterInfo!.actAs;
   const userId = req.userId || user.id;
   if (userId !== user.id && !isParticipantAdmin(user)) throw errors.permissionDenied(`the token's user ${user.id} may not execute as user ${userId}`);
-  requireExecuteAs(user, actAs);
+  requireExecuteAs(user, signed.metadata.submitterInfo!.actAs);
+  return execution(api, req, userId);
+}
+
+/** The checked execution of a request whose caller is authorized to execute as `userId` for its parties. */
+export async function execution(api: LedgerApi, req: ExecuteRequest, userId: string): Promise<Execution> {
+  const signed = signedTransactionOf(req);
+  const md = signed.metadata;
+  const actAs = md.submitterInfo!.actAs;
   if (md.synchronizerId !== api.identity.synchronizerId) throw errors.invalidPrescribedSynchronizer(md.synchronizerId);
   checkPreparationTime(md.preparationTime, api.clock.now());
   const hash = hashOf(signed);
@@ -120,7 +126,7 @@ export async function executionOf(api: LedgerApi, req: ExecuteRequest, ctx: Hand
     disclosedContracts: md.inputContracts.filter((c) => c.eventBlob.length > 0).map((c) => ({ createdEventBlob: c.eventBlob })),
     deduplicationPeriod: req.deduplicationPeriod,
   });
-  const submission = await submissionFromProto(commands, user.id, api.registry, api.store);
+  const submission = await submissionFromProto(commands, userId, api.registry, api.store);
   const updateId = pinnedUpdateId(md.preparationTime, md.transactionUuid);
   if (await api.store.transactionById(updateId)) throw errors.duplicateCommand(JSON.stringify([userId, [...actAs].sort(), md.submitterInfo!.commandId]));
   return {

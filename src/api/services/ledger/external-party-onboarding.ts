@@ -34,6 +34,11 @@ function checkSynchronizer(api: LedgerApi, synchronizer: string): void {
 
 export async function generateExternalPartyTopology(api: LedgerApi, req: GenerateExternalPartyTopologyRequest, ctx: HandlerContext): Promise<Omit<GenerateExternalPartyTopologyResponse, "$typeName">> {
   requireAdmin(await authenticate(api, ctx));
+  return topologyFor(api, req);
+}
+
+/** The generate-topology answer for a caller already authorized (the `/v0` operator endpoints reuse it). */
+export function topologyFor(api: LedgerApi, req: Pick<GenerateExternalPartyTopologyRequest, "synchronizer" | "partyHint" | "publicKey" | "otherConfirmingParticipantUids" | "observingParticipantUids" | "confirmationThreshold" | "localParticipantObservationOnly">): Omit<GenerateExternalPartyTopologyResponse, "$typeName"> {
   checkSynchronizer(api, req.synchronizer);
   const hintProblem = partyHintProblem(req.partyHint);
   if (hintProblem) throw req.partyHint === "" ? errors.missingField("party_hint") : errors.invalidField("party_hint", hintProblem);
@@ -84,6 +89,11 @@ function externalPartyRecord(p: OnboardedParty, identityProviderId: string): Par
 
 export async function allocateExternalParty(api: LedgerApi, req: AllocateExternalPartyRequest, ctx: HandlerContext): Promise<Omit<AllocateExternalPartyResponse, "$typeName">> {
   requireAdmin(await authenticate(api, ctx));
+  return allocateFor(api, req);
+}
+
+/** Allocates a signed onboarding for a caller already authorized (the `/v0` operator endpoints reuse it). */
+export async function allocateFor(api: LedgerApi, req: Pick<AllocateExternalPartyRequest, "synchronizer" | "onboardingTransactions" | "multiHashSignatures" | "identityProviderId">): Promise<Omit<AllocateExternalPartyResponse, "$typeName">> {
   checkSynchronizer(api, req.synchronizer);
   if (req.onboardingTransactions.length === 0) throw errors.missingField("onboarding_transactions");
   let party: OnboardedParty;

@@ -19,6 +19,7 @@ import { isParticipantAdmin, requireReadAs } from "../../../auth/index.js";
 import { preparedTransactionHash } from "../../../external/prepared-transaction-hash.js";
 import { errors } from "../../../ledger/errors.js";
 import { pinnedUpdateId } from "../../../ledger/ids.js";
+import type { Submission } from "../../../ledger/commands.js";
 import type { ContractRecord } from "../../../ledger/records.js";
 import { submissionFromProto } from "../../convert/commands-proto.js";
 import { preparedTransactionOf } from "../../convert/prepared-transaction.js";
@@ -29,7 +30,18 @@ type Response = MessageInitShape<typeof PrepareSubmissionResponseSchema>;
 
 export async function prepareSubmission(api: LedgerApi, req: PrepareSubmissionRequest, ctx: HandlerContext): Promise<Response> {
   const user = await authenticate(api, ctx);
+  const submission = await submissionToPrepare(api, req, user.id);
+  if (submission.userId !== user.id && !isParticipantAdmin(user)) {
+    throw errors.permissionDenied(`the token's user ${user.id} may not prepare as user ${submission.userId}`);
+  }
+  requireReadAs(user, [...submission.actAs, ...submission.readAs]);
+  return prepare(api, submission);
+}
+
+/** The request as a submission of its one command; `tokenUserId` stands in for an empty user id. */
+export async function submissionToPrepare(api: LedgerApi, req: Omit<PrepareSubmissionRequest, "$typeName" | "$unknown">, tokenUserId: string): Promise<Submission> {
   if (req.commands.length > 1) throw errors.invalidArgument("Only a single command is supported by the interactive submission service");
+  if (req.synchronizerId && req.synchronizerId !== api.identity.synchronizerId) throw errors.invalidPrescribedSynchronizer(req.synchronizerId);
   const commands = create(CommandsSchema, {
     userId: req.userId,
     commandId: req.commandId,
@@ -39,13 +51,11 @@ export async function prepareSubmission(api: LedgerApi, req: PrepareSubmissionRe
     disclosedContracts: req.disclosedContracts,
     synchronizerId: req.synchronizerId,
   });
-  const submission = await submissionFromProto(commands, user.id, api.registry, api.store);
-  if (submission.userId !== user.id && !isParticipantAdmin(user)) {
-    throw errors.permissionDenied(`the token's user ${user.id} may not prepare as user ${submission.userId}`);
-  }
-  requireReadAs(user, [...submission.actAs, ...submission.readAs]);
-  if (req.synchronizerId && req.synchronizerId !== api.identity.synchronizerId) throw errors.invalidPrescribedSynchronizer(req.synchronizerId);
+  return submissionFromProto(commands, tokenUserId, api.registry, api.store);
+}
 
+/** Interprets an authorized submission and answers its prepared transaction and hash. */
+export async function prepare(api: LedgerApi, submission: Submission): Promise<Response> {
   const preparationTime = api.clock.now();
   const transactionUuid = randomUUID();
   const updateId = pinnedUpdateId(preparationTime, transactionUuid);

@@ -1,10 +1,11 @@
 /** Scan-proxy reads: the network's shared contracts as Splice's scan serves them. */
-import type { ScanProxyService } from "../../../../../gen/ccwallet/validator/v0/scan_proxy_service_pb.js";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { type ScanProxyService, TransferCommandFailureKind, type TransferCommandContractStatusSchema } from "../../../../../gen/ccwallet/validator/v0/scan_proxy_service_pb.js";
 import { readNetwork } from "../../../../network/network-state.js";
 import type { ContractRecord } from "../../../../ledger/records.js";
 import { TransferCommandCounter } from "../../../../templates/splice/external-party-amulet-rules.js";
 import { findPreapproval } from "../../../../wallet/use-cases/send-via-preapproval.js";
-import { parsePartyId, walletErrors } from "../../../../wallet/index.js";
+import { parsePartyId, walletErrors, type TransferCommandStatus } from "../../../../wallet/index.js";
 import { contractToProto, contractWithStateToProto } from "../contract-proto.js";
 import { FeaturedAppRight } from "../../../../templates/splice/amulet.js";
 import type { Handler } from "../endpoints.js";
@@ -41,6 +42,15 @@ export const scanProxyHandlers: { [K in keyof ScanProxy["method"]]: Handler<Scan
     if (!found) throw walletErrors.notFound(`No TransferCommandCounter found for party: ${party}`);
     return { transferCommandCounter: withState(api, found.record) };
   },
+  lookupTransferCommandStatus: async (req, _caller, api) => {
+    const sender = parsePartyId("sender", req.sender);
+    const commands = await api.wallet.transferCommands.commands(sender, req.nonce);
+    if (commands.length === 0) throw walletErrors.notFound(`No TransferCommand found for sender ${sender} and nonce ${req.nonce}`);
+    const byId = Object.fromEntries(
+      commands.slice(-100).map((c) => [c.record.contractId, { contract: contractToProto(c.record, api.ledger.registry), status: { status: statusToProto(c.status) } }]),
+    );
+    return { transferCommandsByContractId: byId };
+  },
   lookupFeaturedAppRight: async (req, _caller, api) => {
     const provider = parsePartyId("provider_party_id", req.providerPartyId);
     const rights = await api.wallet.client.active(FeaturedAppRight, [provider]);
@@ -48,3 +58,16 @@ export const scanProxyHandlers: { [K in keyof ScanProxy["method"]]: Handler<Scan
     return found ? { featuredAppRight: contractToProto(found.record, api.ledger.registry) } : {};
   },
 };
+
+const FAILURE_KIND = { failed: TransferCommandFailureKind.FAILED, expired: TransferCommandFailureKind.EXPIRED, withdrawn: TransferCommandFailureKind.WITHDRAWN } as const;
+
+function statusToProto(s: TransferCommandStatus): MessageInitShape<typeof TransferCommandContractStatusSchema>["status"] {
+  switch (s.status) {
+    case "created":
+      return { case: "created", value: {} };
+    case "sent":
+      return { case: "sent", value: {} };
+    case "failed":
+      return { case: "failed", value: { failureKind: FAILURE_KIND[s.failureKind], reason: s.reason } };
+  }
+}

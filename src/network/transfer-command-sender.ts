@@ -1,0 +1,79 @@
+/**
+ * Executes the legacy `TransferCommand`s a delegate is responsible for (Splice's
+ * `TransferCommandSendTrigger`): the ones whose nonce is due, in nonce order, with the sender's
+ * largest holdings as inputs and the receiver's preapproval if it has one. A command with a future
+ * nonce waits; a stale one is archived as a failure by the choice itself. The DSO keeps the
+ * counters and expires commands (src/dso/transfer-commands.ts); the validator operator sends the
+ * commands its external parties address to it, and the DSO the ones addressed to the DSO.
+ */
+import { LedgerError } from "../ledger/errors.js";
+import type { Active, LedgerClient } from "../ledger/ledger-client.js";
+import { Amulet, FeaturedAppRight } from "../templates/splice/amulet.js";
+import { TransferCommand, TransferCommand_Send, TransferCommandCounter, type TransferCommandPayload } from "../templates/splice/external-party-amulet-rules.js";
+import { TransferPreapproval } from "../templates/splice/transfer-preapproval.js";
+import { latestOpenRound, type NetworkState } from "./network-state.js";
+
+const MAX_INPUTS = 100;
+
+export class TransferCommandSender {
+  /** Commands whose send failed at a ledger time, so one pass does not retry them forever. */
+  private readonly failedAt = new Map<string, bigint>();
+
+  constructor(
+    private readonly client: LedgerClient,
+    /** The delegate whose commands this sender executes, acting as it. */
+    private readonly delegate: string,
+  ) {}
+
+  /** Sends the first due command; `true` when it changed the ledger. */
+  async step(state: NetworkState, now: bigint): Promise<boolean> {
+    const dso = state.rules.payload.dso;
+    const commands = (await this.client.active(TransferCommand, [this.delegate])).filter(
+      (c) => c.payload.dso === dso && c.payload.delegate === this.delegate && c.payload.expiresAt > now,
+    );
+    const live = new Set(commands.map((c) => c.contractId as string));
+    for (const cid of this.failedAt.keys()) if (!live.has(cid)) this.failedAt.delete(cid);
+    const counters = new Map((await this.client.active(TransferCommandCounter, [dso])).map((c) => [c.payload.sender, c] as const));
+    for (const cmd of commands.sort(byNonce)) {
+      const counter = counters.get(cmd.payload.sender);
+      // Without a counter the DSO has yet to create one; a future nonce waits for its turn.
+      if (!counter || cmd.payload.nonce > counter.payload.nextNonce || this.failedAt.get(cmd.contractId) === now) continue;
+      if (await this.send(state, now, cmd, counter.contractId)) return true;
+    }
+    return false;
+  }
+
+  private async send(state: NetworkState, now: bigint, cmd: Active<TransferCommandPayload>, counterCid: string): Promise<boolean> {
+    const { dso, sender, receiver } = cmd.payload;
+    const preapproval = (await this.client.active(TransferPreapproval, [receiver])).find(
+      (p) => p.payload.receiver === receiver && p.payload.dso === dso && p.payload.expiresAt > now,
+    );
+    const featured = preapproval
+      ? (await this.client.active(FeaturedAppRight, [preapproval.payload.provider])).find((f) => f.payload.provider === preapproval.payload.provider)
+      : undefined;
+    const amulets = (await this.client.active(Amulet, [sender]))
+      .filter((a) => a.payload.owner === sender && a.payload.dso === dso)
+      .sort((a, b) => b.payload.amount.initialAmount.cmp(a.payload.amount.initialAmount))
+      .slice(0, MAX_INPUTS);
+    try {
+      await this.client.exercise([this.delegate], TransferCommand, cmd.contractId, TransferCommand_Send, {
+        context: {
+          amuletRules: state.rules.contractId,
+          context: { openMiningRound: latestOpenRound(state, now).contractId, issuingMiningRounds: [], validatorRights: [], featuredAppRight: featured?.contractId ?? null },
+        },
+        inputs: amulets.map((a) => ({ tag: "InputAmulet" as const, value: a.contractId })),
+        transferPreapprovalCidO: preapproval?.contractId ?? null,
+        transferCounterCid: counterCid,
+      });
+      return true;
+    } catch (e) {
+      // E.g. insufficient funds: the command stays and is retried once ledger time moves.
+      if (!(e instanceof LedgerError)) throw e;
+      this.failedAt.set(cmd.contractId, now);
+      return false;
+    }
+  }
+}
+
+const byNonce = (a: Active<TransferCommandPayload>, b: Active<TransferCommandPayload>) =>
+  a.payload.nonce < b.payload.nonce ? -1 : a.payload.nonce > b.payload.nonce ? 1 : 0;
