@@ -129,4 +129,80 @@ export const EXTERNAL_SPECS: Record<string, RouteSpec> = {
   "GET /v2/interactive-submission/preferred-package-version": { anyUser: true, read: true, query: () => "packageName=splice-amulet" },
 };
 
+// ---- Splice /v0/admin/external-party (operator) and the transfer-command status (any user) ----
+const HEX_KEY = Buffer.from(KEY_B64, "base64").toString("hex");
+const prepared = (w: World) => ({ transaction: preparedFor(w), signed_tx_hash: "ab".repeat(64), public_key: HEX_KEY, party_id: w.alice.party });
+const submissionBad = (w: World) => [
+  { name: "a signature by no key of the party", allowed: [400] },
+  { name: "a signature that is not hex", merge: { submission: { ...prepared(w), signed_tx_hash: "zz" } }, allowed: [400] },
+  { name: "a signature of 63 bytes", merge: { submission: { ...prepared(w), signed_tx_hash: "ab".repeat(63) } }, allowed: [400] },
+  { name: "a public key of 31 bytes", merge: { submission: { ...prepared(w), public_key: "ab".repeat(31) } }, allowed: [400] },
+  { name: "a transaction that is not base64", merge: { submission: { ...prepared(w), transaction: "not base64!" } }, allowed: [400] },
+  { name: "a transaction that is not a prepared transaction", merge: { submission: { ...prepared(w), transaction: "AAAA" } }, allowed: [400] },
+  { name: "as a wallet user", token: w.alice.token, allowed: [403] },
+];
+
+export const SPLICE_EXTERNAL_SPECS: Record<string, RouteSpec> = {
+  "POST /v0/admin/external-party/topology/generate": {
+    read: true,
+    valid: (w) => ({ party_hint: w.fresh("ext"), public_key: HEX_KEY }),
+    bad: (w) => [
+      { name: "a key of 31 bytes", merge: { public_key: "ab".repeat(31) }, allowed: [400] },
+      { name: "a key that is not hex", merge: { public_key: "xyz" }, allowed: [400] },
+      { name: "a hint with '::'", merge: { party_hint: "a::b" }, allowed: [400] },
+      { name: "as a wallet user", token: w.alice.token, allowed: [403] },
+    ],
+  },
+  "POST /v0/admin/external-party/topology/submit": {
+    valid: () => ({ public_key: HEX_KEY, signed_topology_txs: [{ topology_tx: b64(40), signed_hash: "ab".repeat(64) }] }),
+    bad: (w) => [
+      { name: "no transactions", merge: { signed_topology_txs: [] }, allowed: [400] },
+      { name: "a transaction that is not base64", merge: { signed_topology_txs: [{ topology_tx: "not base64!", signed_hash: "ab".repeat(64) }] }, allowed: [400] },
+      { name: "a signature that is not hex", merge: { signed_topology_txs: [{ topology_tx: b64(40), signed_hash: "zz" }] }, allowed: [400] },
+      { name: "as a wallet user", token: w.alice.token, allowed: [403] },
+    ],
+  },
+  "POST /v0/admin/external-party/setup-proposal": {
+    valid: (w) => ({ user_party_id: w.ghost }),
+    bad: (w) => [
+      { name: "not a party", merge: { user_party_id: "nope" }, allowed: [400] },
+      { name: "an unknown party", merge: { user_party_id: w.ghost }, allowed: [404] },
+      { name: "as a wallet user", token: w.alice.token, allowed: [403] },
+    ],
+  },
+  "POST /v0/admin/external-party/setup-proposal/prepare-accept": {
+    read: true,
+    valid: (w) => ({ contract_id: w.unknownCid, user_party_id: w.alice.party }),
+    bad: (w) => [
+      { name: "a party without a proposal", allowed: [404] },
+      { name: "an unknown party", merge: { user_party_id: w.ghost }, allowed: [404] },
+      { name: "as a wallet user", token: w.alice.token, allowed: [403] },
+    ],
+  },
+  "POST /v0/admin/external-party/setup-proposal/submit-accept": { valid: (w) => ({ submission: prepared(w) }), bad: submissionBad },
+  "POST /v0/admin/external-party/transfer-preapproval/prepare-send": {
+    read: true,
+    valid: (w) => ({ sender_party_id: w.alice.party, receiver_party_id: w.bob.party, amount: 1, expires_at: new Date(Date.now() + 3_600_000).toISOString(), nonce: 0 }),
+    bad: (w) => [
+      { name: "an amount of 0", merge: { amount: 0 }, allowed: [400] },
+      { name: "an amount as a bad string", merge: { amount: "1e3" }, allowed: [400] },
+      { name: "an amount of too many digits", merge: { amount: 0.1234567890123456 }, allowed: [400] },
+      { name: "an expiry in the past", merge: { expires_at: "2020-01-01T00:00:00Z" }, allowed: [400] },
+      { name: "a negative nonce", merge: { nonce: -1 }, allowed: [400] },
+      { name: "an unknown receiver", merge: { receiver_party_id: w.ghost }, allowed: [404] },
+      { name: "as a wallet user", token: w.alice.token, allowed: [403] },
+    ],
+  },
+  "POST /v0/admin/external-party/transfer-preapproval/submit-send": { valid: (w) => ({ submission: prepared(w) }), bad: submissionBad },
+  "GET /v0/scan-proxy/transfer-command/status": {
+    anyUser: true,
+    query: (w) => `sender=${encodeURIComponent(w.alice.party)}&nonce=0`,
+    bad: () => [
+      { name: "no sender", query: "nonce=0" },
+      { name: "no nonce", query: "sender=nope" },
+      { name: "sender not a party", query: "sender=nope&nonce=0" },
+    ],
+  },
+};
+
 const iouOf = (w: World) => ({ CreateCommand: { templateId: IOU, createArguments: { issuer: w.alice.party, owner: w.alice.party, currency: "CC", amount: "1", observers: [] } } });

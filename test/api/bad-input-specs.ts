@@ -7,7 +7,7 @@
  */
 import { IOU } from "../support/test-server.js";
 import type { Json } from "./bad-input-cases.js";
-import { EXTERNAL_SPECS } from "./bad-input-specs-external.js";
+import { EXTERNAL_SPECS, SPLICE_EXTERNAL_SPECS } from "./bad-input-specs-external.js";
 
 export interface Actor {
   readonly user: string;
@@ -384,6 +384,7 @@ export const SPECS: Record<string, RouteSpec> = {
   "GET /v2/updates/transaction-tree-by-offset/{offset}": { unsupported: true },
   "GET /v2/updates/transaction-tree-by-id/{update_id}": { unsupported: true },
   ...EXTERNAL_SPECS,
+  ...SPLICE_EXTERNAL_SPECS,
 };
 
 function userRights(revoke: boolean): RouteSpec {

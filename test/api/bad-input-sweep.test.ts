@@ -70,7 +70,7 @@ const needsSpec = (r: Route) => r.body !== "" || queryCases(r).length > 0;
 
 function defaultToken(r: Route): string {
   if (r.dialect === "canton") return w.admin;
-  return r.method.parent.typeName.endsWith("ValidatorAdminService") ? w.operator : w.alice.token;
+  return /(ValidatorAdmin|ExternalPartyAdmin)Service$/.test(r.method.parent.typeName) ? w.operator : w.alice.token;
 }
 
 /** All the bad requests of one route. */

@@ -17,7 +17,7 @@ import { exclusively } from "../support/in-flight.js";
 import { spendingAs } from "../support/spend-queue.js";
 import { contextFor } from "../support/transfer-inputs.js";
 import type { WalletDeps } from "../wallet-deps.js";
-import { walletErrors } from "../wallet-error.js";
+import { WalletError, walletErrors } from "../wallet-error.js";
 import { operatorPayment, PREAPPROVAL_LIFETIME_MICROS } from "./create-transfer-preapproval.js";
 import { findPreapproval } from "./send-via-preapproval.js";
 
@@ -50,7 +50,10 @@ export async function createExternalPartySetupProposal(deps: WalletDeps, rawPart
     return spendingAs(deps, deps.validator, () =>
       withPickedContracts(async () => {
         const preapprovalExpiresAt = deps.clock.now() + PREAPPROVAL_LIFETIME_MICROS;
-        const payment = await operatorPayment(deps, preapprovalExpiresAt);
+        const payment = await operatorPayment(deps, preapprovalExpiresAt).catch((e: unknown) => {
+          // Splice answers the operator's missing funds here as a failed precondition (400).
+          throw e instanceof WalletError && e.kind === "unavailable" ? walletErrors.badRequest(`Insufficient funds for the transfer pre-approval purchase: ${e.message}`) : e;
+        });
         const { context, disclosed } = contextFor(payment.spendable, payment.inputs);
         const { result } = await deps.client.exercise(
           [deps.validator],
