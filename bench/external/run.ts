@@ -1,0 +1,124 @@
+/**
+ * The externally signed path next to the plain one, in the same run on the same node: closed-loop
+ * JSON clients creating an Iou with `submit-and-wait` as a local party, then with `prepare` → Ed25519
+ * signature (node:crypto) → `executeAndWait` as an external party. Issue #13's target: the signed
+ * path at >= 0.5x the plain path's rate. Then the V2 hash alone over prepared transactions of
+ * growing size (it must grow linearly: 10x the input contracts about 10x the time).
+ *
+ *   npx tsx bench/external/run.ts [seconds=5] [clients=16]
+ */
+import { create, fromBinary } from "@bufbuild/protobuf";
+import { createHash, generateKeyPairSync, sign } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import { Metadata_InputContractSchema, PreparedTransactionSchema, type PreparedTransaction } from "../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
+import { preparedTransactionHash } from "../../src/external/prepared-transaction-hash.js";
+import { issueToken } from "../../src/auth/index.js";
+import { startBenchServer } from "../lib/setup.js";
+import { fmt, runStats } from "../lib/stats.js";
+
+const seconds = Number(process.argv[2] ?? (process.env.BENCH_QUICK ? 2 : 5));
+const clients = Number(process.argv[3] ?? 16);
+const IOU = "#ccwallet-demo:Ccwallet.Demo.Iou:Iou";
+const bs = await startBenchServer(10_000, {}, {});
+const http = bs.httpUrl;
+const admin = await issueToken({ secret: bs.server.secret, userId: "participant_admin" });
+
+async function post(path: string, body: unknown, token: string): Promise<any> {
+  const res = await fetch(http + path, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`POST ${path}: HTTP ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+/** An external party onboarded through the JSON Ledger API with a fresh Ed25519 key, and a user acting as it. */
+async function externalParty(hint: string) {
+  const { publicKey, privateKey } = generateKeyPairSync("ed25519");
+  const raw = publicKey.export({ format: "der", type: "spki" }).subarray(12);
+  const synchronizer = bs.server.api.identity.synchronizerId;
+  const gen = await post("/v2/parties/external/generate-topology", { synchronizer, partyHint: hint, publicKey: { format: "CRYPTO_KEY_FORMAT_RAW", keyData: raw.toString("base64"), keySpec: "SIGNING_KEY_SPEC_EC_CURVE25519" } }, admin);
+  const signature = (bytes: Uint8Array) => sign(null, bytes, privateKey).toString("base64");
+  const sig = (bytes: Uint8Array) => ({ format: "SIGNATURE_FORMAT_CONCAT", signature: signature(bytes), signedBy: gen.publicKeyFingerprint, signingAlgorithmSpec: "SIGNING_ALGORITHM_SPEC_ED25519" });
+  await post("/v2/parties/external/allocate", { synchronizer, onboardingTransactions: gen.topologyTransactions.map((transaction: string) => ({ transaction })), multiHashSignatures: [sig(Buffer.from(gen.multiHash, "base64"))] }, admin);
+  const party = gen.partyId as string;
+  await post("/v2/users", { user: { id: hint, primaryParty: party }, rights: [{ kind: { CanActAs: { value: { party } } } }] }, admin);
+  return { party, token: await issueToken({ secret: bs.server.secret, userId: hint }), sig };
+}
+
+const iou = (party: string) => ({ CreateCommand: { templateId: IOU, createArguments: { issuer: party, owner: party, currency: "CC", amount: "1", observers: [] } } });
+
+/** `clients` closed loops for the window after a warm-up; latencies in ms of operations inside it. */
+async function closedLoop(label: string, op: (i: number, n: number) => Promise<void>) {
+  const warmup = 750;
+  const from = performance.now() + warmup;
+  const to = from + seconds * 1000;
+  const latencies: number[] = [];
+  let errors = 0;
+  let n = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, i) => {
+      while (performance.now() < to) {
+        const start = performance.now();
+        try {
+          await op(i, n++);
+          const end = performance.now();
+          if (start >= from && end <= to) latencies.push(end - start);
+        } catch (e) {
+          if (errors++ === 0) console.error(`${label}: ${(e as Error).message}`);
+        }
+      }
+    }),
+  );
+  const s = runStats(latencies, seconds, errors);
+  console.log(`${label.padEnd(34)} ${fmt(s.perSec).padStart(7)}/s  p50 ${fmt(s.p50, 2)}  p90 ${fmt(s.p90, 2)}  p99 ${fmt(s.p99, 2)} ms  errors ${errors}`);
+  return s.perSec;
+}
+
+const local = await bs.partyUser(`plain-${Date.now().toString(36)}`);
+const ext = await externalParty(`signed-${Date.now().toString(36)}`);
+const run = Date.now().toString(36);
+console.log(`external signing bench: ${clients} JSON clients, ${seconds} s windows`);
+const plain = await closedLoop("plain submit-and-wait", async (_i, n) => {
+  await post("/v2/commands/submit-and-wait", { commands: [iou(local.party)], commandId: `p-${run}-${n}`, actAs: [local.party] }, local.token);
+});
+const signed = await closedLoop("prepare + sign + executeAndWait", async (_i, n) => {
+  const p = await post("/v2/interactive-submission/prepare", { commands: [iou(ext.party)], commandId: `s-${run}-${n}`, actAs: [ext.party] }, ext.token);
+  const signature = ext.sig(Buffer.from(p.preparedTransactionHash, "base64"));
+  await post(
+    "/v2/interactive-submission/executeAndWait",
+    { preparedTransaction: p.preparedTransaction, partySignatures: { signatures: [{ party: ext.party, signatures: [signature] }] }, submissionId: `x-${run}-${n}`, hashingSchemeVersion: "HASHING_SCHEME_VERSION_V2" },
+    ext.token,
+  );
+});
+console.log(`ratio signed/plain: ${fmt(signed / plain, 2)} (target >= 0.50)`);
+
+// The V2 hash alone, over one prepared transaction with n input contracts.
+const sample = await post("/v2/interactive-submission/prepare", { commands: [iou(ext.party)], commandId: `h-${run}`, actAs: [ext.party] }, ext.token);
+const base = fromBinary(PreparedTransactionSchema, Buffer.from(sample.preparedTransaction, "base64"));
+function withInputs(n: number): PreparedTransaction {
+  const t = create(PreparedTransactionSchema, base);
+  const node = t.transaction!.nodes[0].versionedNode.value!.nodeType;
+  if (node.case !== "create") throw new Error(node.case);
+  t.metadata!.inputContracts = Array.from({ length: n }, (_, i) =>
+    create(Metadata_InputContractSchema, { contract: { case: "v1", value: { ...node.value, contractId: i.toString(16).padStart(66, "0") } }, createdAt: BigInt(i) }),
+  );
+  return t;
+}
+const hashTime = (t: PreparedTransaction) => {
+  let best = Infinity;
+  for (let i = 0; i < 5; i++) {
+    const start = performance.now();
+    preparedTransactionHash(t);
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
+};
+const sha = (n: number) => {
+  const start = performance.now();
+  for (let i = 0; i < n; i++) createHash("sha256").update("x".repeat(64)).digest();
+  return performance.now() - start;
+};
+hashTime(withInputs(100));
+const times = [0, 200, 2000].map((n) => [n, hashTime(withInputs(n))] as const);
+for (const [n, ms] of times) console.log(`V2 hash, ${String(n).padStart(4)} input contracts: ${fmt(ms * 1000, 0)} µs`);
+console.log(`2000/200 input contracts: ${fmt(times[2][1] / times[1][1], 1)}x (linear ~10x); raw baseline: 2,200 bare SHA-256 of 64 bytes in ${fmt(sha(2200) * 1000, 0)} µs`);
+await bs.stop();
