@@ -25,6 +25,7 @@ import { walletServices } from "./api/services/wallet/index.js";
 import { admitAuthenticated } from "./api/services/call-admission.js";
 import { bootstrap, bootstrapValidatorOperator } from "./bootstrap.js";
 import type { Config } from "./config/index.js";
+import { SigningKeyCache } from "./external/signing-key-cache.js";
 import { StaticClock, WallClock } from "./ledger/clock.js";
 import { Ledger } from "./ledger/engine.js";
 import { CompletionHub } from "./ledger/completion-hub.js";
@@ -161,6 +162,7 @@ async function openLedgerApi(config: Config, log: Logger, metrics: NodeMetrics):
     apiVersion: LEDGER_API_VERSION,
     streams: new StreamLimits({ maxStreams: config.maxStreams, maxStreamsPerUser: config.maxStreamsPerUser }),
     completions: new CompletionHub(ledger.feed, config.offsetCheckpointIntervalMs),
+    signingKeys: new SigningKeyCache(),
     log,
   };
   return { api, secret };

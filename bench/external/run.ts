@@ -9,6 +9,11 @@
  */
 import { create, fromBinary } from "@bufbuild/protobuf";
 import { createHash, generateKeyPairSync, sign } from "node:crypto";
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Metadata_InputContractSchema, PreparedTransactionSchema, type PreparedTransaction } from "../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
 import { preparedTransactionHash } from "../../src/external/prepared-transaction-hash.js";
@@ -41,55 +46,46 @@ async function externalParty(hint: string) {
   await post("/v2/parties/external/allocate", { synchronizer, onboardingTransactions: gen.topologyTransactions.map((transaction: string) => ({ transaction })), multiHashSignatures: [sig(Buffer.from(gen.multiHash, "base64"))] }, admin);
   const party = gen.partyId as string;
   await post("/v2/users", { user: { id: hint, primaryParty: party }, rights: [{ kind: { CanActAs: { value: { party } } } }] }, admin);
-  return { party, token: await issueToken({ secret: bs.server.secret, userId: hint }), sig };
+  const pkcs8 = privateKey.export({ format: "der", type: "pkcs8" }).toString("base64");
+  return { party, token: await issueToken({ secret: bs.server.secret, userId: hint }), sig, pkcs8, fingerprint: gen.publicKeyFingerprint as string };
 }
 
 const iou = (party: string) => ({ CreateCommand: { templateId: IOU, createArguments: { issuer: party, owner: party, currency: "CC", amount: "1", observers: [] } } });
 
-/** `clients` closed loops for the window after a warm-up; latencies in ms of operations inside it. */
-async function closedLoop(label: string, op: (i: number, n: number) => Promise<void>) {
-  const warmup = 750;
-  const from = performance.now() + warmup;
-  const to = from + seconds * 1000;
-  const latencies: number[] = [];
-  let errors = 0;
-  let n = 0;
-  await Promise.all(
-    Array.from({ length: clients }, async (_, i) => {
-      while (performance.now() < to) {
-        const start = performance.now();
-        try {
-          await op(i, n++);
-          const end = performance.now();
-          if (start >= from && end <= to) latencies.push(end - start);
-        } catch (e) {
-          if (errors++ === 0) console.error(`${label}: ${(e as Error).message}`);
-        }
-      }
-    }),
-  );
-  const s = runStats(latencies, seconds, errors);
-  console.log(`${label.padEnd(34)} ${fmt(s.perSec).padStart(7)}/s  p50 ${fmt(s.p50, 2)}  p90 ${fmt(s.p90, 2)}  p99 ${fmt(s.p99, 2)} ms  errors ${errors}`);
-  return s.perSec;
-}
-
 const local = await bs.partyUser(`plain-${Date.now().toString(36)}`);
 const ext = await externalParty(`signed-${Date.now().toString(36)}`);
-const run = Date.now().toString(36);
-console.log(`external signing bench: ${clients} JSON clients, ${seconds} s windows`);
-const plain = await closedLoop("plain submit-and-wait", async (_i, n) => {
-  await post("/v2/commands/submit-and-wait", { commands: [iou(local.party)], commandId: `p-${run}-${n}`, actAs: [local.party] }, local.token);
-});
-const signed = await closedLoop("prepare + sign + executeAndWait", async (_i, n) => {
-  const p = await post("/v2/interactive-submission/prepare", { commands: [iou(ext.party)], commandId: `s-${run}-${n}`, actAs: [ext.party] }, ext.token);
-  const signature = ext.sig(Buffer.from(p.preparedTransactionHash, "base64"));
-  await post(
-    "/v2/interactive-submission/executeAndWait",
-    { preparedTransaction: p.preparedTransaction, partySignatures: { signatures: [{ party: ext.party, signatures: [signature] }] }, submissionId: `x-${run}-${n}`, hashingSchemeVersion: "HASHING_SCHEME_VERSION_V2" },
-    ext.token,
-  );
-});
+console.log(`external signing bench: ${clients} JSON clients in a separate process, ${seconds} s windows`);
+
+/** Runs `mode`'s closed loops in a client process (own core, as a real client), prints and returns its rate. */
+async function measure(mode: "plain" | "signed", label: string): Promise<number> {
+  const who = mode === "plain" ? { party: local.party, token: local.token } : { party: ext.party, token: ext.token, key: ext.pkcs8, fingerprint: ext.fingerprint };
+  const args = JSON.stringify({ http, mode, seconds, clients, ...who });
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/external/client.ts", args], { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  await new Promise((resolve) => child.on("exit", resolve));
+  const r = JSON.parse(out) as { latencies: number[]; errors: number };
+  const st = runStats(r.latencies, seconds, r.errors);
+  console.log(`${label.padEnd(34)} ${fmt(st.perSec).padStart(7)}/s  p50 ${fmt(st.p50, 2)}  p90 ${fmt(st.p90, 2)}  p99 ${fmt(st.p99, 2)} ms  errors ${r.errors}`);
+  return st.perSec;
+}
+
+await measure("plain", "warm-up (not counted)");
+const plain = await measure("plain", "plain submit-and-wait");
+// BENCH_PROFILE=1: the server's CPU profile during the signed run, written to $TMPDIR/ccwallet-external.cpuprofile.
+const session = process.env.BENCH_PROFILE ? new Session() : undefined;
+if (session) {
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+}
+const signed = await measure("signed", "prepare + sign + executeAndWait");
+if (session) {
+  const { profile } = await session.post("Profiler.stop");
+  writeFileSync(join(tmpdir(), "ccwallet-external.cpuprofile"), JSON.stringify(profile));
+}
 console.log(`ratio signed/plain: ${fmt(signed / plain, 2)} (target >= 0.50)`);
+const run = Date.now().toString(36);
 
 // The V2 hash alone, over one prepared transaction with n input contracts.
 const sample = await post("/v2/interactive-submission/prepare", { commands: [iou(ext.party)], commandId: `h-${run}`, actAs: [ext.party] }, ext.token);

@@ -19,7 +19,6 @@ import { isParticipantAdmin, requireExecuteAs } from "../../../auth/index.js";
 import { toHex } from "../../../external/canton-hash.js";
 import { ExecuteSignaturesRejected, verifyExecuteSignatures, type PartyKeys } from "../../../external/execute-signatures.js";
 import { preparedTransactionHash, UnhashableTransaction } from "../../../external/prepared-transaction-hash.js";
-import { signingKeyFromSpki } from "../../../external/signing-key.js";
 import type { Submission } from "../../../ledger/commands.js";
 import type { PinnedRun } from "../../../ledger/engine.js";
 import { errors, type LedgerError } from "../../../ledger/errors.js";
@@ -81,7 +80,7 @@ async function partyKeysOf(api: LedgerApi, parties: readonly string[]): Promise<
   for (const party of parties) {
     const hosting = (await api.store.party(party))?.external;
     if (!hosting) continue;
-    const byFingerprint = new Map(hosting.signingKeys.map((k) => [k.fingerprint, signingKeyFromSpki(k.kind, Buffer.from(k.spki, "hex"))]));
+    const byFingerprint = new Map(hosting.signingKeys.map((k) => [k.fingerprint, api.signingKeys.get(k.kind, k.spki)]));
     keys.set(party, { threshold: hosting.threshold, keys: byFingerprint });
   }
   return keys;

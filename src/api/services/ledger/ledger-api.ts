@@ -1,5 +1,6 @@
 /** What the Ledger API services need: one object, built once at start, passed to every service. */
 import type { TokenVerifier } from "../../../auth/index.js";
+import type { SigningKeyCache } from "../../../external/signing-key-cache.js";
 import type { Ledger } from "../../../ledger/engine.js";
 import type { TemplateRegistry } from "../../../ledger/registry.js";
 import type { Store } from "../../../ledger/store-port.js";
@@ -24,6 +25,8 @@ export interface LedgerApi {
   readonly completions: CompletionHub;
   /** Streams open now, against the configured caps. */
   readonly streams: StreamLimits;
+  /** External parties' public keys, parsed once (execute verifies many signatures per key). */
+  readonly signingKeys: SigningKeyCache;
   /** Where internal errors of the services are reported (the node's pino logger). */
   readonly log: ErrorLog;
 }

@@ -1,0 +1,58 @@
+/**
+ * The client side of bench/external/run.ts, in its own process: closed-loop JSON callers that
+ * create an Iou either with plain submit-and-wait or with prepare, an Ed25519 signature of the
+ * returned hash (node:crypto) and executeAndWait. Prints {latencies, errors} as JSON.
+ */
+import { createPrivateKey, sign } from "node:crypto";
+import { performance } from "node:perf_hooks";
+
+const a = JSON.parse(process.argv[2]) as { http: string; mode: "plain" | "signed"; seconds: number; clients: number; party: string; token: string; key?: string; fingerprint?: string };
+const IOU = "#ccwallet-demo:Ccwallet.Demo.Iou:Iou";
+const iou = { CreateCommand: { templateId: IOU, createArguments: { issuer: a.party, owner: a.party, currency: "CC", amount: "1", observers: [] } } };
+const key = a.key ? createPrivateKey({ key: Buffer.from(a.key, "base64"), format: "der", type: "pkcs8" }) : undefined;
+const run = `${a.mode}-${process.pid}-${Date.now().toString(36)}`;
+
+async function post(path: string, body: unknown): Promise<any> {
+  const res = await fetch(a.http + path, { method: "POST", headers: { authorization: `Bearer ${a.token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`POST ${path}: HTTP ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+async function plain(n: number): Promise<void> {
+  await post("/v2/commands/submit-and-wait", { commands: [iou], commandId: `${run}-${n}`, actAs: [a.party] });
+}
+
+async function signed(n: number): Promise<void> {
+  const p = await post("/v2/interactive-submission/prepare", { commands: [iou], commandId: `${run}-${n}`, actAs: [a.party] });
+  const signature = sign(null, Buffer.from(p.preparedTransactionHash, "base64"), key!).toString("base64");
+  const sig = { format: "SIGNATURE_FORMAT_CONCAT", signature, signedBy: a.fingerprint, signingAlgorithmSpec: "SIGNING_ALGORITHM_SPEC_ED25519" };
+  await post("/v2/interactive-submission/executeAndWait", {
+    preparedTransaction: p.preparedTransaction,
+    partySignatures: { signatures: [{ party: a.party, signatures: [sig] }] },
+    submissionId: `${run}-x${n}`,
+    hashingSchemeVersion: "HASHING_SCHEME_VERSION_V2",
+  });
+}
+
+const op = a.mode === "plain" ? plain : signed;
+const from = performance.now() + 750;
+const to = from + a.seconds * 1000;
+const latencies: number[] = [];
+let errors = 0;
+let n = 0;
+await Promise.all(
+  Array.from({ length: a.clients }, async () => {
+    while (performance.now() < to) {
+      const start = performance.now();
+      try {
+        await op(n++);
+        const end = performance.now();
+        if (start >= from && end <= to) latencies.push(end - start);
+      } catch (e) {
+        if (errors++ === 0) console.error((e as Error).message);
+      }
+    }
+  }),
+);
+process.stdout.write(JSON.stringify({ latencies, errors }));
