@@ -67,6 +67,38 @@ describe("the Canton wallet SDK's external party onboarding", () => {
     expect((await held()).sort()).toEqual(["3.0000000000", "5.0000000000"]);
   }, 30_000);
 
+  it("an external party taps CC and sends it with a token-standard transfer, each prepared by the SDK and signed with its key", async () => {
+    const keys = sdk.keys.generate();
+    const sender = await sdk.party.external.create(keys.publicKey, { partyHint: "sdk-ext-sender" }).sign(keys.privateKey).execute();
+    const receiver = (await s.json("POST", "/v0/admin/users", { name: "sdk-ext-receiver" }, await s.token("administrator"))).body.party_id as string;
+    const auth = { method: "static" as const, token: await s.adminToken() };
+    const full = await sdk.extend({
+      amulet: { auth, validatorUrl: `${s.http}/api/validator`, scanApiUrl: `${s.http}/api/scan`, registryUrl: s.http },
+      token: { auth, registries: [s.http] },
+    });
+    const viz = await import("@canton-network/core-tx-visualizer");
+    const signedRun = async (commands: unknown, disclosedContracts: any[]) => {
+      const prepared = full.ledger.prepare({ partyId: sender.partyId, commands, disclosedContracts });
+      const response = (await prepared.toJSON()).response;
+      expect(await viz.hashPreparedTransaction(response.preparedTransaction, "base64")).toBe(response.preparedTransactionHash);
+      return prepared.sign(keys.privateKey).execute({ partyId: sender.partyId });
+    };
+
+    const [tap, tapDisclosed] = await full.amulet.tap(sender.partyId, "50");
+    await signedRun(tap, tapDisclosed);
+    expect((await full.token.utxos.list({ partyId: sender.partyId })).map((u) => u.interfaceViewValue.amount)).toEqual(["50.0000000000"]);
+
+    const [transfer, disclosed] = await full.token.transfer.create({ sender: sender.partyId, recipient: receiver, amount: "20", instrumentId: "Amulet", registryUrl: new URL(s.http) });
+    await signedRun(transfer, disclosed);
+    const pending = await full.token.transfer.pending(receiver);
+    expect(pending.map((p) => p.interfaceViewValue.transfer)).toMatchObject([{ sender: sender.partyId, receiver, amount: "20.0000000000" }]);
+    const left = (await full.token.utxos.list({ partyId: sender.partyId })).map((u) => Number(u.interfaceViewValue.amount));
+    // 20 CC are locked in the instruction; the unlocked rest is 30 less the transfer's fees.
+    const unlocked = left.reduce((a, b) => a + b, 0);
+    expect(unlocked).toBeLessThan(30);
+    expect(unlocked).toBeGreaterThan(25);
+  }, 30_000);
+
   it("the SDK's hashPreparedTransaction and ours agree on the public vector", async () => {
     const viz = await import("@canton-network/core-tx-visualizer");
     const ours = preparedTransactionHash(fromBinary(PreparedTransactionSchema, Buffer.from(VECTORS.preparedTransaction.base64, "base64")));
