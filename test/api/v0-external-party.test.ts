@@ -140,11 +140,29 @@ describe("external party through /v0/admin/external-party", () => {
     expect(await balanceOf(party)).toMatchObject({ total_unlocked_coin: "27.5000000000" });
   }, 30_000);
 
+  it("a skipped nonce waits for the one before it", async () => {
+    const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+    const send = async (nonce: number) => {
+      const p = await s.json("POST", "/v0/admin/external-party/transfer-preapproval/prepare-send", { sender_party_id: party, receiver_party_id: alice.party, amount: "1", expires_at: expiresAt, nonce }, operator);
+      expect(p.status, p.text).toBe(200);
+      expect((await s.json("POST", "/v0/admin/external-party/transfer-preapproval/submit-send", { submission: submission(holder, p.body) }, operator)).status).toBe(200);
+    };
+    const statuses = async (nonce: number) =>
+      Object.values((await s.json("GET", `/v0/scan-proxy/transfer-command/status?sender=${encodeURIComponent(party)}&nonce=${nonce}`, undefined, alice.token)).body.transfer_commands_by_contract_id).map((c: any) => c.status.status);
+    await send(2);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await statuses(2)).toEqual(["created"]);
+    await send(1);
+    expect(await poll(() => statuses(2), (x) => x[0] === "sent")).toEqual(["sent"]);
+    expect(await statuses(1)).toEqual(["sent"]);
+    expect(await balanceOf(party)).toMatchObject({ total_unlocked_coin: "25.5000000000" });
+  }, 20_000);
+
   it("refuses amounts a JSON number cannot carry exactly, and unknown status lookups", async () => {
     const r = await s.json(
       "POST",
       "/v0/admin/external-party/transfer-preapproval/prepare-send",
-      { sender_party_id: party, receiver_party_id: alice.party, amount: 1234567.123456789012, expires_at: new Date(Date.now() + 60_000).toISOString(), nonce: 1 },
+      { sender_party_id: party, receiver_party_id: alice.party, amount: 1234567.123456789012, expires_at: new Date(Date.now() + 60_000).toISOString(), nonce: 3 },
       operator,
     );
     expect(r.status, r.text).toBe(400);
