@@ -5,6 +5,7 @@
  */
 import { create, type DescMessage, type DescService } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExternalPartyAdminService } from "../../gen/ccwallet/validator/v0/external_party_admin_service_pb.js";
 import { ScanProxyService } from "../../gen/ccwallet/validator/v0/scan_proxy_service_pb.js";
 import { TokenStandardRegistryService } from "../../gen/ccwallet/validator/v0/token_standard_registry_service_pb.js";
 import { ValidatorAdminService } from "../../gen/ccwallet/validator/v0/validator_admin_service_pb.js";
@@ -29,7 +30,7 @@ let alice: string;
 const log = new ResponseLog();
 const openapi = loadOpenApi();
 
-const SERVICES: DescService[] = [WalletService, ValidatorService, ValidatorAdminService, ScanProxyService, TokenStandardRegistryService];
+const SERVICES: DescService[] = [WalletService, ValidatorService, ValidatorAdminService, ExternalPartyAdminService, ScanProxyService, TokenStandardRegistryService];
 /** Endpoints still answering 501: those whose handler is a `notYet` stub. */
 const stubsOf = (svc: DescService, handlers: object) =>
   Object.entries(handlers)
@@ -76,10 +77,10 @@ describe("routes", () => {
   const routes = routesOf(SERVICES, { dialect: "splice", aliases: spliceAliases });
 
   it("serves every annotated path, bare and aliased: stubs answer 501, the others never 405/501 nor the no-route 404", async () => {
-    // 45 `/v0` methods + 4 alias bindings, each bare and under /api/validator; 7 registry methods
+    // 54 `/v0` methods + 4 alias bindings, each bare and under /api/validator; 7 registry methods
     // (transfer instruction 4, token metadata 3) at 3 places (the scan service has its own suite)
-    expect(SERVICES.reduce((n, svc) => n + svc.methods.length, 0)).toBe(52);
-    expect(routes.length).toBe((45 + 4) * 2 + 7 * 3);
+    expect(SERVICES.reduce((n, svc) => n + svc.methods.length, 0)).toBe(61);
+    expect(routes.length).toBe((54 + 4) * 2 + 7 * 3);
     for (const route of routes) {
       const { path, body } = sampleRequest(route);
       const r = await call(route.httpMethod, path, operator, body);
