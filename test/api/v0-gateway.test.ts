@@ -4,6 +4,7 @@
  * before any handler runs; Splice `{error}` bodies and status codes from one mapping.
  */
 import { create, type DescMessage, type DescService } from "@bufbuild/protobuf";
+import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExternalPartyAdminService } from "../../gen/ccwallet/validator/v0/external_party_admin_service_pb.js";
 import { ScanProxyService } from "../../gen/ccwallet/validator/v0/scan_proxy_service_pb.js";
@@ -63,7 +64,10 @@ afterAll(() => s?.stop());
 function sampleRequest(route: Route): { path: string; body?: unknown } {
   let path = route.template;
   const input = route.method.input as DescMessage;
-  const json = toSpliceJson(input, create(input)) as Record<string, unknown>;
+  const message = create(input) as unknown as Record<string, unknown>;
+  // A required google.protobuf.Value (any JSON) has no default the encoder can print: use null.
+  for (const f of input.fields) if (f.fieldKind === "message" && f.message.typeName === "google.protobuf.Value") message[f.localName] = create(ValueSchema, { kind: { case: "nullValue", value: 0 } });
+  const json = toSpliceJson(input, message as never) as Record<string, unknown>;
   for (const v of route.variables) {
     path = path.replace(new RegExp(`\\{${v}\\}`), "00ab");
     delete json[spliceKeyOf(input.fields.find((f) => f.name === v)!)];
