@@ -26,6 +26,7 @@ import { admitAuthenticated } from "./api/services/call-admission.js";
 import { bootstrap, bootstrapValidatorOperator } from "./bootstrap.js";
 import type { Config } from "./config/index.js";
 import { SigningKeyCache } from "./external/signing-key-cache.js";
+import { NetworkCache } from "./network/network-cache.js";
 import { StaticClock, WallClock } from "./ledger/clock.js";
 import { Ledger } from "./ledger/engine.js";
 import { CompletionHub } from "./ledger/completion-hub.js";
@@ -184,7 +185,7 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
     local: newWalletLocal(),
   };
   const validator = await bootstrapValidatorOperator(onboarding);
-  const wallet: WalletDeps = { ...onboarding, client, clock, dso, validator, holdings: new HoldingsIndex(ledger.feed, store), offers: OfferIndex.start(ledger.feed, store), transferCommands: new TransferCommandIndex(ledger.feed, store) };
+  const wallet: WalletDeps = { ...onboarding, client, clock, dso, validator, network: new NetworkCache(client, dso, ledger.feed), holdings: new HoldingsIndex(ledger.feed, store), offers: OfferIndex.start(ledger.feed, store), transferCommands: new TransferCommandIndex(ledger.feed, store) };
   // The automation acts for every onboarded wallet (the operator's is one of them).
   const walletParties = () => wallet.users.walletParties();
   const network = await startNetwork({

@@ -134,6 +134,37 @@ export function sqliteBaselines(dir: string, seconds: number): SqliteBaselines {
   }
 }
 
+/**
+ * The bare durable commit of a CC transfer's shape, the issue-#10 baseline: per SQLite transaction
+ * (WAL, synchronous=FULL, one fsync each) one archived holding row deleted and two rows inserted
+ * (the receiver's holding and the sender's change).
+ */
+export function sqliteTransferCommits(dir: string, seconds: number): RateResult {
+  const d = mkdtempSync(join(dir, "sqlite-transfer-"));
+  const db = new Database(join(d, "raw.sqlite"));
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = FULL");
+    db.exec("CREATE TABLE holdings (contract_id TEXT PRIMARY KEY, record TEXT NOT NULL)");
+    const party = "bench-party::1220" + "c".repeat(64);
+    const ins = db.prepare("INSERT INTO holdings (contract_id, record) VALUES (?, ?)");
+    const del = db.prepare("DELETE FROM holdings WHERE contract_id = ?");
+    let i = 0;
+    ins.run(sampleRows(0, party, true).cid, sampleRows(0, party, true).contract);
+    const transfer = db.transaction(() => {
+      del.run(sampleRows(i, party, true).cid);
+      const a = sampleRows(++i, party, true);
+      const b = sampleRows(1_000_000_000 + i, party, true);
+      ins.run(a.cid, a.contract);
+      ins.run(b.cid, b.contract);
+    });
+    return timed(seconds, () => transfer());
+  } finally {
+    db.close();
+    rmSync(d, { recursive: true, force: true });
+  }
+}
+
 /** Bare read of all completion rows of a store file: SELECT + JSON.parse, no filtering, no encoding. */
 export function sqliteReadCompletions(file: string): { seconds: number; rows: number } {
   const db = new Database(file, { readonly: true });

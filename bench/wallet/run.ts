@@ -8,6 +8,7 @@
  *   sender polls POST …/{tracking_id}/status until `completed` (the sender's wallet automation
  *   completes it); baseline in the same run: one Iou create over the JSON Ledger API (/v2) at the
  *   same concurrency. Default automation (all wallet triggers on).
+ * - one-step preapproval sends, 32 senders, against the bare durable commit of a transfer (issue #10);
  * - GET /v0/wallet/balance latency for a user with 10,000 holdings, 1 and 4 clients; baselines:
  *   the same request for a user with 1 holding, and a bare HTTP echo; plus in process: the
  *   wallet's balance from the holdings index, and the ACS read + decode it replaced. On a node
@@ -15,6 +16,7 @@
  * Results: a summary table, and bench/results/wallet-latest.json (wallet-latest-quick.json when quick).
  */
 import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import os from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -26,6 +28,7 @@ import { log } from "../lib/log.js";
 import { Probe } from "../lib/probe.js";
 import { ResultRows } from "../lib/result-rows.js";
 import { headerLine } from "../lib/run-facts.js";
+import { sqliteTransferCommits } from "../lib/raw.js";
 import { startBenchServer, startEchoServers, type BenchServer, type EchoServers } from "../lib/setup.js";
 import { fmt, latencyStats, table } from "../lib/stats.js";
 import { runInWorker, stopWalletWorker, type Actor, type WalletResult, type WalletTask } from "./wallet-load.js";
@@ -99,6 +102,47 @@ async function transferOffers(): Promise<void> {
   }
 }
 
+/**
+ * Issue #10's speed measure: one-step preapproval sends (`POST /v0/wallet/transfer-preapproval/send`)
+ * by 32 senders to one receiver, against the bare durable commit of a transfer's shape (one row
+ * deleted, two inserted, one fsync per transaction) on the same filesystem in the same run.
+ */
+async function preapprovalSends(): Promise<void> {
+  log("\n== One-step preapproval sends over HTTP /v0, 32 senders, against the bare durable commit of a transfer");
+  const bs = await startBenchServer(1000);
+  try {
+    const bare = sqliteTransferCommits(bs.dataDir, QUICK ? 1 : 3);
+    rows.keep("bare-transfer-commit", { what: "bare SQLite transfer commit", stats: { n: 0, p50: bare.p50, p90: NaN, p99: bare.p99, max: NaN, mean: NaN } });
+    log(`  bare SQLite: 1 delete + 2 inserts per tx (WAL, synchronous=FULL)   ${fmt(bare.perSec).padStart(7)} commits/s  p50 ${fmt(bare.p50, 3)} ms`);
+    bareTransferRate = bare.perSec;
+    const operator = await issueToken({ secret: bs.server.secret, userId: "administrator" });
+    await post(bs, "/v0/wallet/tap", operator, { amount: "100000" });
+    const receiver = await onboard(bs, `send-receiver-${runId}`);
+    await post(bs, "/v0/wallet/transfer-preapproval", receiver.token, {});
+    const senders: Actor[] = [];
+    for (let i = 0; i < 32; i++) {
+      const sender = await onboard(bs, `send-sender-${runId}-${i}`);
+      await post(bs, "/v0/wallet/tap", sender.token, { amount: "100000" });
+      senders.push(sender);
+    }
+    // BENCH_PROFILE=1: the server's CPU profile during the sends, in $TMPDIR/ccwallet-sends.cpuprofile.
+    const session = process.env.BENCH_PROFILE ? new Session() : undefined;
+    if (session) {
+      session.connect();
+      await session.post("Profiler.enable");
+      await session.post("Profiler.start");
+    }
+    await workerPoint("sends-32", "preapproval sends, 32 senders", {
+      kind: "sends", httpUrl: bs.httpUrl, senders, receiver: receiver.party, amount: "0.01", warmupMs: CFG.warmupMs, durationMs: CFG.durationMs, idPrefix: `${runId}-send`,
+    });
+    if (session) writeFileSync(join(os.tmpdir(), "ccwallet-sends.cpuprofile"), JSON.stringify((await session.post("Profiler.stop")).profile));
+  } finally {
+    await bs.stop();
+  }
+}
+
+let bareTransferRate = NaN;
+
 async function balance(echo: EchoServers): Promise<void> {
   log(`\n== GET /v0/wallet/balance, a user with ${HOLDINGS.toLocaleString("en-US")} holdings (merge automation off)`);
   const config = join(os.tmpdir(), `ccwallet-wallet-bench-${process.pid}.json`);
@@ -148,8 +192,9 @@ async function main() {
   log("columns: throughput; latency percentiles; main = server event-loop busy time per op (cpu = its CPU time); proc = whole-process CPU per op (incl. the client worker); other-procs = cores used by other processes");
   const echo = await startEchoServers();
   try {
-    if (ONLY !== "balance") await transferOffers();
-    if (ONLY !== "offers") await balance(echo);
+    if (ONLY === undefined || ONLY === "sends") await preapprovalSends();
+    if (ONLY === undefined || ONLY === "offers") await transferOffers();
+    if (ONLY === undefined || ONLY === "balance") await balance(echo);
   } finally {
     await stopWalletWorker();
     await echo.stop();
@@ -167,6 +212,13 @@ function summary() {
     table(
       ["measure", "target", "measured", "baseline (same run)", "other-procs"],
       [
+        [
+          "preapproval sends/s, 32 senders (HTTP /v0)",
+          ">= 0.5x bare",
+          `${perSec("sends-32")} (p50 ${p("sends-32", "p50")}, p99 ${p("sends-32", "p99")}); ${fmt(Number(rows.get("sends-32")?.perSec ?? NaN) / bareTransferRate, 2)}x`,
+          `bare SQLite transfer commit ${fmt(bareTransferRate)}/s`,
+          other("sends-32"),
+        ],
         ...SENDERS.map((n) => [`transfer offers completed/s, ${n} senders (HTTP /v0)`, "-", `${perSec(`offers-${n}`)} (p50 ${p(`offers-${n}`, "p50")}, p99 ${p(`offers-${n}`, "p99")})`, `Iou create /v2 JSON ${perSec(`iou-json-${n}`)}`, other(`offers-${n}`)]),
         ...BALANCE_CLIENTS.map((c) => [
           `GET /v0/wallet/balance p99, ${HOLDINGS.toLocaleString("en-US")} holdings, ${c} cl.`,

@@ -38,6 +38,17 @@ export type WalletTask =
       readonly warmupMs: number;
       readonly durationMs: number;
     }
+  | {
+      /** Closed loops of one-step preapproval sends, one sender per client, each with a fresh deduplication id. */
+      readonly kind: "sends";
+      readonly httpUrl: string;
+      readonly senders: readonly Actor[];
+      readonly receiver: string;
+      readonly amount: string;
+      readonly warmupMs: number;
+      readonly durationMs: number;
+      readonly idPrefix: string;
+    }
   | { readonly kind: "cc"; readonly task: CcTask };
 
 export interface WalletResult extends LoopsResult {
@@ -103,10 +114,26 @@ async function requests(task: Extract<WalletTask, { kind: "request" }>, mark: Ma
   }
 }
 
+async function sends(task: Extract<WalletTask, { kind: "sends" }>, mark: Mark): Promise<WalletResult> {
+  const client = httpClient(task.httpUrl, task.senders.length);
+  let k = 0;
+  try {
+    return await closedLoops(task.senders.length, task, mark, async (i) => {
+      const body = JSON.stringify({ receiver_party_id: task.receiver, amount: task.amount, deduplication_id: `${task.idPrefix}-${k++}` });
+      const r = await client.request("POST", "/v0/wallet/transfer-preapproval/send", task.senders[i].token, body);
+      if (r.status !== 200) throw new Error(`preapproval send: HTTP ${r.status} ${r.body.slice(0, 300)}`);
+    });
+  } finally {
+    client.close();
+  }
+}
+
 export async function runWalletTask(task: WalletTask, mark: Mark): Promise<WalletResult> {
   switch (task.kind) {
     case "offers":
       return offers(task, mark);
+    case "sends":
+      return sends(task, mark);
     case "request":
       return requests(task, mark);
     case "cc":

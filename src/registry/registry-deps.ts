@@ -2,7 +2,8 @@
  * What the registry reads: the ledger (as the DSO sees it, like Splice's scan) and ledger time.
  * Every read is a query over active contracts; nothing is cached, so answers follow the ledger.
  */
-import { latestOpenRound, readNetwork } from "../network/network-state.js";
+import type { NetworkReader } from "../network/network-cache.js";
+import { latestOpenRound } from "../network/network-state.js";
 import type { LedgerClient } from "../ledger/ledger-client.js";
 import { currentConfig } from "../templates/splice/amulet-rules.js";
 import { ChoiceContextBuilder } from "./choice-context-builder.js";
@@ -12,6 +13,8 @@ import { notFound } from "./registry-error.js";
 export interface RegistryDeps {
   readonly client: LedgerClient;
   readonly dso: string;
+  /** The network's rules and rounds (cached by the node, read directly by tools). */
+  readonly network: NetworkReader;
   /** Ledger time, microseconds since the epoch. */
   now(): bigint;
 }
@@ -21,7 +24,7 @@ export interface RegistryDeps {
  * round, disclosed, on the synchronizer the rules name as active.
  */
 export async function amuletRulesContext(deps: RegistryDeps, excludeDebugFields: boolean): Promise<ChoiceContextBuilder> {
-  const state = await readNetwork(deps.client, deps.dso);
+  const state = await deps.network.read();
   let round;
   try {
     round = latestOpenRound(state, deps.now());

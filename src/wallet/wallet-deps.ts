@@ -8,6 +8,7 @@
 import type { Clock } from "../ledger/clock.js";
 import type { LedgerClient } from "../ledger/ledger-client.js";
 import type { Store } from "../ledger/store-port.js";
+import type { NetworkReader } from "../network/network-cache.js";
 import type { FeaturedAppRights } from "./featured-app-rights.js";
 import type { HoldingsIndex } from "./support/holdings-index.js";
 import { InFlight } from "./support/in-flight.js";
@@ -31,6 +32,8 @@ export interface WalletDeps {
   readonly dso: string;
   /** The validator operator party: wallet provider, preapproval provider, featured app. */
   readonly validator: string;
+  /** The network's rules and rounds, cached between the commits that change them (network-cache.ts). */
+  readonly network: NetworkReader;
   readonly installer: WalletInstaller;
   readonly featured: FeaturedAppRights;
   /** Which users are onboarded here (wallet-users.ts). */

@@ -3,6 +3,7 @@
  * the choice context and the contracts to disclose, turns the created-event blobs back into
  * disclosed contracts, and exercises the standard interfaces through the ledger only.
  */
+import { uncachedNetwork } from "../../src/network/network-cache.js";
 import { parseCreatedEventBlob } from "../../src/ledger/created-event-blob.js";
 import { fromDamlJson, type DamlType } from "../../src/ledger/daml-type.js";
 import { Numeric } from "../../src/ledger/numeric.js";
@@ -39,7 +40,7 @@ export async function ensureFactory(fx: CcFixture): Promise<boolean> {
   return false;
 }
 
-export const registryDeps = (fx: CcFixture): RegistryDeps => ({ client: fx.client, dso: fx.dso, now: () => fx.clock.now() });
+export const registryDeps = (fx: CcFixture): RegistryDeps => ({ client: fx.client, dso: fx.dso, network: uncachedNetwork(fx.client, fx.dso), now: () => fx.clock.now() });
 
 /** What a client does with `disclosedContracts`: hand the blobs back, resolved as the API does. */
 export async function disclosedRecords(fx: CcFixture, ctx: ChoiceContextWithDisclosures): Promise<ContractRecord[]> {

@@ -29,7 +29,7 @@ import { ChoiceContext, emptyMetadata, type ExtraArgs } from "../../templates/sp
 import type { WalletDeps } from "../wallet-deps.js";
 import { walletErrors } from "../wallet-error.js";
 
-export const registryDepsOf = (deps: WalletDeps): RegistryDeps => ({ client: deps.client, dso: deps.dso, now: () => deps.clock.now() });
+export const registryDepsOf = (deps: WalletDeps): RegistryDeps => ({ client: deps.client, dso: deps.dso, network: deps.network, now: () => deps.clock.now() });
 
 /** Registry refusals in the wallet's terms (same status, same message). */
 async function fromRegistry<T>(call: Promise<T>): Promise<T> {

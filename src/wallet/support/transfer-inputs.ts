@@ -5,7 +5,7 @@
  */
 import type { ContractRecord } from "../../ledger/records.js";
 import { Numeric } from "../../ledger/numeric.js";
-import { latestOpenRound, openIssuingRounds, readNetwork, type NetworkState } from "../../network/network-state.js";
+import { latestOpenRound, openIssuingRounds, type NetworkState } from "../../network/network-state.js";
 import { AppRewardCoupon, ValidatorRewardCoupon, ValidatorRight } from "../../templates/splice/amulet.js";
 import { currentAmount } from "../../templates/splice/fees.js";
 import type { TransferContext, TransferInput } from "../../templates/splice/transfer-types.js";
@@ -34,7 +34,7 @@ export interface Spendable {
  */
 export async function spendableOf(deps: WalletDeps, party: string, options: { readonly coupons?: boolean } = {}): Promise<Spendable> {
   const now = deps.clock.now();
-  const state = await readNetwork(deps.client, deps.dso);
+  const state = await deps.network.read();
   const openRound = latestOpenRound(state, now);
   const issuing = new Map(openIssuingRounds(state, now).map((r) => [r.payload.round.number, r.payload]));
   const n = openRound.payload.round.number;

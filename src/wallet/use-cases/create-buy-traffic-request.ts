@@ -7,7 +7,6 @@
  * Every local party is hosted by this one participant only, so the member to top up is this
  * participant (`memberId`), migration 0; a party this participant does not know is refused.
  */
-import { readNetwork } from "../../network/network-state.js";
 import { currentConfig } from "../../templates/splice/amulet-rules.js";
 import { BuyTrafficRequest } from "../../templates/splice/wallet/buy-traffic-request.js";
 import { submitTracked } from "../support/tracked-submission.js";
@@ -33,7 +32,7 @@ export async function createBuyTrafficRequest(deps: WalletDeps, input: CreateBuy
   const trackingId = parseTrackingId(input.trackingId);
   const expiresAt = parseExpiresAt(deps, input.expiresAt);
   await parseKnownParty(deps, "receiving_validator_party_id", input.receivingValidator);
-  const sync = currentConfig((await readNetwork(deps.client, deps.dso)).rules.payload).decentralizedSynchronizer;
+  const sync = currentConfig((await deps.network.read()).rules.payload).decentralizedSynchronizer;
   if (!sync.requiredSynchronizers.includes(input.synchronizerId)) {
     throw walletErrors.badRequest(`domain_id: ${JSON.stringify(input.synchronizerId)} is not a synchronizer of this network (${sync.requiredSynchronizers.join(", ")})`);
   }

@@ -6,7 +6,6 @@
  * Splice serves it for the external parties its validator has a wallet for; every party this
  * participant knows is served here (an unknown party is 404).
  */
-import { readNetwork } from "../../network/network-state.js";
 import { Numeric } from "../../ledger/numeric.js";
 import { Amulet, LockedAmulet } from "../../templates/splice/amulet.js";
 import { holdingFee } from "../../templates/splice/fees.js";
@@ -29,7 +28,7 @@ export interface HoldingsSummary {
 export async function getExternalPartyBalance(deps: WalletDeps, partyRaw: string): Promise<HoldingsSummary> {
   const party = parsePartyId("party_id", partyRaw);
   if (!(await deps.store.party(party))) throw walletErrors.notFound(`No wallet for external party ${party}`);
-  const earliest = (await readNetwork(deps.client, deps.dso)).openRounds[0];
+  const earliest = (await deps.network.read()).openRounds[0];
   if (!earliest) throw walletErrors.notFound("No open mining round found");
   const round = earliest.payload.round.number;
   const [amulets, locked] = await Promise.all([deps.client.active(Amulet, [party]), deps.client.active(LockedAmulet, [party])]);

@@ -1,5 +1,5 @@
 /** `POST /v0/wallet/tap` (DevNet): mint CC to the party through `AmuletRules_DevNet_Tap`. */
-import { latestOpenRound, readNetwork } from "../../network/network-state.js";
+import { latestOpenRound } from "../../network/network-state.js";
 import { Numeric } from "../../ledger/numeric.js";
 import { AmuletRules, AmuletRules_DevNet_Tap } from "../../templates/splice/amulet-rules.js";
 import type { WalletDeps } from "../wallet-deps.js";
@@ -15,7 +15,7 @@ export const MAX_TAP_AMOUNT = Numeric.parse("1000000");
 export async function tap(deps: WalletDeps, party: string, amount: Numeric, commandId?: string): Promise<string> {
   if (!amount.isPositive()) throw walletErrors.badRequest("amount must be positive");
   if (amount.gt(MAX_TAP_AMOUNT)) throw walletErrors.badRequest(`amount must be at most ${MAX_TAP_AMOUNT} CC per tap on DevNet`);
-  const state = await readNetwork(deps.client, deps.dso);
+  const state = await deps.network.read();
   if (!state.rules.payload.isDevNet) throw walletErrors.badRequest("tap is only available on DevNet");
   const round = latestOpenRound(state, deps.clock.now());
   const { result } = await deps.client.exercise(

@@ -1,7 +1,6 @@
 /** Scan-proxy reads: the network's shared contracts as Splice's scan serves them. */
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { type ScanProxyService, TransferCommandFailureKind, type TransferCommandContractStatusSchema } from "../../../../../gen/ccwallet/validator/v0/scan_proxy_service_pb.js";
-import { readNetwork } from "../../../../network/network-state.js";
 import type { ContractRecord } from "../../../../ledger/records.js";
 import { TransferCommandCounter } from "../../../../templates/splice/external-party-amulet-rules.js";
 import { findPreapproval } from "../../../../wallet/use-cases/send-via-preapproval.js";
@@ -19,11 +18,11 @@ const withState = (api: WalletApi, record: ContractRecord) => contractWithStateT
 export const scanProxyHandlers: { [K in keyof ScanProxy["method"]]: Handler<ScanProxy, K, string> } = {
   getDsoPartyId: async (_req, _caller, api) => ({ dsoPartyId: api.wallet.dso }),
   getAmuletRules: async (_req, _caller, api) => {
-    const state = await readNetwork(api.wallet.client, api.wallet.dso);
+    const state = await api.wallet.network.read();
     return { amuletRules: withState(api, state.rules.record) };
   },
   getOpenAndIssuingMiningRounds: async (_req, _caller, api) => {
-    const state = await readNetwork(api.wallet.client, api.wallet.dso);
+    const state = await api.wallet.network.read();
     return {
       openMiningRounds: state.openRounds.map((r) => withState(api, r.record)),
       issuingMiningRounds: state.issuingRounds.map((r) => withState(api, r.record)),
