@@ -30,6 +30,7 @@ import { NetworkCache } from "./network/network-cache.js";
 import { StaticClock, WallClock } from "./ledger/clock.js";
 import { Ledger } from "./ledger/engine.js";
 import { CompletionHub } from "./ledger/completion-hub.js";
+import { UpdateHub } from "./ledger/update-hub.js";
 import { openStore } from "./store/index.js";
 import type { Store } from "./ledger/store-port.js";
 import { createRegistry } from "./templates/index.js";
@@ -163,6 +164,7 @@ async function openLedgerApi(config: Config, log: Logger, metrics: NodeMetrics):
     apiVersion: LEDGER_API_VERSION,
     streams: new StreamLimits({ maxStreams: config.maxStreams, maxStreamsPerUser: config.maxStreamsPerUser }),
     completions: new CompletionHub(ledger.feed, config.offsetCheckpointIntervalMs),
+    updates: new UpdateHub(ledger.feed, config.offsetCheckpointIntervalMs),
     signingKeys: new SigningKeyCache(),
     log,
   };

@@ -12,7 +12,8 @@ import { offsetCheckpointToProto } from "../../convert/ledger-proto.js";
 import { authenticate } from "./authenticate.js";
 import { completionResponse } from "../../convert/completion-wire.js";
 import { guardStream } from "./connect-error.js";
-import { completionTail } from "./completion-tail.js";
+import { watchedTail } from "./watched-tail.js";
+import type { CompletionRecord } from "../../../ledger/records.js";
 import { limitedStream } from "./limited-stream.js";
 import type { LedgerApi } from "./ledger-api.js";
 
@@ -32,9 +33,8 @@ export function completionService(api: LedgerApi): ServiceImpl<typeof CommandCom
         const end = await api.store.ledgerEnd();
         if (req.beginExclusive > end) throw errors.offsetAfterLedgerEnd(req.beginExclusive, end);
         const parties = new Set(req.parties);
-        yield* completionTail<Response>(api.completions, api.store, {
-          userId,
-          parties,
+        yield* watchedTail<CompletionRecord, Response>(api.completions, api.completions.watch(userId, parties), api.store, {
+          page: (b, e, l) => api.store.completions(b, e, l),
           beginExclusive: req.beginExclusive,
           signal: ctx.signal,
           project: (c) =>

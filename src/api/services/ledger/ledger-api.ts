@@ -7,6 +7,7 @@ import type { Store } from "../../../ledger/store-port.js";
 import type { LedgerIdentity, LedgerProtoEncoder } from "../../convert/ledger-proto.js";
 import type { Clock } from "../../../ledger/clock.js";
 import type { CompletionHub } from "../../../ledger/completion-hub.js";
+import type { UpdateHub } from "../../../ledger/update-hub.js";
 import type { ErrorLog } from "./connect-error.js";
 import type { StreamLimits } from "./stream-limits.js";
 
@@ -23,6 +24,8 @@ export interface LedgerApi {
   readonly apiVersion: string;
   /** Wakes completion streams only for what concerns them (idle streams cost nothing per commit). */
   readonly completions: CompletionHub;
+  /** Wakes open-ended update streams only for the transactions their parties witness. */
+  readonly updates: UpdateHub;
   /** Streams open now, against the configured caps. */
   readonly streams: StreamLimits;
   /** External parties' public keys, parsed once (execute verifies many signatures per key). */

@@ -16,7 +16,8 @@ import { offsetCheckpointToProto } from "../../convert/ledger-proto.js";
 import { authenticate } from "./authenticate.js";
 import { guard, guardStream } from "./connect-error.js";
 import { limitedStream } from "./limited-stream.js";
-import { checkpointedTail } from "./checkpointed-tail.js";
+import { watchedTail } from "./watched-tail.js";
+import type { UpdateWatchKey } from "../../../ledger/update-hub.js";
 import type { LedgerApi } from "./ledger-api.js";
 
 type UpdatesResponse = MessageInitShape<typeof GetUpdatesResponseSchema>;
@@ -39,6 +40,11 @@ function formatOfUpdateFormat(api: LedgerApi, f: UpdateFormat | undefined): Tran
   if (!f) throw errors.missingField("update_format");
   if (!f.includeTransactions) throw errors.invalidArgument("update_format.include_transactions must be set: only transactions are served by this participant");
   return transactionFormatOf(f.includeTransactions, api.registry);
+}
+
+/** The parties an update stream's hub watch follows: those its format names, or any for a wildcard. */
+function watchedParties(format: TransactionFormat): UpdateWatchKey {
+  return format.eventFormat.anyParty ? "any" : new Set(format.eventFormat.byParty.keys());
 }
 
 export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService> {
@@ -95,7 +101,8 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
           }
           return;
         }
-        yield* checkpointedTail<TransactionRecord, UpdatesResponse>(api.store, page, {
+        yield* watchedTail<TransactionRecord, UpdatesResponse>(api.updates, api.updates.watch(watchedParties(format)), api.store, {
+          page,
           beginExclusive: req.beginExclusive,
           signal: ctx.signal,
           project,

@@ -1,31 +1,40 @@
 /**
- * The completion stream's rows, read from the store only when the completion hub says something
- * may be there for this subscriber (src/ledger/completion-hub.ts): an idle stream costs nothing per
- * commit. Offset checkpoints follow Canton's rule (checkpointed-tail.ts): after a read, and on the
- * hub's checkpoint tick, a stream behind the ledger end says how far nothing was for it.
+ * An open-ended stream's rows (completions, transactions), read from the store only when its hub
+ * says something may be there for this subscriber (src/ledger/stream-watch.ts): an idle stream
+ * costs nothing per commit. Offset checkpoints follow Canton's rule (checkpointed-tail.ts): after a
+ * read, and on the hub's checkpoint tick, a stream behind the ledger end says how far nothing was
+ * for it.
  */
-import type { CompletionHub } from "../../../ledger/completion-hub.js";
-import type { CompletionRecord } from "../../../ledger/records.js";
 import type { LedgerStore } from "../../../ledger/store-port.js";
+import type { StreamWatch } from "../../../ledger/stream-watch.js";
 import { tail } from "../../../ledger/streams.js";
 import type { CheckpointAt } from "./checkpointed-tail.js";
 
-export interface CompletionTailOptions<R> {
-  readonly userId: string;
-  readonly parties: ReadonlySet<string>;
+/** Where a watched stream stands: its hub's position, and the watch a commit marks. */
+export interface WatchedSource {
+  readonly end: bigint;
+  readonly endRecordTime: bigint | undefined;
+}
+
+export interface WatchedTailOptions<T, R> {
   readonly beginExclusive: bigint;
   readonly signal: AbortSignal;
-  /** The message for a completion, or undefined when the subscriber sees nothing of it. */
-  readonly project: (row: CompletionRecord) => R | undefined;
+  /** The store's rows in (begin, end], at most `limit`. */
+  readonly page: (beginExclusive: bigint, endInclusive: bigint, limit: number) => Promise<T[]>;
+  /** The message for a row, or undefined when the subscriber sees nothing of it. */
+  readonly project: (row: T) => R | undefined;
   readonly checkpoint: (at: CheckpointAt) => R;
 }
 
-export async function* completionTail<R>(hub: CompletionHub, store: LedgerStore, options: CompletionTailOptions<R>): AsyncGenerator<R> {
-  const { signal } = options;
-  const watch = hub.watch(options.userId, options.parties);
+export async function* watchedTail<T extends { readonly offset: bigint }, R>(
+  hub: WatchedSource,
+  watch: StreamWatch,
+  store: LedgerStore,
+  options: WatchedTailOptions<T, R>,
+): AsyncGenerator<R> {
+  const { signal, page } = options;
   const onAbort = () => watch.close();
   signal.addEventListener("abort", onAbort);
-  const page = (b: bigint, e: bigint, l: number) => store.completions(b, e, l);
   let cursor = options.beginExclusive;
   let lastSent = cursor;
   try {
