@@ -1,6 +1,6 @@
 /**
  * CommandCompletionService: completions of the given user's commands for the given parties, in
- * offset order, with offset checkpoints when the ledger moved on without any (checkpointed-tail.ts).
+ * offset order, with offset checkpoints when the ledger moved on without any (watched-tail.ts).
  */
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { MessageInitShape } from "@bufbuild/protobuf";

@@ -1,6 +1,6 @@
 /**
  * UpdateService: the transaction stream and single-update lookups, projected for the reader. An
- * open-ended stream carries offset checkpoints (checkpointed-tail.ts); lookups never do.
+ * open-ended stream carries offset checkpoints (watched-tail.ts); lookups never do.
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";

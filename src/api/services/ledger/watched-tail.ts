@@ -1,14 +1,24 @@
 /**
  * An open-ended stream's rows (completions, transactions), read from the store only when its hub
  * says something may be there for this subscriber (src/ledger/stream-watch.ts): an idle stream
- * costs nothing per commit. Offset checkpoints follow Canton's rule (checkpointed-tail.ts): after a
- * read, and on the hub's checkpoint tick, a stream behind the ledger end says how far nothing was
- * for it.
+ * costs nothing per commit.
+ *
+ * Offset checkpoints are interleaved as Canton does: when a stream has delivered everything up to
+ * the end it read and that end is past the last message it sent — the offsets in between held
+ * nothing this subscriber sees: other users' completions, invisible transactions, rejections — it
+ * sends `OffsetCheckpoint{offset: end, synchronizer_times: [record time at end]}`, after a read and
+ * on the hub's tick. A client may resume from a checkpoint's offset knowing nothing for it happened
+ * in between.
  */
 import type { LedgerStore } from "../../../ledger/store-port.js";
 import type { StreamWatch } from "../../../ledger/stream-watch.js";
 import { tail } from "../../../ledger/streams.js";
-import type { CheckpointAt } from "./checkpointed-tail.js";
+
+export interface CheckpointAt {
+  readonly offset: bigint;
+  /** Record time of the update or completion at `offset`; undefined if none could be read. */
+  readonly recordTime: bigint | undefined;
+}
 
 /** Where a watched stream stands: its hub's position, and the watch a commit marks. */
 export interface WatchedSource {
