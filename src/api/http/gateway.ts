@@ -13,12 +13,12 @@ import type { Logger } from "pino";
 import { errors, LedgerError } from "../../ledger/errors.js";
 import { randomHex } from "../../ledger/ids.js";
 import type { TemplateRegistry } from "../../ledger/registry.js";
-import { CantonJsonError, fromCantonJson, toCantonJson } from "./canton-json.js";
+import { toCantonJson } from "./canton-json.js";
+import { decodeCantonRequest } from "./canton-request.js";
 import { damlJsonCodec } from "./daml-json-codec.js";
 import { HttpRefusal, jsCantonError, ledgerErrorOf } from "./js-canton-error.js";
 import { BodyTooLarge, handlerContextOf, readBody, send } from "./http-io.js";
 import { checkJsonContentType, JsonBodyError, parseJsonBody } from "./json-body.js";
-import { requestJsonOf } from "./request-json.js";
 import { matchRoute, routesOf, sortRoutes, type Dialect, type Route } from "./route-table.js";
 import { createSpliceHandler } from "./splice-gateway.js";
 import { isSplicePath, spliceAliases } from "./splice-routes.js";
@@ -146,13 +146,7 @@ async function readInput(calls: CantonCalls, route: Route, params: string[], url
       throw e;
     }
   }
-  try {
-    const json = requestJsonOf(route, params, url.searchParams, bodyJson);
-    return { input: fromCantonJson(route.method.input as never, json, calls.daml as never), stream };
-  } catch (e) {
-    if (e instanceof CantonJsonError) throw new HttpRefusal(400, `Invalid value for: body (${e.message})`);
-    throw e;
-  }
+  return { input: decodeCantonRequest(route, params, url.searchParams, bodyJson, calls.daml as never), stream };
 }
 
 /** Answers a request refused before decoding, as a JsCantonError. */
