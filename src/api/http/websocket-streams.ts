@@ -59,7 +59,7 @@ export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSoc
   return {
     upgrade(req, socket, head) {
       socket.on("error", () => socket.destroy());
-      const url = new URL(req.url ?? "/", "http://localhost");
+      const url = requestUrlOf(req);
       const match = matchRoute(options.routes, "POST", url.pathname);
       if (typeof match !== "object" || !isStreamRoute(match.route)) return refuse(socket, new HttpRefusal(404, "The requested resource could not be found."));
       if (closing) return refuse(socket, new HttpRefusal(503, "The server is shutting down."));
@@ -88,6 +88,15 @@ export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSoc
       return Promise.all([...open].map(([ws, abort]) => closeGoingAway(ws, abort))).then(() => undefined);
     },
   };
+}
+
+/**
+ * The request's URL. Leading slashes collapse into one: the wallet SDK joins its base URL (which
+ * `URL` prints with a trailing slash) and the channel path into `//v2/updates`, which Canton's
+ * router takes as `/v2/updates`.
+ */
+function requestUrlOf(req: IncomingMessage): URL {
+  return new URL((req.url ?? "/").replace(/^\/+/, "/"), "http://localhost");
 }
 
 function isStreamRoute(route: Route): boolean {

@@ -151,6 +151,12 @@ describe("WebSocket streams", () => {
     expect((await c.closed).code).toBe(1000);
   });
 
+  it("takes `//v2/...` as `/v2/...` (the wallet SDK joins its base URL and the path so)", async () => {
+    const c = await connect(s, "//v2/state/active-contracts", alice.token);
+    c.ws.send(JSON.stringify({ eventFormat: wildcard(alice.party), activeAtOffset: 0 }));
+    expect((await c.closed).code).toBe(1000);
+  });
+
   it("counts an open socket against the stream limits, and frees the slot on close", async () => {
     const before = s.server.api.streams.open;
     const c = await connect(s, "/v2/commands/completions", alice.token);
