@@ -130,7 +130,7 @@ export async function startServer(config: Config, parts: ServerParts = {}, optio
       (closing ??= (async () => {
         shuttingDown = true;
         await apps.network.automation.stop();
-        gateway.abortStreams();
+        await gateway.abortStreams();
         await Promise.all([closeServer(httpServer), closeHttp2(grpcServer, grpcSessions)]);
         await ledger.drain();
         await store.close();
@@ -267,6 +267,7 @@ function createListeners(
     else gateway.handle(req, res);
   });
   httpServer.on("clientError", answerClientError);
+  httpServer.on("upgrade", (req, socket, head) => gateway.upgrade(req, socket, head));
   // Keep-alive sockets must not hold shutdown hostage.
   httpServer.keepAliveTimeout = 5_000;
   return { grpcServer, grpcSessions, httpServer, gateway };

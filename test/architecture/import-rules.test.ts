@@ -73,7 +73,7 @@ const PACKAGES: Readonly<Record<string, readonly string[]>> = {
   "api/convert": ["@bufbuild/protobuf"],
   "api/services": ["@bufbuild/protobuf", "@connectrpc/connect", "pino"],
   "api/grpc-native": ["@bufbuild/protobuf", "@connectrpc/connect"],
-  "api/http": ["@bufbuild/protobuf", "@connectrpc/connect", "pino"],
+  "api/http": ["@bufbuild/protobuf", "@connectrpc/connect", "pino", "ws"],
   app: ["*"],
   gen: ["*"],
 };

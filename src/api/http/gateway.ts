@@ -3,24 +3,27 @@
  * the request's JSON into the request message, calls the same service implementation the gRPC
  * port serves, and encodes the answer back. Two dialects: Canton's JSON Ledger API for `/v2`
  * (here) and Splice's for `/v0` and the registry (splice-gateway.ts). Server streams become
- * bounded JSON arrays (`limit`, `stream_idle_timeout_ms`, 413 past the list limit).
+ * bounded JSON arrays (`limit`, `stream_idle_timeout_ms`, 413 past the list limit); their
+ * WebSocket form, open-ended, is an upgrade on the same path (websocket-streams.ts).
  */
 import { create, type DescMessage, type DescService } from "@bufbuild/protobuf";
 import { ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { RequestInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
 import { errors, LedgerError } from "../../ledger/errors.js";
 import { randomHex } from "../../ledger/ids.js";
 import type { TemplateRegistry } from "../../ledger/registry.js";
-import { CantonJsonError, fromCantonJson, toCantonJson } from "./canton-json.js";
+import { toCantonJson } from "./canton-json.js";
+import { decodeCantonRequest } from "./canton-request.js";
 import { damlJsonCodec } from "./daml-json-codec.js";
 import { HttpRefusal, jsCantonError, ledgerErrorOf } from "./js-canton-error.js";
 import { BodyTooLarge, handlerContextOf, readBody, send } from "./http-io.js";
 import { checkJsonContentType, JsonBodyError, parseJsonBody } from "./json-body.js";
-import { requestJsonOf } from "./request-json.js";
 import { matchRoute, routesOf, sortRoutes, type Dialect, type Route } from "./route-table.js";
 import { createSpliceHandler } from "./splice-gateway.js";
+import { createWebSocketStreams } from "./websocket-streams.js";
 import { isSplicePath, spliceAliases } from "./splice-routes.js";
 
 type AnyImpl = Record<string, (req: unknown, ctx: unknown) => unknown>;
@@ -45,8 +48,10 @@ export interface Gateway {
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Every route served, both dialects and all aliases (tests sweep them all). */
   readonly routes: readonly Route[];
-  /** Ends every stream being collected (shutdown). */
-  abortStreams(): void;
+  /** The HTTP server's `upgrade` handler: the WebSocket form of the `/v2` streams (websocket-streams.ts). */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Ends every stream being collected and closes every WebSocket with 1001 (shutdown); resolves once they are closed. */
+  abortStreams(): Promise<void>;
 }
 
 /** How a server stream is collected into an array: `limit` and `stream_idle_timeout_ms` from the query. */
@@ -80,6 +85,14 @@ export function createGateway(options: GatewayOptions): Gateway {
   const impls = new Map<DescService, AnyImpl>(options.services.map((s) => [s.service, s.impl as AnyImpl]));
   const splice = createSpliceHandler({ impls, maxBodyBytes: options.maxBodyBytes, log: options.log });
   const calls: CantonCalls = { impls, daml: damlJsonCodec(options.registry), live: new Set(), options };
+  const sockets = createWebSocketStreams({
+    routes,
+    methodOf: (route) => (input, ctx) => impls.get(route.service)![route.method.localName](input, ctx) as AsyncIterable<unknown>,
+    decode: (route, params, query, json) => decodeCantonRequest(route, params, query, json, calls.daml as never),
+    authenticate: options.authenticate,
+    maxPayloadBytes: options.maxBodyBytes,
+    log: options.log,
+  });
   return {
     routes,
     handle(req, res) {
@@ -96,8 +109,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (match.route.dialect === "splice") return splice.handle(match.route, match.params, url, req, res);
       invoke(calls, match.route, match.params, url, req, res).catch((e: unknown) => sendError(res, e, options));
     },
+    upgrade: (req, socket, head) => sockets.upgrade(req, socket, head),
     abortStreams() {
       for (const a of calls.live) a.abort();
+      return sockets.closeAll();
     },
   };
 }
@@ -146,13 +161,7 @@ async function readInput(calls: CantonCalls, route: Route, params: string[], url
       throw e;
     }
   }
-  try {
-    const json = requestJsonOf(route, params, url.searchParams, bodyJson);
-    return { input: fromCantonJson(route.method.input as never, json, calls.daml as never), stream };
-  } catch (e) {
-    if (e instanceof CantonJsonError) throw new HttpRefusal(400, `Invalid value for: body (${e.message})`);
-    throw e;
-  }
+  return { input: decodeCantonRequest(route, params, url.searchParams, bodyJson, calls.daml as never), stream };
 }
 
 /** Answers a request refused before decoding, as a JsCantonError. */

@@ -1,0 +1,154 @@
+/**
+ * The WebSocket form of the JSON Ledger API's streams, on the HTTP port as in Canton 3.4: an
+ * upgrade on the path of a server-streaming POST route (`/v2/updates`, `/v2/updates/flats`,
+ * `/v2/updates/trees`, `/v2/commands/completions`, `/v2/state/active-contracts`) serves that
+ * stream, one JSON frame per item (websocket-session.ts).
+ *
+ * The caller is authenticated before the upgrade is accepted (websocket-handshake.ts for where
+ * the token comes from): a missing or invalid token is refused with the HTTP status and
+ * JsCantonError the POST route answers. Authorization is the service's, as for the POST form.
+ * Each socket calls the same service implementation, so it takes one of the caller's stream
+ * slots (stream-limits.ts) for as long as it is open. On shutdown every socket closes with 1001.
+ */
+import { createHandlerContext, type HandlerContext } from "@connectrpc/connect";
+import type { DescMessage } from "@bufbuild/protobuf";
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import type { Logger } from "pino";
+import { WebSocketServer, type WebSocket } from "ws";
+import { randomHex } from "../../ledger/ids.js";
+import { headersOf } from "./http-io.js";
+import { HttpRefusal, jsCantonError, ledgerErrorOf } from "./js-canton-error.js";
+import { matchRoute, type Route } from "./route-table.js";
+import { authorizationOf, chooseSubprotocol, refuseUpgrade } from "./websocket-handshake.js";
+import { CLOSE_GOING_AWAY, closeIfOpen, serveStreamSession } from "./websocket-session.js";
+
+/** A stream method of a service implementation. */
+export type StreamMethod = (input: unknown, ctx: HandlerContext) => AsyncIterable<unknown>;
+
+export interface WebSocketStreamsOptions {
+  /** The gateway's routes; only Canton-dialect server-streaming POST routes upgrade. */
+  readonly routes: readonly Route[];
+  readonly methodOf: (route: Route) => StreamMethod;
+  /** The request message from path, query and the frame's JSON (the POST form's decoder). */
+  readonly decode: (route: Route, params: readonly string[], query: URLSearchParams, json: unknown) => unknown;
+  /** The gateway's first step (token and user), run before the upgrade is accepted. */
+  readonly authenticate?: (route: Route, ctx: HandlerContext) => Promise<void>;
+  /** Largest request frame accepted (ws closes with 1009 past it). */
+  readonly maxPayloadBytes: number;
+  /** Unsent bytes a socket may hold before the stream is held back (default 1 MiB). */
+  readonly highWaterBytes?: number;
+  readonly log: Logger;
+}
+
+export interface WebSocketStreams {
+  /** The HTTP server's `upgrade` handler. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Refuses new sockets and closes the open ones with 1001; resolves when all are closed. */
+  closeAll(): Promise<void>;
+}
+
+export const DEFAULT_HIGH_WATER_BYTES = 1024 * 1024;
+/** How long a closing socket may take to answer the close before it is cut. */
+const CLOSE_GRACE_MS = 2000;
+
+export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSocketStreams {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes, handleProtocols: (offered) => chooseSubprotocol(offered) });
+  const open = new Map<WebSocket, AbortController>();
+  let closing = false;
+  return {
+    upgrade(req, socket, head) {
+      socket.on("error", () => socket.destroy());
+      const url = requestUrlOf(req);
+      const match = matchRoute(options.routes, "POST", url.pathname);
+      if (typeof match !== "object" || !isStreamRoute(match.route)) return refuse(socket, new HttpRefusal(404, "The requested resource could not be found."));
+      if (closing) return refuse(socket, new HttpRefusal(503, "The server is shutting down."));
+      const abort = new AbortController();
+      const ctx = wsHandlerContext(match.route, url, req, abort.signal);
+      void admit(options, match.route, ctx).then((refusal) => {
+        if (refusal !== undefined) return refuseUpgrade(socket, refusal.status, refusal.body);
+        if (closing) return refuse(socket, new HttpRefusal(503, "The server is shutting down."));
+        wss.handleUpgrade(req, socket, head, (ws) => {
+          open.set(ws, abort);
+          ws.once("close", () => open.delete(ws));
+          const session = { call: options.methodOf(match.route), decode: (json: unknown) => options.decode(match.route, match.params, url.searchParams, json) };
+          void serveStreamSession(ws, {
+            ...session,
+            output: match.route.method.output as DescMessage,
+            ctx,
+            abort,
+            highWaterBytes: options.highWaterBytes ?? DEFAULT_HIGH_WATER_BYTES,
+            log: options.log,
+          });
+        });
+      });
+    },
+    closeAll() {
+      closing = true;
+      return Promise.all([...open].map(([ws, abort]) => closeGoingAway(ws, abort))).then(() => undefined);
+    },
+  };
+}
+
+/**
+ * The request's URL. Leading slashes collapse into one: the wallet SDK joins its base URL (which
+ * `URL` prints with a trailing slash) and the channel path into `//v2/updates`, which Canton's
+ * router takes as `/v2/updates`.
+ */
+function requestUrlOf(req: IncomingMessage): URL {
+  return new URL((req.url ?? "/").replace(/^\/+/, "/"), "http://localhost");
+}
+
+function isStreamRoute(route: Route): boolean {
+  return route.dialect === "canton" && route.method.methodKind === "server_streaming";
+}
+
+function refuse(socket: Duplex, refusal: HttpRefusal): void {
+  const { status, body } = refusal.toJsCantonError(randomHex(8));
+  refuseUpgrade(socket, status, body);
+}
+
+/** Authenticates before the upgrade; the refusal (status and JsCantonError) when it fails. */
+async function admit(options: WebSocketStreamsOptions, route: Route, ctx: HandlerContext): Promise<{ status: number; body: unknown } | undefined> {
+  try {
+    await options.authenticate?.(route, ctx);
+    return undefined;
+  } catch (e) {
+    if (e instanceof HttpRefusal) return e.toJsCantonError(randomHex(8));
+    return jsCantonError(ledgerErrorOf(e), randomHex(8));
+  }
+}
+
+/**
+ * The handler context the service sees: the request's headers with the token as `authorization`
+ * (from the `jwt.token.` subprotocol when sent), and without the subprotocol header that carries it.
+ */
+function wsHandlerContext(route: Route, url: URL, req: IncomingMessage, signal: AbortSignal): HandlerContext {
+  const requestHeader = headersOf(req);
+  requestHeader.delete("sec-websocket-protocol");
+  const authorization = authorizationOf(req);
+  if (authorization !== undefined) requestHeader.set("authorization", authorization);
+  return createHandlerContext({
+    service: route.service,
+    method: route.method,
+    protocolName: "canton-json-websocket",
+    requestMethod: req.method ?? "GET",
+    url: url.toString(),
+    requestSignal: signal,
+    requestHeader,
+  });
+}
+
+/** Cancels the stream and closes with 1001; cuts the socket if the client does not answer in time. */
+function closeGoingAway(ws: WebSocket, abort: AbortController): Promise<void> {
+  abort.abort();
+  return new Promise((resolve) => {
+    if (ws.readyState === ws.CLOSED) return resolve();
+    const timer = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+    ws.once("close", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    closeIfOpen(ws, CLOSE_GOING_AWAY, "server shutting down");
+  });
+}

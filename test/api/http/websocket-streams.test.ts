@@ -1,0 +1,283 @@
+/**
+ * The WebSocket form of the JSON API's streams over real sockets, as Canton 3.4 serves it: the
+ * token in the `jwt.token.<JWT>` + `daml.ws.auth` subprotocols (or a bearer header), one request
+ * frame with the POST body, one frame per item; refusals before the upgrade as HTTP answers, and
+ * after it as one JsCantonError frame and a close.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { createIou, startTestServer, type TestServer } from "../../support/test-server.js";
+
+type Who = { party: string; user: string; token: string };
+type Json = any; // frames are checked field by field
+
+interface Conn {
+  readonly ws: WebSocket;
+  /** The next frame (parsed), waiting up to `ms`. */
+  next(ms?: number): Promise<Json>;
+  /** Frames until one matches; the others (offset checkpoints) are skipped. */
+  until(pred: (f: Json) => boolean, ms?: number): Promise<Json>;
+  readonly closed: Promise<{ code: number; reason: string }>;
+}
+type Refused = { readonly refused: { status: number; body: Json } };
+
+/** Opens a socket; auth "subprotocol" sends Canton's two subprotocols, "header" a bearer header. */
+function open(s: TestServer, path: string, token: string | null, auth: "subprotocol" | "header" = "subprotocol"): Promise<Conn | Refused> {
+  const protocols = token !== null && auth === "subprotocol" ? [`jwt.token.${token}`, "daml.ws.auth"] : ["daml.ws.auth"];
+  const headers = token !== null && auth === "header" ? { authorization: `Bearer ${token}` } : undefined;
+  const ws = new WebSocket(`${s.http.replace("http", "ws")}${path}`, protocols, { headers });
+  const frames: Json[] = [];
+  let wake: (() => void) | undefined;
+  ws.on("message", (data) => {
+    frames.push(JSON.parse(data.toString()));
+    wake?.();
+  });
+  const closed = new Promise<{ code: number; reason: string }>((r) => ws.on("close", (code, reason) => (r({ code, reason: reason.toString() }), wake?.())));
+  const next = async (ms = 5000): Promise<Json> => {
+    const deadline = Date.now() + ms;
+    while (frames.length === 0) {
+      if (ws.readyState === ws.CLOSED || Date.now() > deadline) throw new Error(`no frame within ${ms} ms (socket state ${ws.readyState})`);
+      await new Promise<void>((r) => ((wake = r), setTimeout(r, 50)));
+    }
+    return frames.shift();
+  };
+  const until = async (pred: (f: Json) => boolean, ms = 5000) => {
+    for (;;) {
+      const f = await next(ms);
+      if (pred(f)) return f;
+    }
+  };
+  return new Promise((resolve, reject) => {
+    ws.once("open", () => resolve({ ws, next, until, closed }));
+    ws.once("unexpected-response", (_req, res) => {
+      let text = "";
+      res.on("data", (c: Buffer) => (text += c.toString()));
+      res.on("end", () => resolve({ refused: { status: res.statusCode ?? 0, body: JSON.parse(text) } }));
+    });
+    ws.once("error", reject);
+  });
+}
+
+async function connect(s: TestServer, path: string, token: string, auth?: "subprotocol" | "header"): Promise<Conn> {
+  const c = await open(s, path, token, auth);
+  if ("refused" in c) throw new Error(`refused: ${JSON.stringify(c.refused)}`);
+  return c;
+}
+
+const wildcard = (party: string) => ({ filtersByParty: { [party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] } } });
+const updatesRequest = (party: string, beginExclusive: number) => ({
+  beginExclusive,
+  updateFormat: { includeTransactions: { eventFormat: { ...wildcard(party), verbose: true }, transactionShape: "TRANSACTION_SHAPE_ACS_DELTA" } },
+});
+
+let s: TestServer;
+let alice: Who;
+let bob: Who;
+
+async function ledgerEnd(): Promise<number> {
+  return (await s.json("GET", "/v2/state/ledger-end")).body.offset;
+}
+
+beforeAll(async () => {
+  s = await startTestServer();
+  alice = await s.partyUser("alice");
+  bob = await s.partyUser("bob");
+});
+afterAll(() => s?.stop());
+
+describe("WebSocket streams", () => {
+  it("completions: the completion of a command submitted after the socket opened", async () => {
+    const c = await connect(s, "/v2/commands/completions", alice.token);
+    expect(c.ws.protocol).toBe("daml.ws.auth");
+    c.ws.send(JSON.stringify({ parties: [alice.party], beginExclusive: await ledgerEnd() }));
+    const commandId = `ws-completion-${Date.now()}`;
+    const submitted = await s.json("POST", "/v2/commands/submit-and-wait", createIou(alice.party, "3", alice.party, commandId).commands, alice.token);
+    expect(submitted.status).toBe(200);
+    const frame = await c.until((f) => f.completionResponse?.Completion !== undefined);
+    const completion = frame.completionResponse.Completion.value;
+    expect(completion.commandId).toBe(commandId);
+    expect(completion.updateId).toBe(submitted.body.updateId);
+    expect(completion.offset).toBe(submitted.body.completionOffset);
+    expect(completion.actAs).toEqual([alice.party]);
+    c.ws.close(1000);
+    expect((await c.closed).code).toBe(1000);
+  });
+
+  it("updates: a transaction created after the socket opened, live (bearer header auth)", async () => {
+    const c = await connect(s, "/v2/updates", alice.token, "header");
+    c.ws.send(JSON.stringify(updatesRequest(alice.party, await ledgerEnd())));
+    await new Promise((r) => setTimeout(r, 100)); // the stream is tailing the ledger end by now
+    const created = await s.json("POST", "/v2/commands/submit-and-wait-for-transaction", createIou(alice.party, "7.5"), alice.token);
+    expect(created.status).toBe(200);
+    const cid = created.body.transaction.events[0].CreatedEvent.contractId;
+    const frame = await c.until((f) => f.update?.Transaction !== undefined);
+    const tx = frame.update.Transaction.value;
+    expect(tx.updateId).toBe(created.body.transaction.updateId);
+    const event = tx.events[0].CreatedEvent;
+    expect(event.contractId).toBe(cid);
+    expect(event.templateId).toMatch(/:Ccwallet\.Demo\.Iou:Iou$/);
+    expect(event.createArgument.amount).toBe("7.5000000000");
+    c.ws.close();
+    await c.closed;
+  });
+
+  it("updates/flats with the legacy filter (what the wallet SDK sends), ending at endInclusive with 1000", async () => {
+    const created = await s.json("POST", "/v2/commands/submit-and-wait-for-transaction", createIou(alice.party, "2"), alice.token);
+    const offset = created.body.transaction.offset;
+    const c = await connect(s, "/v2/updates/flats", alice.token);
+    c.ws.send(JSON.stringify({ beginExclusive: offset - 1, endInclusive: offset, filter: wildcard(alice.party), verbose: true }));
+    const frame = await c.next();
+    expect(frame.update.Transaction.value.offset).toBe(offset);
+    expect((await c.closed).code).toBe(1000);
+  });
+
+  it("active-contracts: the party's contracts, one frame each, then close 1000", async () => {
+    const carol = await s.partyUser("carol");
+    const amounts = ["1.25", "4"];
+    const cids: string[] = [];
+    for (const amount of amounts) {
+      const r = await s.json("POST", "/v2/commands/submit-and-wait-for-transaction", createIou(carol.party, amount), carol.token);
+      cids.push(r.body.transaction.events[0].CreatedEvent.contractId);
+    }
+    const c = await connect(s, "/v2/state/active-contracts", carol.token);
+    c.ws.send(JSON.stringify({ eventFormat: wildcard(carol.party), activeAtOffset: await ledgerEnd() }));
+    const events = [await c.next(), await c.next()].map((f) => f.contractEntry.JsActiveContract.createdEvent);
+    expect(events.map((e) => e.contractId)).toEqual(cids);
+    expect(events.map((e) => e.createArgument.amount)).toEqual(["1.2500000000", "4.0000000000"]);
+    expect(events.every((e) => e.createArgument.owner === carol.party)).toBe(true);
+    expect((await c.closed).code).toBe(1000);
+  });
+
+  it("takes `//v2/...` as `/v2/...` (the wallet SDK joins its base URL and the path so)", async () => {
+    const c = await connect(s, "//v2/state/active-contracts", alice.token);
+    c.ws.send(JSON.stringify({ eventFormat: wildcard(alice.party), activeAtOffset: 0 }));
+    expect((await c.closed).code).toBe(1000);
+  });
+
+  it("counts an open socket against the stream limits, and frees the slot on close", async () => {
+    const before = s.server.api.streams.open;
+    const c = await connect(s, "/v2/commands/completions", alice.token);
+    c.ws.send(JSON.stringify({ parties: [alice.party], beginExclusive: await ledgerEnd() }));
+    await waitFor(() => s.server.api.streams.open === before + 1);
+    c.ws.close();
+    await c.closed;
+    await waitFor(() => s.server.api.streams.open === before);
+  });
+});
+
+describe("WebSocket streams: bad input", () => {
+  it("refuses the upgrade without a token, with an expired or a forged one: 401 and the POST route's JsCantonError", async () => {
+    const post = await s.json("POST", "/v2/commands/completions?stream_idle_timeout_ms=50", { parties: [alice.party] }, null);
+    for (const token of [null, await s.token(alice.user, -60), alice.token.slice(0, -3) + "abc"]) {
+      const r = await open(s, "/v2/commands/completions", token);
+      expect("refused" in r).toBe(true);
+      const { status, body } = (r as Refused).refused;
+      expect(status).toBe(401);
+      expect(body.code).toBe(post.body.code);
+      expect(body.grpcCodeValue).toBe(16);
+      expect(typeof body.cause).toBe("string");
+    }
+  });
+
+  it("refuses an upgrade on a path that is no stream: 404 JsCantonError", async () => {
+    const r = await open(s, "/v2/state/ledger-end", alice.token);
+    expect((r as Refused).refused.status).toBe(404);
+    expect((r as Refused).refused.body.code).toBe("NOT_FOUND");
+  });
+
+  it("answers a malformed frame, wrong types and unknown fields with the POST form's error frame, then closes 1011", async () => {
+    const end = await ledgerEnd();
+    const cases: [string, string][] = [
+      ["not json", "{parties"],
+      ["wrong type", JSON.stringify({ parties: alice.party })],
+      ["unknown field", JSON.stringify({ parties: [alice.party], nonsense: 1 })],
+      ["duplicate key", `{"parties": ["${alice.party}"], "parties": []}`],
+    ];
+    for (const [what, text] of cases) {
+      const post = await s.json("POST", "/v2/commands/completions?stream_idle_timeout_ms=50", text, alice.token);
+      expect(post.status, what).toBe(400);
+      const c = await connect(s, "/v2/commands/completions", alice.token);
+      c.ws.send(text);
+      const frame = await c.next();
+      expect(frame.code, what).toBe(post.body.code);
+      expect(frame.cause, what).toBe(post.body.cause);
+      expect(Object.keys(frame).sort(), what).toEqual(Object.keys(post.body).filter((k) => k !== "correlationId").concat("correlationId").sort());
+      expect((await c.closed).code, what).toBe(1011);
+    }
+    expect(await ledgerEnd()).toBe(end);
+  });
+
+  it("answers another party's filter with PERMISSION_DENIED, as the service raises it", async () => {
+    const post = await s.json("POST", "/v2/updates?stream_idle_timeout_ms=50", updatesRequest(alice.party, 0), bob.token);
+    expect(post.status).toBe(403);
+    for (const [path, request] of [
+      ["/v2/updates", updatesRequest(alice.party, 0)],
+      ["/v2/commands/completions", { parties: [alice.party] }],
+      ["/v2/state/active-contracts", { eventFormat: wildcard(alice.party), activeAtOffset: 0 }],
+    ] as const) {
+      const c = await connect(s, path, bob.token);
+      c.ws.send(JSON.stringify(request));
+      const frame = await c.next();
+      expect(frame.code, path).toBe(post.body.code);
+      expect(frame.grpcCodeValue, path).toBe(7);
+      expect((await c.closed).code, path).toBe(1011);
+    }
+  });
+
+  it("answers a second frame and a binary frame with an error frame and a close", async () => {
+    const end = await ledgerEnd();
+    const c = await connect(s, "/v2/commands/completions", alice.token);
+    const request = JSON.stringify({ parties: [alice.party], beginExclusive: end });
+    c.ws.send(request);
+    c.ws.send(request);
+    const frame = await c.until((f) => f.code !== undefined);
+    expect(frame.code).toBe("INVALID_ARGUMENT");
+    expect(frame.cause).toMatch(/exactly one request frame/);
+    expect((await c.closed).code).toBe(1011);
+
+    const b = await connect(s, "/v2/commands/completions", alice.token);
+    b.ws.send(Buffer.from(request));
+    const binary = await b.next();
+    expect(binary.code).toBe("INVALID_ARGUMENT");
+    expect(binary.cause).toMatch(/binary frames/);
+    expect((await b.closed).code).toBe(1011);
+    expect(await ledgerEnd()).toBe(end);
+  });
+});
+
+describe("WebSocket streams: limits and shutdown", () => {
+  let t: TestServer;
+  let dave: Who;
+  beforeAll(async () => {
+    const config = join(mkdtempSync(join(tmpdir(), "ccwallet-ws-")), "config.json");
+    writeFileSync(config, JSON.stringify({ ledger: { maxStreamsPerUser: 1 } }));
+    t = await startTestServer({ CCWALLET_CONFIG: config });
+    dave = await t.partyUser("dave");
+  });
+  afterAll(() => t?.stop());
+
+  it("refuses a stream past the caller's limit with the service's error frame; closes open sockets with 1001 on shutdown", async () => {
+    const request = JSON.stringify({ parties: [dave.party] });
+    const first = await connect(t, "/v2/commands/completions", dave.token);
+    first.ws.send(request);
+    await waitFor(() => t.server.api.streams.open === 1);
+    const second = await connect(t, "/v2/commands/completions", dave.token);
+    second.ws.send(request);
+    const refused = await second.next();
+    expect(refused.code).toBe("MAXIMUM_NUMBER_OF_STREAMS");
+    expect((await second.closed).code).toBe(1011);
+    await t.stop();
+    expect((await first.closed).code).toBe(1001);
+  });
+});
+
+async function waitFor(cond: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
