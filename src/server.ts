@@ -160,6 +160,7 @@ async function openLedgerApi(config: Config, log: Logger, metrics: NodeMetrics):
     apiVersion: LEDGER_API_VERSION,
     streams: new StreamLimits({ maxStreams: config.maxStreams, maxStreamsPerUser: config.maxStreamsPerUser }),
     completions: new CompletionHub(ledger.feed, config.offsetCheckpointIntervalMs),
+    maxDarBytes: config.maxDarBytes,
     log,
   };
   return { api, secret };
@@ -243,6 +244,7 @@ function createListeners(
     registry: api.registry,
     listMaxElements: config.httpListMaxElements,
     maxBodyBytes: config.httpMaxBodyBytes,
+    maxBinaryBodyBytes: config.maxDarBytes,
     authenticate: authenticateFirst(api),
     log,
   });

@@ -16,6 +16,7 @@ import type { TemplateRegistry } from "../../ledger/registry.js";
 import { CantonJsonError, fromCantonJson, toCantonJson } from "./canton-json.js";
 import { damlJsonCodec } from "./daml-json-codec.js";
 import { HttpRefusal, jsCantonError, ledgerErrorOf } from "./js-canton-error.js";
+import { binaryRequestField, hasBinaryResponse, readBinaryBody, sendBinaryResponse } from "./binary-body.js";
 import { BodyTooLarge, handlerContextOf, readBody, send } from "./http-io.js";
 import { checkJsonContentType, JsonBodyError, parseJsonBody } from "./json-body.js";
 import { requestJsonOf } from "./request-json.js";
@@ -31,6 +32,8 @@ export interface GatewayOptions {
   readonly registry: TemplateRegistry;
   readonly listMaxElements: number;
   readonly maxBodyBytes: number;
+  /** Limit of raw (application/octet-stream) bodies: DAR uploads, which outgrow JSON bodies. */
+  readonly maxBinaryBodyBytes?: number;
   readonly log: Logger;
   /**
    * Canton's first step, run before the body is read or decoded: authenticate the caller of a
@@ -123,7 +126,8 @@ async function invoke(calls: CantonCalls, route: Route, params: string[], url: U
       send(res, 200, items);
     } else {
       const result = await (impl(decoded.input, ctx) as Promise<unknown>);
-      send(res, 200, toCantonJson(output, create(output, result as never)));
+      if (hasBinaryResponse(route)) sendBinaryResponse(res, route, result as Record<string, unknown>);
+      else send(res, 200, toCantonJson(output, create(output, result as never)));
     }
   } finally {
     calls.live.delete(abort);
@@ -136,7 +140,16 @@ async function readInput(calls: CantonCalls, route: Route, params: string[], url
   const stream = route.method.methodKind === "server_streaming" ? streamParamsOf(url) : {};
   if (typeof stream === "string") throw new HttpRefusal(400, stream);
   let bodyJson: unknown;
-  if (route.body !== "") {
+  const binaryField = binaryRequestField(route);
+  let binary: Uint8Array | undefined;
+  if (binaryField) {
+    try {
+      binary = await readBinaryBody(req, calls.options.maxBinaryBodyBytes ?? calls.options.maxBodyBytes);
+    } catch (e) {
+      if (e instanceof JsonBodyError) throw new HttpRefusal(e.status, `Invalid value for: body (${e.message})`);
+      throw e;
+    }
+  } else if (route.body !== "") {
     try {
       checkJsonContentType(req);
       const text = await readBody(req, calls.options.maxBodyBytes);
@@ -148,7 +161,9 @@ async function readInput(calls: CantonCalls, route: Route, params: string[], url
   }
   try {
     const json = requestJsonOf(route, params, url.searchParams, bodyJson);
-    return { input: fromCantonJson(route.method.input as never, json, calls.daml as never), stream };
+    const input = fromCantonJson(route.method.input as never, json, calls.daml as never) as Record<string, unknown>;
+    if (binaryField && binary) input[binaryField.localName] = binary;
+    return { input, stream };
   } catch (e) {
     if (e instanceof CantonJsonError) throw new HttpRefusal(400, `Invalid value for: body (${e.message})`);
     throw e;
@@ -189,7 +204,7 @@ async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, 
 /** A failed Canton-dialect request as Canton's JsCantonError (413 for an oversized body or list). */
 function sendError(res: ServerResponse, e: unknown, options: GatewayOptions): void {
   if (res.headersSent) return void res.destroy();
-  if (e instanceof BodyTooLarge) return refuse(res, 413, `Request entity too large: the body exceeds ${options.maxBodyBytes} bytes`);
+  if (e instanceof BodyTooLarge) return refuse(res, 413, `Request entity too large: the body exceeds ${e.limit} bytes`);
   if (e instanceof HttpRefusal) {
     const refused = e.toJsCantonError(randomHex(8));
     return send(res, refused.status, refused.body);

@@ -13,12 +13,14 @@ import { VersionService } from "../../../../gen/com/daml/ledger/api/v2/version_s
 import { InteractiveSubmissionService } from "../../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
 import { PartyManagementService } from "../../../../gen/com/daml/ledger/api/v2/admin/party_management_service_pb.js";
 import { UserManagementService } from "../../../../gen/com/daml/ledger/api/v2/admin/user_management_service_pb.js";
+import { PackageManagementService } from "../../../../gen/com/daml/ledger/api/v2/admin/package_management_service_pb.js";
 import { commandService, commandSubmissionService } from "./command-services.js";
 import { completionService } from "./completion-service.js";
 import { eventQueryService } from "./event-query-service.js";
 import { interactiveSubmissionService } from "./interactive-submission-service.js";
 import type { LedgerApi } from "./ledger-api.js";
 import { packageService } from "./package-service.js";
+import { packageManagementService } from "./package-management-service.js";
 import { partyManagementService } from "./party-management-service.js";
 import { stateService } from "./state-service.js";
 import { timeService } from "./time-service.js";
@@ -36,6 +38,7 @@ export function ledgerServices(api: LedgerApi) {
     { service: StateService, impl: stateService(api) },
     { service: EventQueryService, impl: eventQueryService(api) },
     { service: PackageService, impl: packageService(api) },
+    { service: PackageManagementService, impl: packageManagementService(api) },
     { service: VersionService, impl: versionService(api) },
     { service: PartyManagementService, impl: partyManagementService(api) },
     { service: UserManagementService, impl: userManagementService(api) },

@@ -24,6 +24,8 @@ export interface LedgerApi {
   readonly completions: CompletionHub;
   /** Streams open now, against the configured caps. */
   readonly streams: StreamLimits;
+  /** Largest DAR an upload may carry (bytes), `ledger.maxDarBytes`. */
+  readonly maxDarBytes: number;
   /** Where internal errors of the services are reported (the node's pino logger). */
   readonly log: ErrorLog;
 }
