@@ -5,6 +5,7 @@ import { CommandCompletionService } from "../../../../gen/com/daml/ledger/api/v2
 import { CommandService } from "../../../../gen/com/daml/ledger/api/v2/command_service_pb.js";
 import { CommandSubmissionService } from "../../../../gen/com/daml/ledger/api/v2/command_submission_service_pb.js";
 import { EventQueryService } from "../../../../gen/com/daml/ledger/api/v2/event_query_service_pb.js";
+import { ContractService } from "../../../../gen/com/daml/ledger/api/v2/contract_service_pb.js";
 import { PackageService } from "../../../../gen/com/daml/ledger/api/v2/package_service_pb.js";
 import { StateService } from "../../../../gen/com/daml/ledger/api/v2/state_service_pb.js";
 import { TimeService } from "../../../../gen/com/daml/ledger/api/v2/testing/time_service_pb.js";
@@ -17,6 +18,7 @@ import { PackageManagementService } from "../../../../gen/com/daml/ledger/api/v2
 import { commandService, commandSubmissionService } from "./command-services.js";
 import { completionService } from "./completion-service.js";
 import { eventQueryService } from "./event-query-service.js";
+import { contractService } from "./contract-service.js";
 import { interactiveSubmissionService } from "./interactive-submission-service.js";
 import type { LedgerApi } from "./ledger-api.js";
 import { packageService } from "./package-service.js";
@@ -37,6 +39,7 @@ export function ledgerServices(api: LedgerApi) {
     { service: UpdateService, impl: updateService(api) },
     { service: StateService, impl: stateService(api) },
     { service: EventQueryService, impl: eventQueryService(api) },
+    { service: ContractService, impl: contractService(api) },
     { service: PackageService, impl: packageService(api) },
     { service: PackageManagementService, impl: packageManagementService(api) },
     { service: VersionService, impl: versionService(api) },
