@@ -17,7 +17,8 @@ export interface SweepRequest {
   readonly method: string;
   readonly path: string;
   readonly token: string | null;
-  readonly body?: string;
+  /** JSON text, or raw bytes for the routes that take them (DAR uploads). */
+  readonly body?: string | Uint8Array;
   /** Content-Type of the body; application/json unless set. */
   readonly contentType?: string;
 }
@@ -44,7 +45,8 @@ export async function send(base: string, r: SweepRequest): Promise<SweepResponse
   if (r.token !== null) headers.authorization = r.token.startsWith("Basic ") ? r.token : `Bearer ${r.token}`;
   if (r.body !== undefined) headers["content-type"] = r.contentType ?? "application/json";
   // A request the server never answers is a finding too: fail it instead of stalling the sweep.
-  const res = await fetch(base + r.path, { method: r.method, headers, body: r.body, signal: AbortSignal.timeout(5_000) }).catch((e: Error) => ({
+  const body = typeof r.body === "string" || r.body === undefined ? r.body : Buffer.from(r.body);
+  const res = await fetch(base + r.path, { method: r.method, headers, body, signal: AbortSignal.timeout(5_000) }).catch((e: Error) => ({
     status: 599,
     headers: new Headers(),
     text: async () => `no answer: ${e.message}`,

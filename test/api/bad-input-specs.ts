@@ -5,6 +5,7 @@
  * (`bad`: unknown or foreign ids, another party, out-of-range values). Keyed by method and the
  * annotated path (aliases share their path's spec). A route with a body and no spec fails the sweep.
  */
+import { testDar, testPackage, testZip } from "../support/dar-builder.js";
 import { IOU } from "../support/test-server.js";
 import type { Json } from "./bad-input-cases.js";
 import { EXTERNAL_SPECS } from "./bad-input-specs-external.js";
@@ -73,8 +74,33 @@ export interface RouteSpec {
   readonly public?: boolean;
   /** Self-service onboarding: a user without rights may call it, and doing so changes state. */
   readonly selfService?: boolean;
+  /**
+   * A route whose body is raw bytes (a DAR upload): these bodies replace the JSON body cases, and
+   * `valid` only names the route as specified (it is never sent).
+   */
+  readonly binary?: (w: World) => { readonly name: string; readonly body: Uint8Array; readonly contentType?: string; readonly allowed?: readonly number[] }[];
   /** Deprecated Canton endpoints answered with UNSUPPORTED_OPERATION (501) whatever the input. */
   readonly unsupported?: boolean;
+}
+
+/** DAR uploads (`POST /v2/packages`, `/v2/dars`): bodies that are no DAR, each refused with nothing stored. */
+const DAR_UPLOAD: RouteSpec = {
+  valid: () => ({}),
+  binary: () => {
+    const archive = badArchive();
+    return [
+      { name: "an empty body", body: new Uint8Array(0), allowed: [400] },
+      { name: "not a zip", body: new TextEncoder().encode("this is no zip file at all"), allowed: [400] },
+      { name: "a zip without manifest", body: testZip({ "a.dalf": archive }), allowed: [400] },
+      { name: "a zip without archives", body: testZip({ "META-INF/MANIFEST.MF": new TextEncoder().encode("Manifest-Version: 1.0\r\n") }), allowed: [400] },
+      { name: "an archive whose hash is not its payload's", body: testDar([testPackage({ hash: "ab".repeat(32) })]), allowed: [400] },
+      { name: "a DAR sent as text/plain", body: testDar([testPackage()]), contentType: "text/plain", allowed: [415] },
+    ];
+  },
+};
+
+function badArchive(): Uint8Array {
+  return new Uint8Array([0x1a, 0x03, 0xff, 0xff, 0xff]);
 }
 
 /** Statuses a bad request may get when the spec does not say: refused, forbidden, not found, conflict. */
@@ -340,6 +366,23 @@ export const SPECS: Record<string, RouteSpec> = {
   // Canton's PackageService needs only an authenticated user.
   "GET /v2/packages": { anyUser: true },
   "GET /v2/packages/{package_id}/status": { anyUser: true },
+  "GET /v2/packages/{package_id}": { anyUser: true },
+  "POST /v2/packages": DAR_UPLOAD,
+  "POST /v2/dars": DAR_UPLOAD,
+  "POST /v2/contracts/contract-by-id": {
+    read: true,
+    as: (w) => w.alice.token,
+    valid: (w) => ({ contractId: w.unknownCid, queryingParties: [w.alice.party] }),
+    bad: (w) => [
+      { name: "another party", body: { contractId: w.ownAmulet, queryingParties: [w.bob.party] }, allowed: [403] },
+      { name: "no querying parties (any party) for a party user", body: { contractId: w.ownAmulet }, allowed: [403] },
+      { name: "an unknown contract", body: { contractId: w.unknownCid, queryingParties: [w.alice.party] }, allowed: [404] },
+      { name: "a contract the party does not see", body: { contractId: w.othersAmulet, queryingParties: [w.alice.party] }, allowed: [404] },
+      { name: "not a contract id", body: { contractId: "nope", queryingParties: [w.alice.party] }, allowed: [400] },
+      { name: "not a party id", body: { contractId: w.ownAmulet, queryingParties: ["not a party"] }, allowed: [400, 403] },
+      { name: "no contract id", body: { queryingParties: [w.alice.party] }, allowed: [400] },
+    ],
+  },
   "GET /v2/version": { public: true },
   "GET /v2/authenticated-user": { anyUser: true },
   // Lenient on purpose (Canton wants admin claims): the participant id is no secret, and a

@@ -6,6 +6,7 @@ import { CommandService } from "../../../../gen/com/daml/ledger/api/v2/command_s
 import { CommandSubmissionService } from "../../../../gen/com/daml/ledger/api/v2/command_submission_service_pb.js";
 import { EventQueryService } from "../../../../gen/com/daml/ledger/api/v2/event_query_service_pb.js";
 import { ContractService } from "../../../../gen/com/daml/ledger/api/v2/contract_service_pb.js";
+import { ActiveContractsPageService } from "../../../../gen/ccwallet/ledger/v2/active_contracts_page_pb.js";
 import { PackageService } from "../../../../gen/com/daml/ledger/api/v2/package_service_pb.js";
 import { StateService } from "../../../../gen/com/daml/ledger/api/v2/state_service_pb.js";
 import { TimeService } from "../../../../gen/com/daml/ledger/api/v2/testing/time_service_pb.js";
@@ -19,6 +20,7 @@ import { commandService, commandSubmissionService } from "./command-services.js"
 import { completionService } from "./completion-service.js";
 import { eventQueryService } from "./event-query-service.js";
 import { contractService } from "./contract-service.js";
+import { activeContractsPageService } from "./active-contracts-page.js";
 import { interactiveSubmissionService } from "./interactive-submission-service.js";
 import type { LedgerApi } from "./ledger-api.js";
 import { packageService } from "./package-service.js";
@@ -38,6 +40,7 @@ export function ledgerServices(api: LedgerApi) {
     { service: CommandCompletionService, impl: completionService(api) },
     { service: UpdateService, impl: updateService(api) },
     { service: StateService, impl: stateService(api) },
+    { service: ActiveContractsPageService, impl: activeContractsPageService(api) },
     { service: EventQueryService, impl: eventQueryService(api) },
     { service: ContractService, impl: contractService(api) },
     { service: PackageService, impl: packageService(api) },

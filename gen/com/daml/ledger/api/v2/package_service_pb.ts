@@ -213,7 +213,7 @@ export const PackageService: GenService<{
     output: typeof ListPackagesResponseSchema;
   },
   /**
-   * One package's archive payload (served as octet-stream by the JSON API, not through this route).
+   * One package's archive payload.
    *
    * @generated from rpc com.daml.ledger.api.v2.PackageService.GetPackage
    */
