@@ -99,6 +99,22 @@ const DAR_UPLOAD: RouteSpec = {
   },
 };
 
+const ACS_PAGE: RouteSpec = {
+  read: true,
+  as: (w) => w.alice.token,
+  valid: (w) => ({ eventFormat: filterOf(w.alice.party), maxPageSize: 10 }),
+  bad: (w) => [
+    { name: "another party", merge: { eventFormat: filterOf(w.bob.party) }, allowed: [403] },
+    { name: "any party for a party user", merge: { eventFormat: { filtersForAnyParty: { cumulative: [] } } }, allowed: [403] },
+    { name: "no eventFormat", body: { maxPageSize: 10 }, allowed: [400] },
+    { name: "an offset after the ledger end", merge: { activeAtOffset: 99_999_999 }, allowed: [400] },
+    { name: "a negative offset", merge: { activeAtOffset: -1 }, allowed: [400] },
+    { name: "a negative page size", merge: { maxPageSize: -5 }, allowed: [400] },
+    { name: "a forged page token", merge: { pageToken: "Zm9yZ2Vk" }, allowed: [400] },
+    { name: "a page token that is no base64url", merge: { pageToken: "%%%" }, allowed: [400] },
+  ],
+};
+
 function badArchive(): Uint8Array {
   return new Uint8Array([0x1a, 0x03, 0xff, 0xff, 0xff]);
 }
@@ -369,6 +385,8 @@ export const SPECS: Record<string, RouteSpec> = {
   "GET /v2/packages/{package_id}": { anyUser: true },
   "POST /v2/packages": DAR_UPLOAD,
   "POST /v2/dars": DAR_UPLOAD,
+  "GET /v2/state/active-contracts-page": ACS_PAGE,
+  "POST /v2/state/active-contracts-page": ACS_PAGE,
   "POST /v2/contracts/contract-by-id": {
     read: true,
     as: (w) => w.alice.token,
