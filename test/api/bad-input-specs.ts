@@ -5,10 +5,10 @@
  * (`bad`: unknown or foreign ids, another party, out-of-range values). Keyed by method and the
  * annotated path (aliases share their path's spec). A route with a body and no spec fails the sweep.
  */
-import { testDar, testPackage, testZip } from "../support/dar-builder.js";
 import { IOU } from "../support/test-server.js";
 import type { Json } from "./bad-input-cases.js";
 import { EXTERNAL_SPECS } from "./bad-input-specs-external.js";
+import { PACKAGE_AND_CONTRACT_SPECS } from "./bad-input-specs-packages.js";
 
 export interface Actor {
   readonly user: string;
@@ -83,42 +83,6 @@ export interface RouteSpec {
   readonly unsupported?: boolean;
 }
 
-/** DAR uploads (`POST /v2/packages`, `/v2/dars`): bodies that are no DAR, each refused with nothing stored. */
-const DAR_UPLOAD: RouteSpec = {
-  valid: () => ({}),
-  binary: () => {
-    const archive = badArchive();
-    return [
-      { name: "an empty body", body: new Uint8Array(0), allowed: [400] },
-      { name: "not a zip", body: new TextEncoder().encode("this is no zip file at all"), allowed: [400] },
-      { name: "a zip without manifest", body: testZip({ "a.dalf": archive }), allowed: [400] },
-      { name: "a zip without archives", body: testZip({ "META-INF/MANIFEST.MF": new TextEncoder().encode("Manifest-Version: 1.0\r\n") }), allowed: [400] },
-      { name: "an archive whose hash is not its payload's", body: testDar([testPackage({ hash: "ab".repeat(32) })]), allowed: [400] },
-      { name: "a DAR sent as text/plain", body: testDar([testPackage()]), contentType: "text/plain", allowed: [415] },
-    ];
-  },
-};
-
-const ACS_PAGE: RouteSpec = {
-  read: true,
-  as: (w) => w.alice.token,
-  valid: (w) => ({ eventFormat: filterOf(w.alice.party), maxPageSize: 10 }),
-  bad: (w) => [
-    { name: "another party", merge: { eventFormat: filterOf(w.bob.party) }, allowed: [403] },
-    { name: "any party for a party user", merge: { eventFormat: { filtersForAnyParty: { cumulative: [] } } }, allowed: [403] },
-    { name: "no eventFormat", body: { maxPageSize: 10 }, allowed: [400] },
-    { name: "an offset after the ledger end", merge: { activeAtOffset: 99_999_999 }, allowed: [400] },
-    { name: "a negative offset", merge: { activeAtOffset: -1 }, allowed: [400] },
-    { name: "a negative page size", merge: { maxPageSize: -5 }, allowed: [400] },
-    { name: "a forged page token", merge: { pageToken: "Zm9yZ2Vk" }, allowed: [400] },
-    { name: "a page token that is no base64url", merge: { pageToken: "%%%" }, allowed: [400] },
-  ],
-};
-
-function badArchive(): Uint8Array {
-  return new Uint8Array([0x1a, 0x03, 0xff, 0xff, 0xff]);
-}
-
 /** Statuses a bad request may get when the spec does not say: refused, forbidden, not found, conflict. */
 export const BAD = [400, 403, 404, 409];
 
@@ -138,7 +102,7 @@ const offerLikeBad = (w: World): BadRequest[] => [
   { name: "description over 280 characters", merge: { description: "d".repeat(300) } },
 ];
 
-const filterOf = (party: string) => ({ filtersByParty: { [party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] } } });
+export const filterOf = (party: string) => ({ filtersByParty: { [party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] } } });
 const updateFormatOf = (party: string) => ({ includeTransactions: { eventFormat: filterOf(party), transactionShape: "TRANSACTION_SHAPE_ACS_DELTA" } });
 const iou = (issuer: string, owner = issuer) => ({ CreateCommand: { templateId: IOU, createArguments: { issuer, owner, currency: "CC", amount: "1", observers: [] } } });
 const exercise = (templateId: string, contractId: string, choice: string, choiceArgument: Json) => ({ ExerciseCommand: { templateId, contractId, choice, choiceArgument } });
@@ -382,25 +346,6 @@ export const SPECS: Record<string, RouteSpec> = {
   // Canton's PackageService needs only an authenticated user.
   "GET /v2/packages": { anyUser: true },
   "GET /v2/packages/{package_id}/status": { anyUser: true },
-  "GET /v2/packages/{package_id}": { anyUser: true },
-  "POST /v2/packages": DAR_UPLOAD,
-  "POST /v2/dars": DAR_UPLOAD,
-  "GET /v2/state/active-contracts-page": ACS_PAGE,
-  "POST /v2/state/active-contracts-page": ACS_PAGE,
-  "POST /v2/contracts/contract-by-id": {
-    read: true,
-    as: (w) => w.alice.token,
-    valid: (w) => ({ contractId: w.unknownCid, queryingParties: [w.alice.party] }),
-    bad: (w) => [
-      { name: "another party", body: { contractId: w.ownAmulet, queryingParties: [w.bob.party] }, allowed: [403] },
-      { name: "no querying parties (any party) for a party user", body: { contractId: w.ownAmulet }, allowed: [403] },
-      { name: "an unknown contract", body: { contractId: w.unknownCid, queryingParties: [w.alice.party] }, allowed: [404] },
-      { name: "a contract the party does not see", body: { contractId: w.othersAmulet, queryingParties: [w.alice.party] }, allowed: [404] },
-      { name: "not a contract id", body: { contractId: "nope", queryingParties: [w.alice.party] }, allowed: [400] },
-      { name: "not a party id", body: { contractId: w.ownAmulet, queryingParties: ["not a party"] }, allowed: [400, 403] },
-      { name: "no contract id", body: { queryingParties: [w.alice.party] }, allowed: [400] },
-    ],
-  },
   "GET /v2/version": { public: true },
   "GET /v2/authenticated-user": { anyUser: true },
   // Lenient on purpose (Canton wants admin claims): the participant id is no secret, and a
@@ -445,6 +390,7 @@ export const SPECS: Record<string, RouteSpec> = {
   "GET /v2/updates/transaction-tree-by-offset/{offset}": { unsupported: true },
   "GET /v2/updates/transaction-tree-by-id/{update_id}": { unsupported: true },
   ...EXTERNAL_SPECS,
+  ...PACKAGE_AND_CONTRACT_SPECS,
 };
 
 function userRights(revoke: boolean): RouteSpec {

@@ -42,7 +42,9 @@ describe("wallet SDK: ledger.acsReader.paginated", () => {
     const sdk = await sdkAs(alice.token);
     // core-provider-ledger 1.8's GET passes no body (`getWithRetry(resource, undefined, params)`):
     // the eventFormat the reader builds never reaches the node, and Canton requires it.
-    const failure = await sdk.ledger.acsReader.paginated.read({ parties: [alice.party], filterByParty: true, templateIds: [IOU] }).catch((e: unknown) => e);
+    // (`paginated.read` is BaseReader's, which this SDK's declarations do not show on PaginatedReader.)
+    const paginated = sdk.ledger.acsReader.paginated as unknown as { read(options: object): Promise<unknown> };
+    const failure = await paginated.read({ parties: [alice.party], filterByParty: true, templateIds: [IOU] }).catch((e: unknown) => e);
     expect(failure).toMatchObject({ code: "MISSING_FIELD" });
     // The same request with its body reaches the endpoint and pages as the reader expects.
     const page = await s.json("POST", "/v2/state/active-contracts-page", {
