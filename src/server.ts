@@ -166,6 +166,7 @@ async function openLedgerApi(config: Config, log: Logger, metrics: NodeMetrics):
     completions: new CompletionHub(ledger.feed, config.offsetCheckpointIntervalMs),
     updates: new UpdateHub(ledger.feed, config.offsetCheckpointIntervalMs),
     signingKeys: new SigningKeyCache(),
+    maxDarBytes: config.maxDarBytes,
     log,
   };
   return { api, secret };
@@ -249,6 +250,7 @@ function createListeners(
     registry: api.registry,
     listMaxElements: config.httpListMaxElements,
     maxBodyBytes: config.httpMaxBodyBytes,
+    maxBinaryBodyBytes: config.maxDarBytes,
     authenticate: authenticateFirst(api),
     log,
   });

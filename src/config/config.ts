@@ -43,6 +43,8 @@ const FileSchema = z
         maxStreams: z.number().int().positive().default(1000),
         maxStreamsPerUser: z.number().int().positive().default(200),
         offsetCheckpointIntervalMs: z.number().int().positive().default(5000),
+        /** Largest DAR an upload may send (bytes), on both ports; the JSON body limit does not apply to it. */
+        maxDarBytes: z.number().int().positive().default(64 * 1024 * 1024),
       })
       .partial()
       .default({}),
@@ -65,6 +67,8 @@ export interface Config {
   readonly logLevel: string;
   readonly httpListMaxElements: number;
   readonly httpMaxBodyBytes: number;
+  /** Largest DAR upload (bytes), `ledger.maxDarBytes`. */
+  readonly maxDarBytes: number;
   readonly maxDeduplicationSeconds: bigint;
   /** Streams open at once, overall (Canton's `rate-limit.max-streams`, default 1000) and per user. */
   readonly maxStreams: number;
@@ -117,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxStreams: file.ledger?.maxStreams ?? 1000,
     maxStreamsPerUser: file.ledger?.maxStreamsPerUser ?? 200,
     offsetCheckpointIntervalMs: file.ledger?.offsetCheckpointIntervalMs ?? 5000,
+    maxDarBytes: file.ledger?.maxDarBytes ?? 64 * 1024 * 1024,
     network: file.network,
     automation: file.automation,
   };

@@ -209,6 +209,24 @@ export const errors = {
       "Contract events not found, or not visible.",
       { contract_id: contractId },
     ),
+  /** Canton 3.4 ContractService: the same answer for an unknown contract and one the parties may not see. */
+  contractPayloadNotFound: (contractId: string) =>
+    make("CONTRACT_PAYLOAD_NOT_FOUND", Category.InvalidGivenCurrentSystemStateResourceMissing)(
+      "Contract payload not found, or not visible.",
+      { contract_id: contractId },
+    ),
+  // Canton's PackageServiceErrors.Reading, raised when an uploaded DAR cannot be read.
+  /** Not a zip at all (Canton: LfArchiveError.InvalidDar). */
+  invalidDar: (why: string) =>
+    make("INVALID_DAR", Category.InvalidIndependentOfSystemState)("Dar file is corrupt", { throwable: why }),
+  /** A zip entry that cannot be read (bad name, bad compression). */
+  invalidZipEntry: (name: string) =>
+    make("INVALID_ZIP_ENTRY", Category.InvalidIndependentOfSystemState)("Dar zip file is corrupt", { name }),
+  zipBomb: (why: string) =>
+    make("ZIP_BOMB", Category.InvalidIndependentOfSystemState)("Dar zip file seems to be a zip bomb.", { msg: why }),
+  /** A zip that is no DAR: no manifest, no Daml-LF archive, an archive that does not decode or whose hash is wrong. */
+  darParseError: (reason: string) =>
+    make("DAR_PARSE_ERROR", Category.InvalidIndependentOfSystemState)("Failed to parse the dar file content.", { reason }),
   updateNotFound: (what: string) =>
     make("UPDATE_NOT_FOUND", Category.InvalidGivenCurrentSystemStateResourceMissing)(`Update not found: ${what}`),
   /** `what`: Canton's offset type in the message, "Begin" for streams, "active_at_offset" for the ACS. */

@@ -129,7 +129,31 @@ export interface SettingsStore {
   putSetting(name: string, value: string): Promise<void>;
 }
 
-export interface Store extends LedgerStore, PartyStore, UserStore, SettingsStore {
+/** A Daml-LF package uploaded in a DAR, as the participant keeps it (built-in packages are not stored). */
+export interface PackageRecord {
+  /** Lowercase hex SHA-256 of `payload` (the Daml-LF archive's hash). */
+  readonly packageId: string;
+  /** The Daml-LF `Archive.payload` bytes, handed back by GetPackage. */
+  readonly payload: Uint8Array;
+  /** Package name and version from the DAR's manifest or entry name; "" when the DAR does not say. */
+  readonly name: string;
+  readonly version: string;
+  /** When it was first uploaded (micros since the epoch). */
+  readonly knownSince: bigint;
+}
+
+/** What listings show of a package: everything but its payload (which may be megabytes). */
+export type PackageSummary = Omit<PackageRecord, "payload"> & { readonly size: number };
+
+export interface PackageStore {
+  /** Adds the package; false if one with this id was already stored (uploads are idempotent). */
+  addPackage(pkg: PackageRecord): Promise<boolean>;
+  package(packageId: string): Promise<PackageRecord | undefined>;
+  /** Every stored package, in package id order. */
+  packages(): Promise<PackageSummary[]>;
+}
+
+export interface Store extends LedgerStore, PartyStore, UserStore, SettingsStore, PackageStore {
   /** Human-readable name for logs: `sqlite:/path` or `mongodb://host/db`. */
   readonly description: string;
   close(): Promise<void>;

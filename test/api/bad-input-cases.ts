@@ -4,6 +4,7 @@
  * names), and the checks every answer must pass — the API family's own error shape and a status
  * that family documents.
  */
+import http from "node:http";
 import { ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { SignJWT } from "jose";
 import type { Route } from "../../src/api/http/route-table.js";
@@ -17,7 +18,8 @@ export interface SweepRequest {
   readonly method: string;
   readonly path: string;
   readonly token: string | null;
-  readonly body?: string;
+  /** JSON text, or raw bytes for the routes that take them (DAR uploads). */
+  readonly body?: string | Uint8Array;
   /** Content-Type of the body; application/json unless set. */
   readonly contentType?: string;
 }
@@ -44,12 +46,28 @@ export async function send(base: string, r: SweepRequest): Promise<SweepResponse
   if (r.token !== null) headers.authorization = r.token.startsWith("Basic ") ? r.token : `Bearer ${r.token}`;
   if (r.body !== undefined) headers["content-type"] = r.contentType ?? "application/json";
   // A request the server never answers is a finding too: fail it instead of stalling the sweep.
-  const res = await fetch(base + r.path, { method: r.method, headers, body: r.body, signal: AbortSignal.timeout(5_000) }).catch((e: Error) => ({
+  const body = typeof r.body === "string" || r.body === undefined ? r.body : Buffer.from(r.body);
+  if (r.method === "GET" && body !== undefined) return getWithBody(base + r.path, headers, body);
+  const res = await fetch(base + r.path, { method: r.method, headers, body, signal: AbortSignal.timeout(5_000) }).catch((e: Error) => ({
     status: 599,
     headers: new Headers(),
     text: async () => `no answer: ${e.message}`,
   }));
   return { status: res.status, contentType: res.headers.get("content-type") ?? "", text: await res.text() };
+}
+
+/** A GET with a body (Canton's active-contracts-page takes one), which fetch refuses to send. */
+function getWithBody(url: string, headers: Record<string, string>, body: string | Buffer): Promise<SweepResponse> {
+  return new Promise((resolve) => {
+    const req = http.request(url, { method: "GET", headers: { ...headers, "content-length": Buffer.byteLength(body) }, timeout: 5_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), text: Buffer.concat(chunks).toString("utf8") }));
+    });
+    req.on("timeout", () => req.destroy(new Error("timeout")));
+    req.on("error", (e) => resolve({ status: 599, contentType: "", text: `no answer: ${e.message}` }));
+    req.end(body);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 import { IOU } from "../support/test-server.js";
 import type { Json } from "./bad-input-cases.js";
 import { EXTERNAL_SPECS, SPLICE_EXTERNAL_SPECS } from "./bad-input-specs-external.js";
+import { PACKAGE_AND_CONTRACT_SPECS } from "./bad-input-specs-packages.js";
 
 export interface Actor {
   readonly user: string;
@@ -73,6 +74,11 @@ export interface RouteSpec {
   readonly public?: boolean;
   /** Self-service onboarding: a user without rights may call it, and doing so changes state. */
   readonly selfService?: boolean;
+  /**
+   * A route whose body is raw bytes (a DAR upload): these bodies replace the JSON body cases, and
+   * `valid` only names the route as specified (it is never sent).
+   */
+  readonly binary?: (w: World) => { readonly name: string; readonly body: Uint8Array; readonly contentType?: string; readonly allowed?: readonly number[] }[];
   /** Deprecated Canton endpoints answered with UNSUPPORTED_OPERATION (501) whatever the input. */
   readonly unsupported?: boolean;
 }
@@ -96,7 +102,7 @@ const offerLikeBad = (w: World): BadRequest[] => [
   { name: "description over 280 characters", merge: { description: "d".repeat(300) } },
 ];
 
-const filterOf = (party: string) => ({ filtersByParty: { [party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] } } });
+export const filterOf = (party: string) => ({ filtersByParty: { [party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] } } });
 const updateFormatOf = (party: string) => ({ includeTransactions: { eventFormat: filterOf(party), transactionShape: "TRANSACTION_SHAPE_ACS_DELTA" } });
 const iou = (issuer: string, owner = issuer) => ({ CreateCommand: { templateId: IOU, createArguments: { issuer, owner, currency: "CC", amount: "1", observers: [] } } });
 const exercise = (templateId: string, contractId: string, choice: string, choiceArgument: Json) => ({ ExerciseCommand: { templateId, contractId, choice, choiceArgument } });
@@ -385,6 +391,7 @@ export const SPECS: Record<string, RouteSpec> = {
   "GET /v2/updates/transaction-tree-by-id/{update_id}": { unsupported: true },
   ...EXTERNAL_SPECS,
   ...SPLICE_EXTERNAL_SPECS,
+  ...PACKAGE_AND_CONTRACT_SPECS,
 };
 
 function userRights(revoke: boolean): RouteSpec {

@@ -105,7 +105,10 @@ function casesOf(r: Route): SweepCase[] {
       add("a user without rights and a malformed request", request({ ...malformed, token: nobody }), spec.public || spec.anyUser ? "any" : [403]);
     }
   }
-  if (valid !== undefined) {
+  for (const c of spec.binary?.(w) ?? []) {
+    add(c.name, { ...request({}), body: c.body, contentType: c.contentType ?? "application/octet-stream" }, c.allowed ?? BAD);
+  }
+  if (valid !== undefined && !spec.binary) {
     for (const c of bodyCases(r, valid, MAX_BODY)) add(c.name, request({ body: c.body }), c.allowed, c.undecodable);
     // The body must be sent as JSON: text/plain is refused (415) even when it parses.
     add("a JSON body sent as text/plain", { ...request({}), contentType: "text/plain" }, [415]);
@@ -210,7 +213,7 @@ describe("bad input on every endpoint", () => {
     const problems: string[] = [];
     for (const r of s.server.httpRoutes) {
       const spec = specOf(r);
-      if (r.body === "" || spec.unsupported) continue;
+      if (r.body === "" || spec.unsupported || spec.binary) continue;
       const token = spec.as?.(w) ?? defaultToken(r);
       let path = r.template;
       for (const v of r.variables) path = path.replace(new RegExp(`\\{${v}\\}`), pathValues(v, w)[0]);

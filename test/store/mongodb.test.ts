@@ -10,6 +10,7 @@ import { MongoStore } from "../../src/store/mongodb/mongo-store.js";
 import type { Store } from "../../src/ledger/store-port.js";
 import { describeStoreConformance } from "./conformance.js";
 import { describeActiveAtConformance } from "./conformance-active-at.js";
+import { describePackageConformance } from "./conformance-packages.js";
 
 const uri = process.env.CCWALLET_TEST_MONGODB_URI;
 
@@ -37,15 +38,14 @@ describe.skipIf(!uri)("MongoStore", () => {
 
   describeActiveAtConformance("MongoStore", openFresh);
 
-  describeStoreConformance(
-    "MongoStore",
-    openFresh,
-    async (closed) => {
-      const dbName = dbNames.get(closed);
-      if (!dbName) throw new Error("reopen of a store this test did not open");
-      return connect(dbName);
-    },
-  );
+  const reconnect = async (closed: Store) => {
+    const dbName = dbNames.get(closed);
+    if (!dbName) throw new Error("reopen of a store this test did not open");
+    return connect(dbName);
+  };
+
+  describeStoreConformance("MongoStore", openFresh, reconnect);
+  describePackageConformance("MongoStore", openFresh, reconnect);
 
   afterAll(async () => {
     const client = new MongoClient(uri!);

@@ -9,6 +9,7 @@ import type { Store } from "../../src/ledger/store-port.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { contract, describeStoreConformance, rejection, txCommit } from "./conformance.js";
 import { describeActiveAtConformance } from "./conformance-active-at.js";
+import { describePackageConformance } from "./conformance-packages.js";
 
 const dirs: string[] = [];
 const files = new WeakMap<Store, string>();
@@ -27,15 +28,14 @@ async function openFresh(): Promise<Store> {
 
 describeActiveAtConformance("SqliteStore", openFresh);
 
-describeStoreConformance(
-  "SqliteStore",
-  openFresh,
-  async (closed) => {
-    const file = files.get(closed);
-    if (!file) throw new Error("reopen of a store this test did not open");
-    return openFile(file);
-  },
-);
+const reopenFile = async (closed: Store) => {
+  const file = files.get(closed);
+  if (!file) throw new Error("reopen of a store this test did not open");
+  return openFile(file);
+};
+
+describeStoreConformance("SqliteStore", openFresh, reopenFile);
+describePackageConformance("SqliteStore", openFresh, reopenFile);
 
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });

@@ -19,6 +19,7 @@ import { toCantonJson } from "./canton-json.js";
 import { decodeCantonRequest } from "./canton-request.js";
 import { damlJsonCodec } from "./daml-json-codec.js";
 import { HttpRefusal, jsCantonError, ledgerErrorOf } from "./js-canton-error.js";
+import { binaryRequestField, hasBinaryResponse, readBinaryBody, sendBinaryResponse } from "./binary-body.js";
 import { BodyTooLarge, handlerContextOf, readBody, send } from "./http-io.js";
 import { checkJsonContentType, JsonBodyError, parseJsonBody } from "./json-body.js";
 import { matchRoute, routesOf, sortRoutes, type Dialect, type Route } from "./route-table.js";
@@ -34,6 +35,8 @@ export interface GatewayOptions {
   readonly registry: TemplateRegistry;
   readonly listMaxElements: number;
   readonly maxBodyBytes: number;
+  /** Limit of raw (application/octet-stream) bodies: DAR uploads, which outgrow JSON bodies. */
+  readonly maxBinaryBodyBytes?: number;
   readonly log: Logger;
   /**
    * Canton's first step, run before the body is read or decoded: authenticate the caller of a
@@ -138,7 +141,8 @@ async function invoke(calls: CantonCalls, route: Route, params: string[], url: U
       send(res, 200, items);
     } else {
       const result = await (impl(decoded.input, ctx) as Promise<unknown>);
-      send(res, 200, toCantonJson(output, create(output, result as never)));
+      if (hasBinaryResponse(route)) sendBinaryResponse(res, route, result as Record<string, unknown>);
+      else send(res, 200, toCantonJson(output, create(output, result as never)));
     }
   } finally {
     calls.live.delete(abort);
@@ -151,7 +155,16 @@ async function readInput(calls: CantonCalls, route: Route, params: string[], url
   const stream = route.method.methodKind === "server_streaming" ? streamParamsOf(url) : {};
   if (typeof stream === "string") throw new HttpRefusal(400, stream);
   let bodyJson: unknown;
-  if (route.body !== "") {
+  const binaryField = binaryRequestField(route);
+  let binary: Uint8Array | undefined;
+  if (binaryField) {
+    try {
+      binary = await readBinaryBody(req, calls.options.maxBinaryBodyBytes ?? calls.options.maxBodyBytes);
+    } catch (e) {
+      if (e instanceof JsonBodyError) throw new HttpRefusal(e.status, `Invalid value for: body (${e.message})`);
+      throw e;
+    }
+  } else if (route.body !== "") {
     try {
       checkJsonContentType(req);
       const text = await readBody(req, calls.options.maxBodyBytes);
@@ -161,7 +174,9 @@ async function readInput(calls: CantonCalls, route: Route, params: string[], url
       throw e;
     }
   }
-  return { input: decodeCantonRequest(route, params, url.searchParams, bodyJson, calls.daml as never), stream };
+  const input = decodeCantonRequest(route, params, url.searchParams, bodyJson, calls.daml as never) as Record<string, unknown>;
+  if (binaryField && binary) input[binaryField.localName] = binary;
+  return { input, stream };
 }
 
 /** Answers a request refused before decoding, as a JsCantonError. */
@@ -198,7 +213,7 @@ async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, 
 /** A failed Canton-dialect request as Canton's JsCantonError (413 for an oversized body or list). */
 function sendError(res: ServerResponse, e: unknown, options: GatewayOptions): void {
   if (res.headersSent) return void res.destroy();
-  if (e instanceof BodyTooLarge) return refuse(res, 413, `Request entity too large: the body exceeds ${options.maxBodyBytes} bytes`);
+  if (e instanceof BodyTooLarge) return refuse(res, 413, `Request entity too large: the body exceeds ${e.limit} bytes`);
   if (e instanceof HttpRefusal) {
     const refused = e.toJsCantonError(randomHex(8));
     return send(res, refused.status, refused.body);

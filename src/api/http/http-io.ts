@@ -3,7 +3,12 @@ import { createHandlerContext, type HandlerContext } from "@connectrpc/connect";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Route } from "./route-table.js";
 
-export class BodyTooLarge extends Error {}
+/** A body over its limit; `limit` says which (the JSON one, or the larger one of binary uploads). */
+export class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`the body exceeds ${limit} bytes`);
+  }
+}
 
 /**
  * How much of an oversized body is read and dropped after the limit, so the client (still sending)
@@ -16,7 +21,12 @@ const DRAIN_BYTES = 64 * 1024 * 1024;
  * chunked body arrives. Either way the rest is drained (up to DRAIN_BYTES) and the caller answers
  * 413: destroying the request would reset the connection before the client sees the answer.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<string> {
+export async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return (await readBodyBytes(req, limit)).toString("utf8");
+}
+
+/** The body as bytes, with readBody's limit handling (DAR uploads). */
+export function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -24,7 +34,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
     const refuse = () => {
       tooLarge = true;
       chunks.length = 0;
-      reject(new BodyTooLarge());
+      reject(new BodyTooLarge(limit));
     };
     if (Number(req.headers["content-length"] ?? "0") > limit) refuse();
     req.on("data", (c: Buffer) => {
@@ -34,7 +44,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
       } else if (size > limit) refuse();
       else chunks.push(c);
     });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
     req.on("error", reject);
   });
 }

@@ -24,7 +24,8 @@ export function requestJsonOf(route: Route, params: readonly string[], query: UR
     // Undecodable like any other shape error: Canton answers 400 text/plain, not a JsCantonError.
     if (typeof body !== "object" || body === null || Array.isArray(body)) throw new CantonJsonError("", expected("an object", body));
     json = { ...(body as Record<string, unknown>) };
-  } else if (route.body !== "") {
+  } else if (route.body !== "" && body !== undefined) {
+    // (undefined: a raw body the gateway puts in the message itself, see binary-body.ts)
     const f = fieldByName(input, route.body);
     if (!f) throw errors.internal(`annotation body ${route.body} is not a field of ${input.typeName}`);
     json[f.jsonName] = body;

@@ -17,6 +17,8 @@ export interface Route {
   readonly variables: readonly string[];
   /** "" (no body), "*" (whole request) or the name of the request field the body fills. */
   readonly body: string;
+  /** "" (the whole response) or the response field sent as the body (a `bytes` one goes out raw). */
+  readonly responseBody: string;
   readonly service: DescService;
   readonly method: DescMethod;
   readonly template: string;
@@ -31,13 +33,13 @@ function compile(template: string): { pattern: RegExp; variables: string[] } {
   return { pattern: new RegExp(`^${source}$`), variables };
 }
 
-function bindings(rule: HttpRule): { httpMethod: string; path: string; body: string }[] {
+function bindings(rule: HttpRule): { httpMethod: string; path: string; body: string; responseBody: string }[] {
   const p = rule.pattern;
   const own =
     p.case === "get" || p.case === "post" || p.case === "put" || p.case === "delete" || p.case === "patch"
-      ? [{ httpMethod: p.case.toUpperCase(), path: p.value, body: rule.body }]
+      ? [{ httpMethod: p.case.toUpperCase(), path: p.value, body: rule.body, responseBody: rule.responseBody }]
       : p.case === "custom" && p.value
-        ? [{ httpMethod: p.value.kind.toUpperCase(), path: p.value.path, body: rule.body }]
+        ? [{ httpMethod: p.value.kind.toUpperCase(), path: p.value.path, body: rule.body, responseBody: rule.responseBody }]
         : [];
   return [...own, ...rule.additionalBindings.flatMap(bindings)];
 }
@@ -57,7 +59,7 @@ export function routesOf(services: readonly DescService[], options: RouteOptions
       for (const b of bindings(getOption(method, http))) {
         for (const path of [b.path, ...(options.aliases?.(b.path) ?? [])]) {
           const { pattern, variables } = compile(path);
-          routes.push({ dialect, httpMethod: b.httpMethod, pattern, variables, body: b.body, service, method, template: path });
+          routes.push({ dialect, httpMethod: b.httpMethod, pattern, variables, body: b.body, responseBody: b.responseBody, service, method, template: path });
         }
       }
     }

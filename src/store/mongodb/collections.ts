@@ -6,6 +6,7 @@ import type {
   ContractDoc,
   CounterDoc,
   DedupDoc,
+  PackageDoc,
   RecordDoc,
   SettingDoc,
   TransactionDoc,
@@ -19,6 +20,7 @@ export interface Collections {
   readonly parties: Collection<RecordDoc>;
   readonly users: Collection<RecordDoc>;
   readonly settings: Collection<SettingDoc>;
+  readonly packages: Collection<PackageDoc>;
   /** Counters of the store itself (the ledger end), apart from the settings of the ledger. */
   readonly meta: Collection<CounterDoc>;
 }
@@ -60,6 +62,7 @@ export async function openCollections(db: Db): Promise<Collections> {
     parties: db.collection<RecordDoc>("parties"),
     users: db.collection<RecordDoc>("users"),
     settings: db.collection<SettingDoc>("settings"),
+    packages: db.collection<PackageDoc>("packages"),
     meta: db.collection<CounterDoc>("meta"),
   };
   // Created up front because commits write to them inside transactions, where creating a

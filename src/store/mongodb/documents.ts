@@ -5,6 +5,7 @@
  * written as int64, and the database handle is opened with `useBigInt64` so they come back as
  * bigints too.
  */
+import type { Binary } from "mongodb";
 import type { CompletionRecord, ContractRecord, TransactionRecord } from "../../ledger/records.js";
 import { encodeRecord } from "../codec.js";
 
@@ -47,6 +48,16 @@ export interface DedupDoc {
 export interface RecordDoc {
   _id: string;
   record: string;
+}
+
+/** An uploaded Daml-LF package, keyed by package id; listings project the payload away. */
+export interface PackageDoc {
+  _id: string;
+  name: string;
+  version: string;
+  knownSince: bigint;
+  size: number;
+  payload: Binary;
 }
 
 export interface SettingDoc {

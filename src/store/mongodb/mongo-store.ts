@@ -16,7 +16,7 @@ import type {
   UserRight,
 } from "../../ledger/records.js";
 import { decodeRecord, encodeRecord } from "../codec.js";
-import type { CommitRequest, CommitResult, ContractHistory, ContractQuery, Store } from "../../ledger/store-port.js";
+import type { CommitRequest, CommitResult, ContractHistory, ContractQuery, PackageRecord, PackageSummary, Store } from "../../ledger/store-port.js";
 import type { Collections } from "./collections.js";
 import { openCollections } from "./collections.js";
 import { commitBatch } from "./commit-batch.js";
@@ -29,6 +29,7 @@ import { readLedgerEnd } from "./offsets.js";
 import type { RightsChange } from "../rights-change.js";
 import { grant, revoke } from "../rights-change.js";
 import { inTransaction } from "./transaction.js";
+import { MongoPackages } from "./packages.js";
 
 export interface MongoStoreOptions {
   /** Database name; defaults to the connection string's path, else "ccwallet". */
@@ -202,6 +203,16 @@ export class MongoStore implements Store {
   }
   async putSetting(name: string, value: string): Promise<void> {
     await this.cols.settings.updateOne({ _id: name }, { $set: { value } }, { upsert: true });
+  }
+
+  addPackage(pkg: PackageRecord): Promise<boolean> {
+    return new MongoPackages(this.cols.packages).addPackage(pkg);
+  }
+  package(packageId: string): Promise<PackageRecord | undefined> {
+    return new MongoPackages(this.cols.packages).package(packageId);
+  }
+  packages(): Promise<PackageSummary[]> {
+    return new MongoPackages(this.cols.packages).packages();
   }
 
   async close(): Promise<void> {

@@ -1,9 +1,10 @@
 /**
  * SQLite schema of the embedded store. Records are JSON (see ../codec.ts); columns exist only to
  * index. Every statement is idempotent, so opening a data dir of an older version migrates it in
- * place. Version 2 added `contracts_archived` (snapshots of the ACS at a past offset).
+ * place. Version 2 added `contracts_archived` (snapshots of the ACS at a past offset), version 3
+ * `packages` (uploaded DARs' Daml-LF packages).
  */
-export const SCHEMA_VERSION = "2";
+export const SCHEMA_VERSION = "3";
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -42,4 +43,11 @@ CREATE TABLE IF NOT EXISTS dedup (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS parties (party TEXT PRIMARY KEY, record TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS users (id TEXT PRIMARY KEY, record TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS packages (
+  package_id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  version TEXT NOT NULL,
+  known_since INTEGER NOT NULL,
+  payload BLOB NOT NULL
+);
 `;

@@ -16,12 +16,13 @@ import type {
 } from "../../ledger/records.js";
 import { isDuplicate } from "../../ledger/deduplication.js";
 import { decodeRecord, encodeRecord } from "../codec.js";
-import type { CommitRequest, CommitResult, Conflict, ContractHistory, ContractQuery, Store, TransactionCommit } from "../../ledger/store-port.js";
+import type { CommitRequest, CommitResult, Conflict, ContractHistory, ContractQuery, PackageRecord, PackageSummary, Store, TransactionCommit } from "../../ledger/store-port.js";
 import { SAFETY_NET_PAGES, WalCheckpointer } from "./checkpointer.js";
 import { AcsStats } from "./acs-stats.js";
 import { ContractCache } from "./contract-cache.js";
 import { SqliteDirectory } from "./directory.js";
 import { prepareLedgerStatements, type LedgerStatements } from "./ledger-statements.js";
+import { SqlitePackages } from "./packages.js";
 import { allRecords, oneRecord } from "./rows.js";
 import { SCHEMA } from "./schema.js";
 
@@ -55,6 +56,7 @@ export class SqliteStore implements Store {
   private readonly writeBatch: (batch: readonly Pending[], isolate: boolean) => Outcome[];
   /** Parties, users and settings: written directly, read from memory once seen. */
   private readonly directory: SqliteDirectory;
+  private readonly packageTable: SqlitePackages;
   private closed = false;
   private readonly stats: AcsStats;
   private readonly hot = new ContractCache(HOT_CONTRACTS);
@@ -80,6 +82,7 @@ export class SqliteStore implements Store {
     this.stats = new AcsStats(this.db);
     this.stmts = prepareLedgerStatements(this.db);
     this.directory = new SqliteDirectory(this.db);
+    this.packageTable = new SqlitePackages(this.db);
     this.applyInSavepoint = this.db.transaction((request: CommitRequest) => this.apply(request));
     this.writeBatch = this.db.transaction((batch: readonly Pending[], isolate: boolean) =>
       batch.map((p) => (isolate ? this.applyIsolated(p.request) : { ok: true as const, result: this.apply(p.request) })),
@@ -328,6 +331,16 @@ export class SqliteStore implements Store {
   }
   putSetting(name: string, value: string): Promise<void> {
     return this.directory.putSetting(name, value);
+  }
+
+  addPackage(pkg: PackageRecord): Promise<boolean> {
+    return this.packageTable.addPackage(pkg);
+  }
+  package(packageId: string): Promise<PackageRecord | undefined> {
+    return this.packageTable.package(packageId);
+  }
+  packages(): Promise<PackageSummary[]> {
+    return this.packageTable.packages();
   }
 
   async close(): Promise<void> {

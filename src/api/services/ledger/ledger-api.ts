@@ -30,6 +30,8 @@ export interface LedgerApi {
   readonly streams: StreamLimits;
   /** External parties' public keys, parsed once (execute verifies many signatures per key). */
   readonly signingKeys: SigningKeyCache;
+  /** Largest DAR an upload may carry (bytes), `ledger.maxDarBytes`. */
+  readonly maxDarBytes: number;
   /** Where internal errors of the services are reported (the node's pino logger). */
   readonly log: ErrorLog;
 }

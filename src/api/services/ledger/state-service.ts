@@ -1,11 +1,11 @@
 /** StateService: the ledger end, the active contracts a reader may see, and where parties are hosted. */
 import type { ServiceImpl } from "@connectrpc/connect";
 import { ParticipantPermission, StateService } from "../../../../gen/com/daml/ledger/api/v2/state_service_pb.js";
-import { isParticipantAdmin, requireReadAny, requireReadAs } from "../../../auth/index.js";
+import { isParticipantAdmin, requireReadAs } from "../../../auth/index.js";
 import { errors } from "../../../ledger/errors.js";
 import { isPartyId } from "../../../ledger/ids.js";
-import { visibleTo } from "../../../ledger/event-format.js";
-import { eventFormatOf, readersOf } from "../../convert/format-proto.js";
+import { eventFormatOf } from "../../convert/format-proto.js";
+import { acsEntries, authorizeFormat, checkSnapshotOffset } from "./acs-snapshot.js";
 import { authenticate } from "./authenticate.js";
 import { guard, guardStream } from "./connect-error.js";
 import { limitedStream } from "./limited-stream.js";
@@ -46,36 +46,9 @@ export function stateService(api: LedgerApi): ServiceImpl<typeof StateService> {
       guardStream(api.log, () => limitedStream(api, ctx, async function* () {
         const user = await authenticate(api, ctx);
         const format = eventFormatOf(req.eventFormat ?? req.filter, req.verbose, api.registry);
-        const readers = readersOf(format);
-        if (!isParticipantAdmin(user)) {
-          if (readers === "any") requireReadAny(user);
-          else requireReadAs(user, readers);
-        }
-        if (req.activeAtOffset < 0n) throw errors.invalidField("active_at_offset", "offset must not be negative");
-        const end = await api.store.ledgerEnd();
-        if (req.activeAtOffset > end) throw errors.offsetAfterLedgerEnd(req.activeAtOffset, end, "active_at_offset");
-        // Canton: the snapshot at the ledger begin (offset 0) is the empty set.
-        if (req.activeAtOffset === 0n) return;
-        const contracts = await api.store.activeContracts({
-          parties: readers === "any" ? undefined : readers,
-          activeAtOffset: req.activeAtOffset,
-        });
-        for (const c of contracts) {
-          const candidates = readers === "any" ? [...c.signatories, ...c.observers] : readers.filter((p) => c.signatories.includes(p) || c.observers.includes(p));
-          const seen = visibleTo(format, candidates, c.templateId, api.encoder.interfacesOf(c.templateId));
-          if (!seen) continue;
-          yield {
-            workflowId: "",
-            contractEntry: {
-              case: "activeContract",
-              value: {
-                createdEvent: api.encoder.activeContract(c, seen.witnesses, seen.blob, seen.views),
-                synchronizerId: api.identity.synchronizerId,
-                reassignmentCounter: 0n,
-              },
-            },
-          };
-        }
+        authorizeFormat(user, format);
+        await checkSnapshotOffset(api, req.activeAtOffset, "active_at_offset");
+        yield* acsEntries(api, format, req.activeAtOffset);
       })),
   };
 }

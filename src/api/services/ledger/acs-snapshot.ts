@@ -1,0 +1,52 @@
+/**
+ * The active contracts a caller may see at an offset, as GetActiveContracts entries: shared by the
+ * streaming StateService.GetActiveContracts and the paginated active-contracts-page.
+ */
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { GetActiveContractsResponseSchema } from "../../../../gen/com/daml/ledger/api/v2/state_service_pb.js";
+import { isParticipantAdmin, requireReadAny, requireReadAs } from "../../../auth/index.js";
+import { errors } from "../../../ledger/errors.js";
+import { visibleTo, type EventFormat } from "../../../ledger/event-format.js";
+import type { UserRecord } from "../../../ledger/records.js";
+import { readersOf } from "../../convert/format-proto.js";
+import type { LedgerApi } from "./ledger-api.js";
+
+export type AcsEntry = MessageInitShape<typeof GetActiveContractsResponseSchema>;
+
+/** Refuses a format naming parties the user may not read as (any party: the right to read as any). */
+export function authorizeFormat(user: UserRecord, format: EventFormat): void {
+  if (isParticipantAdmin(user)) return;
+  const readers = readersOf(format);
+  if (readers === "any") requireReadAny(user);
+  else requireReadAs(user, readers);
+}
+
+/** OFFSET_AFTER_LEDGER_END and a negative offset refused; `field` names it in the error. */
+export async function checkSnapshotOffset(api: LedgerApi, offset: bigint, field: string): Promise<void> {
+  if (offset < 0n) throw errors.invalidField(field, "offset must not be negative");
+  const end = await api.store.ledgerEnd();
+  if (offset > end) throw errors.offsetAfterLedgerEnd(offset, end, field);
+}
+
+/** The entries the format shows at `offset`, in creation order (Canton: none at the ledger begin, 0). */
+export async function* acsEntries(api: LedgerApi, format: EventFormat, offset: bigint): AsyncGenerator<AcsEntry> {
+  if (offset === 0n) return;
+  const readers = readersOf(format);
+  const contracts = await api.store.activeContracts({ parties: readers === "any" ? undefined : readers, activeAtOffset: offset });
+  for (const c of contracts) {
+    const candidates = readers === "any" ? [...c.signatories, ...c.observers] : readers.filter((p) => c.signatories.includes(p) || c.observers.includes(p));
+    const seen = visibleTo(format, candidates, c.templateId, api.encoder.interfacesOf(c.templateId));
+    if (!seen) continue;
+    yield {
+      workflowId: "",
+      contractEntry: {
+        case: "activeContract",
+        value: {
+          createdEvent: api.encoder.activeContract(c, seen.witnesses, seen.blob, seen.views),
+          synchronizerId: api.identity.synchronizerId,
+          reassignmentCounter: 0n,
+        },
+      },
+    };
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The paginated ACS, `/v2/state/active-contracts-page` (Canton 3.5's JSON shape: maxPageSize,
+ * pageToken, activeAtOffset, eventFormat; activeContracts, activeAtOffset, nextPageToken): pages
+ * that add up to the streaming ACS at the same offset, opaque tokens refused when forged or reused
+ * with another offset or format, and GET with a JSON body as Canton serves it.
+ */
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createIou, startTestServer, type TestServer } from "../support/test-server.js";
+
+let s: TestServer;
+let alice: { party: string; user: string; token: string };
+let bob: { party: string; user: string; token: string };
+let snapshot: number;
+
+const wildcard = { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] };
+const formatFor = (party: string) => ({ filtersByParty: { [party]: wildcard } });
+const page = (body: Record<string, unknown>, token = alice.token) => s.json("POST", "/v2/state/active-contracts-page", body, token);
+const cidsOf = (entries: { contractEntry: { JsActiveContract: { createdEvent: { contractId: string } } } }[]) =>
+  entries.map((e) => e.contractEntry.JsActiveContract.createdEvent.contractId);
+
+beforeAll(async () => {
+  s = await startTestServer();
+  alice = await s.partyUser("acp-alice");
+  bob = await s.partyUser("acp-bob");
+  for (let i = 1; i <= 5; i++) {
+    const r = await s.json("POST", "/v2/commands/submit-and-wait", createIou(alice.party, String(i)).commands, alice.token);
+    expect(r.status, r.text).toBe(200);
+  }
+  snapshot = (await s.json("GET", "/v2/state/ledger-end")).body.offset;
+  // After the snapshot: not in any page at the snapshot's offset.
+  await s.json("POST", "/v2/commands/submit-and-wait", createIou(alice.party, "99").commands, alice.token);
+});
+afterAll(() => s?.stop());
+
+describe("active-contracts-page", () => {
+  it("pages through the snapshot at an offset: the pages add up to the streaming ACS there", async () => {
+    const stream = await s.json("POST", "/v2/state/active-contracts", { eventFormat: formatFor(alice.party), activeAtOffset: snapshot }, alice.token);
+    const all = cidsOf(stream.body);
+    expect(all).toHaveLength(5);
+    const seen: string[] = [];
+    let token: string | undefined;
+    let pages = 0;
+    do {
+      const r = await page({ eventFormat: formatFor(alice.party), activeAtOffset: snapshot, maxPageSize: 2, ...(token ? { pageToken: token } : {}) });
+      expect(r.status, r.text).toBe(200);
+      expect(r.body.activeAtOffset).toBe(snapshot);
+      expect(r.body.activeContracts.length).toBeLessThanOrEqual(2);
+      seen.push(...cidsOf(r.body.activeContracts));
+      token = r.body.nextPageToken;
+      pages++;
+    } while (token);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(all);
+  });
+
+  it("without activeAtOffset reads at the ledger end and says which offset that was; the token keeps it", async () => {
+    const first = await page({ eventFormat: formatFor(alice.party), maxPageSize: 4 });
+    const end = (await s.json("GET", "/v2/state/ledger-end")).body.offset;
+    expect(first.body.activeAtOffset).toBe(end);
+    expect(first.body.activeContracts).toHaveLength(4);
+    const second = await page({ eventFormat: formatFor(alice.party), maxPageSize: 4, pageToken: first.body.nextPageToken });
+    expect(second.status, second.text).toBe(200);
+    expect(second.body.activeContracts).toHaveLength(2);
+    expect(second.body.nextPageToken).toBeUndefined();
+  });
+
+  it("refuses a forged token, a token with another offset or format, and a missing eventFormat (400)", async () => {
+    const first = await page({ eventFormat: formatFor(alice.party), activeAtOffset: snapshot, maxPageSize: 1 });
+    const token = first.body.nextPageToken as string;
+    const bad = [
+      { eventFormat: formatFor(alice.party), activeAtOffset: snapshot, pageToken: "not-a-token!" },
+      { eventFormat: formatFor(alice.party), activeAtOffset: snapshot, pageToken: Buffer.from("1:abc:0").toString("base64url") },
+      { eventFormat: formatFor(alice.party), activeAtOffset: snapshot - 1, pageToken: token },
+      { eventFormat: { filtersByParty: { [alice.party]: { cumulative: [] } } }, activeAtOffset: snapshot, pageToken: token },
+      { activeAtOffset: snapshot },
+      { eventFormat: formatFor(alice.party), maxPageSize: -1 },
+    ];
+    for (const body of bad) {
+      const r = await page(body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+    }
+  });
+
+  it("answers the empty set at offset 0, OFFSET_AFTER_LEDGER_END past the end, 403 for another party's format", async () => {
+    const zero = await page({ eventFormat: formatFor(alice.party), activeAtOffset: 0 });
+    expect(zero.body).toMatchObject({ activeContracts: [], activeAtOffset: 0 });
+    expect(zero.body.nextPageToken).toBeUndefined();
+    const after = await page({ eventFormat: formatFor(alice.party), activeAtOffset: 1_000_000 });
+    expect(after.body).toMatchObject({ code: "OFFSET_AFTER_LEDGER_END" });
+    expect((await page({ eventFormat: formatFor(alice.party) }, bob.token)).status).toBe(403);
+  });
+
+  it("is served as Canton serves it: GET with a JSON body", async () => {
+    const body = JSON.stringify({ eventFormat: formatFor(alice.party), activeAtOffset: snapshot, maxPageSize: 10 });
+    const url = new URL(`${s.http}/v2/state/active-contracts-page`);
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = http.request(url, { method: "GET", headers: { authorization: `Bearer ${alice.token}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
+        let text = "";
+        res.on("data", (c: Buffer) => (text += c.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+    expect(answer.status, answer.text).toBe(200);
+    expect(JSON.parse(answer.text).activeContracts).toHaveLength(5);
+  });
+});
