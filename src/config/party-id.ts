@@ -8,7 +8,7 @@ import { isPartyId } from "../ledger/ids.js";
 
 const MESSAGE = "not a party id (hint::namespace, at most 255 of [A-Za-z0-9:-_ ])";
 
-export const partyId = z.string().refine(isPartyId, { error: (i) => `${JSON.stringify(i.input)} is ${MESSAGE}` });
+export const partyId = z.string().refine((s): boolean => isPartyId(s), { error: (i) => `${JSON.stringify(i.input)} is ${MESSAGE}` });
 
 /** A map keyed by party id; an invalid key's issue carries the key in its path and says why. */
 export function partyMap<T extends z.ZodType>(value: T) {
