@@ -198,7 +198,7 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
     synchronizerId: identity.synchronizerId,
     validator,
     genesis: tokenStandardGenesis,
-    extraSteps: [...tokenStandardSteps(client), ...walletAutomationSteps(wallet, walletParties, config.automation)],
+    extraSteps: [...tokenStandardSteps(client), ...walletAutomationSteps(wallet, walletParties, config.automation, log)],
     pollMs: config.automation.pollMs,
     onError: (e) => log.debug({ err: e }, "automation step failed; retried on the next pass"),
     onStepRun: (name, outcome, seconds) => metrics.trigger(name, outcome, seconds),

@@ -3,6 +3,8 @@
  * run. Splice runs all of them by default; benchmarks and tests of raw holdings switch some off.
  */
 import { z } from "zod";
+import { AutoAcceptTransfersSchema } from "./auto-accept-transfers.js";
+import { WalletSweepSchema } from "./wallet-sweep.js";
 
 export const AutomationSchema = z
   .strictObject({
@@ -13,6 +15,10 @@ export const AutomationSchema = z
     mergeThreshold: z.number().int().positive().default(10),
     /** Wall-clock polling period of the automation loop. */
     pollMs: z.number().int().positive().default(1000),
+    /** Sweeps of hosted senders' excess balance (wallet-sweep.ts); none by default. */
+    walletSweep: WalletSweepSchema,
+    /** Hosted receivers' automatic acceptance of transfers (auto-accept-transfers.ts); none by default. */
+    autoAcceptTransfers: AutoAcceptTransfersSchema,
   })
   .prefault({});
 

@@ -3,20 +3,7 @@
  * decimal strings (or JSON numbers) and become exact Numerics; defaults follow Splice's DevNet.
  */
 import { z } from "zod";
-import { Numeric } from "../ledger/numeric.js";
-
-const decimal = z
-  .union([z.string(), z.number()])
-  .transform((v, ctx) => {
-    try {
-      return Numeric.parse(typeof v === "number" ? String(v) : v);
-    } catch {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `not a decimal: ${v}` });
-      return z.NEVER;
-    }
-  });
-const positive = decimal.refine((n) => n.isPositive(), "must be positive");
-const nonNegative = decimal.refine((n) => !n.isNegative(), "must not be negative");
+import { nonNegative, positive } from "./decimal.js";
 
 export const NetworkSchema = z
   .strictObject({

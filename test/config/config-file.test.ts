@@ -11,10 +11,22 @@ function withFile(content: unknown) {
   return () => loadConfig({ CCWALLET_CONFIG: file });
 }
 
+const ALICE = "alice::1220ab";
+const BOB = "bob::1220ab";
+const SWEEP = { maxBalanceUSD: "10", minBalanceUSD: "1", receiver: BOB };
+
 describe("config file", () => {
   it("reads known keys with defaults for the rest", () => {
     const config = withFile({ ledger: { maxStreams: 7 }, automation: { mergeThreshold: 12 } })();
     expect([config.maxStreams, config.maxStreamsPerUser, config.automation.mergeThreshold, config.automation.collectRewards]).toEqual([7, 200, 12, true]);
+  });
+
+  it("reads walletSweep and autoAcceptTransfers (Splice's Helm keys), defaulting to none", () => {
+    expect([withFile({})().automation.walletSweep, withFile({})().automation.autoAcceptTransfers]).toEqual([{}, {}]);
+    const { automation } = withFile({ automation: { walletSweep: { [ALICE]: { ...SWEEP, maxBalanceUSD: 10 } }, autoAcceptTransfers: { [BOB]: { fromParties: [ALICE] } } } })();
+    const sweep = automation.walletSweep[ALICE];
+    expect([sweep.maxBalanceUSD.toString(), sweep.minBalanceUSD.toString(), sweep.receiver, sweep.useTransferPreapproval]).toEqual(["10.0000000000", "1.0000000000", BOB, false]);
+    expect(automation.autoAcceptTransfers).toEqual({ [BOB]: { fromParties: [ALICE] } });
   });
 
   it.each([
@@ -22,6 +34,14 @@ describe("config file", () => {
     [{ automation: { colectRewards: false } }, /\n {2}automation: Unrecognized key: "colectRewards"$/],
     [{ network: { amuletPrice: "0.005", tickSeconds: 60 } }, /\n {2}network: Unrecognized key: "tickSeconds"$/],
     [{ ledger: { maxStreams: 0 } }, /\n {2}ledger\.maxStreams: /],
+    [{ automation: { walletSweep: { [ALICE]: { ...SWEEP, useTransferPreaproval: true } } } }, /\n {2}automation\.walletSweep\.alice::1220ab: Unrecognized key: "useTransferPreaproval"$/],
+    [{ automation: { walletSweep: { alice: SWEEP } } }, /\n {2}automation\.walletSweep\.alice: the key is not a party id/],
+    [{ automation: { walletSweep: { [ALICE]: { ...SWEEP, receiver: "bob" } } } }, /\n {2}automation\.walletSweep\.alice::1220ab\.receiver: "bob" is not a party id/],
+    [{ automation: { walletSweep: { [ALICE]: { ...SWEEP, minBalanceUSD: "10" } } } }, /\n {2}automation\.walletSweep\.alice::1220ab\.minBalanceUSD: must be less than maxBalanceUSD$/],
+    [{ automation: { walletSweep: { [ALICE]: { ...SWEEP, maxBalanceUSD: "-1" } } } }, /\n {2}automation\.walletSweep\.alice::1220ab\.maxBalanceUSD: must be positive\n/],
+    [{ automation: { walletSweep: { [ALICE]: { ...SWEEP, receiver: ALICE } } } }, /\n {2}automation\.walletSweep\.alice::1220ab\.receiver: must differ from the sender$/],
+    [{ automation: { autoAcceptTransfers: { "bob:1220ab": { fromParties: [ALICE] } } } }, /\n {2}automation\.autoAcceptTransfers\.bob:1220ab: the key is not a party id/],
+    [{ automation: { autoAcceptTransfers: { [BOB]: { fromParties: [ALICE], fromParty: ALICE } } } }, /\n {2}automation\.autoAcceptTransfers\.bob::1220ab: Unrecognized key: "fromParty"$/],
   ])("refuses %j, naming the key", (content, message) => {
     const load = withFile(content);
     expect(load).toThrow(ConfigError);

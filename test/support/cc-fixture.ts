@@ -123,8 +123,9 @@ export async function refused(p: Promise<unknown>, message: RegExp): Promise<Led
   return e as LedgerError;
 }
 
-export async function startCc(env: Record<string, string> = {}): Promise<CcFixture> {
-  const t = await startTestServer({ CCWALLET_TIME: "static", ...env });
+/** `dataDir`: restart a node stopped before (its namespace and ledger kept); the caller removes it. */
+export async function startCc(env: Record<string, string> = {}, dataDir?: string): Promise<CcFixture> {
+  const t = await startTestServer({ CCWALLET_TIME: "static", ...env }, dataDir);
   const { server } = t;
   const clock = server.api.clock as StaticClock;
   const client = new LedgerClient(server.api.ledger, "cc-test", server.api.namespace);

@@ -9,17 +9,22 @@ import { Amulet } from "../../templates/splice/amulet.js";
 import { TransferCommand, TransferCommandCounter } from "../../templates/splice/external-party-amulet-rules.js";
 import { IssuingMiningRound } from "../../templates/splice/round.js";
 import { BuyTrafficRequest } from "../../templates/splice/wallet/buy-traffic-request.js";
-import { AcceptedTransferOffer } from "../../templates/splice/wallet/transfer-offer.js";
+import { AmuletTransferInstruction } from "../../templates/splice/amulet-transfer-instruction.js";
+import { TransferPreapproval } from "../../templates/splice/transfer-preapproval.js";
+import { AcceptedTransferOffer, TransferOffer } from "../../templates/splice/wallet/transfer-offer.js";
 import { TransferCommandSender } from "../../network/transfer-command-sender.js";
 import type { WalletDeps } from "../wallet-deps.js";
+import { AUTO_ACCEPT_TRIGGER, autoAcceptTransfers } from "./auto-accept-transfers.js";
+import { silentLog, type AutomationLog } from "./automation-log.js";
 import { collectRewards, mergeHoldings } from "./collect-rewards.js";
 import { completeAcceptedOffers } from "./complete-accepted-offers.js";
 import { completeBuyTrafficRequests } from "./complete-buy-traffic-requests.js";
 import { expireTransferOffers } from "./expire-transfer-offers.js";
 import { renewPreapprovals } from "./renew-preapprovals.js";
 import type { WalletParties } from "./wallet-parties.js";
+import { SWEEP_TRIGGER, sweepWallets } from "./wallet-sweep.js";
 
-export function walletAutomationSteps(deps: WalletDeps, parties: WalletParties, config: AutomationConfig): AutomationStep[] {
+export function walletAutomationSteps(deps: WalletDeps, parties: WalletParties, config: AutomationConfig, log: AutomationLog = silentLog): AutomationStep[] {
   // Offers and traffic requests are answered first and always (Splice runs these triggers
   // unconditionally); they are timed too, because what is not answered in time expires.
   const steps: AutomationStep[] = [
@@ -30,12 +35,29 @@ export function walletAutomationSteps(deps: WalletDeps, parties: WalletParties, 
   // The TransferCommands the operator's external parties delegate to it (Splice's TransferCommandSendTrigger).
   const commands = new TransferCommandSender(deps.client, deps.validator);
   steps.push(automationStep("send transfer commands", { watches: [TransferCommand, TransferCommandCounter], timed: true }, (state, now) => commands.step(state, now)));
+  steps.push(...transferSteps(deps, parties, config, log));
   if (config.renewPreapprovals) steps.push(automationStep("renew preapprovals", { timed: true }, (state, now) => renewPreapprovals(deps, state, now)));
   // Coupons are minted once their round issues, so a new issuing round is what gives work.
   if (config.collectRewards) steps.push(automationStep("collect rewards", { watches: [IssuingMiningRound] }, (state) => collectRewards(deps, parties, state)));
   // Only the owners whose holdings changed can have crossed the merge threshold.
   if (config.mergeHoldings) {
     steps.push(automationStep("merge holdings", { watches: [Amulet] }, (state, _now, scope) => mergeHoldings(deps, parties, state, scope, config.mergeThreshold)));
+  }
+  return steps;
+}
+
+/** The operator's configured auto-accepts and sweeps, only when configured (they watch busy templates). */
+function transferSteps(deps: WalletDeps, parties: WalletParties, config: AutomationConfig, log: AutomationLog): AutomationStep[] {
+  const steps: AutomationStep[] = [];
+  if (Object.keys(config.autoAcceptTransfers).length > 0) {
+    const ctx = { deps, parties, autoAccept: config.autoAcceptTransfers, log };
+    steps.push(automationStep(AUTO_ACCEPT_TRIGGER, { watches: [TransferOffer, AmuletTransferInstruction] }, (_state, now, scope) => autoAcceptTransfers(ctx, now, scope)));
+  }
+  if (Object.keys(config.walletSweep).length > 0) {
+    const ctx = { deps, parties, sweeps: config.walletSweep, log };
+    // The sender's holdings and open offers decide, and so does the receiver getting a preapproval.
+    const watches = [Amulet, TransferOffer, AcceptedTransferOffer, TransferPreapproval];
+    steps.push(automationStep(SWEEP_TRIGGER, { watches }, (state, now, scope) => sweepWallets(ctx, state, now, scope)));
   }
   return steps;
 }
