@@ -2,11 +2,11 @@
  * Per-call authentication: the bearer token names a user, who must exist and be active. The
  * returned user's rights decide what the call may do.
  */
-import type { DescService } from "@bufbuild/protobuf";
+import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
-import { VersionService } from "../../../../gen/com/daml/ledger/api/v2/version_service_pb.js";
 import { PackageManagementService } from "../../../../gen/com/daml/ledger/api/v2/admin/package_management_service_pb.js";
 import { requireAdmin } from "../../../auth/index.js";
+import { isPublicMethod } from "../call-admission.js";
 import { toConnectError } from "./connect-error.js";
 import { errors } from "../../../ledger/errors.js";
 import type { UserRecord } from "../../../ledger/records.js";
@@ -22,16 +22,17 @@ export async function authenticate(api: LedgerApi, ctx: HandlerContext): Promise
 
 /**
  * The JSON gateway's first step for a `/v2` route: the caller's token and user, checked before
- * the body is read (Canton authenticates, then authorizes, then validates). Only VersionService
- * answers without a token. The route's own method authenticates again (cached token, one user read).
+ * the body is read (Canton authenticates, then authorizes, then validates). The public methods are
+ * the same list the gRPC port admits without a token (call-admission.ts). The route's own method
+ * authenticates again (cached token, one user read).
  * Services only participant admins may call are authorized here too, before a DAR of megabytes is
  * read for a caller who may not upload it.
  */
 const ADMIN_ONLY = new Set([PackageManagementService.typeName]);
 
-export function authenticateFirst(api: LedgerApi): (route: { readonly service: DescService }, ctx: HandlerContext) => Promise<void> {
+export function authenticateFirst(api: LedgerApi): (route: { readonly service: DescService; readonly method: DescMethod }, ctx: HandlerContext) => Promise<void> {
   return async (route, ctx) => {
-    if (route.service.typeName === VersionService.typeName) return;
+    if (isPublicMethod(route.method)) return;
     try {
       const user = await authenticate(api, ctx);
       if (ADMIN_ONLY.has(route.service.typeName)) requireAdmin(user);
