@@ -89,7 +89,7 @@ describe("token standard allocations", () => {
     await actOnAllocation(fx, [alice], cid, "withdraw");
   });
 
-  it("execute-transfer past settleBefore fails and leaves the allocation as it was", async () => {
+  it("execute-transfer past settleBefore fails and leaves the allocation as it was; the sender can still withdraw", async () => {
     const { alice, bob, venue } = await parties();
     const cid = allocationCidOf(await allocate(fx, allocationSpec(fx, { sender: alice, receiver: bob, executor: venue, amount: "10" }), await cidsOf(alice)));
     await fx.advance(HOUR);
@@ -97,6 +97,11 @@ describe("token standard allocations", () => {
     await expect(actOnAllocation(fx, [venue, alice, bob], cid, "execute-transfer")).rejects.toThrow(/allocation.settlement.settleBefore/);
     expect(await fx.snapshot()).toEqual(before);
     expect(await amounts(bob)).toEqual([]);
+    const [locked] = await fx.client.active(LockedAmulet, [alice]);
+    const back = await actOnAllocation(fx, [alice], cid, "withdraw");
+    expect(back.senderHoldingCids).toHaveLength(1);
+    expect(await fx.client.active(LockedAmulet, [alice])).toEqual([]);
+    expect((await total(alice)).toString()).toBe(Numeric.parse("90").sub(RESERVE_1H).add(locked.payload.amulet.amount.initialAmount).toString());
   });
 
   it("refuses a wrong expectedAdmin, a passed allocateBefore and no input holdings, changing nothing", async () => {
