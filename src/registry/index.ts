@@ -9,4 +9,6 @@ export {
   getTransferInstructionWithdrawContext,
   type TransferInstructionChoice,
 } from "./transfer-instruction-context.js";
+export { getAllocationFactory, type FactoryWithChoiceContext } from "./allocation-factory.js";
+export { getAllocationChoiceContext, type AllocationChoice } from "./allocation-context.js";
 export { AMULET_INSTRUMENT_ID, SUPPORTED_APIS, instrument, listInstruments, registryInfo, type InstrumentInfo } from "./token-metadata.js";

@@ -11,6 +11,8 @@ export const SUPPORTED_APIS: Readonly<Record<string, number>> = {
   "splice-api-token-metadata-v1": 1,
   "splice-api-token-holding-v1": 1,
   "splice-api-token-transfer-instruction-v1": 1,
+  "splice-api-token-allocation-v1": 1,
+  "splice-api-token-allocation-instruction-v1": 1,
 };
 
 export interface InstrumentInfo {

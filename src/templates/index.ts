@@ -1,7 +1,7 @@
 import { TemplateRegistry } from "../ledger/registry.js";
 import { demoTemplates } from "./demo.js";
 import { spliceTemplates } from "./splice/index.js";
-import { allocationInterfaces } from "./splice/token-standard/allocation-v1.js";
+import { unimplementedTokenStandardInterfaces } from "./splice/token-standard/index.js";
 
 export * from "./demo.js";
 
@@ -9,6 +9,6 @@ export * from "./demo.js";
 export function createRegistry(): TemplateRegistry {
   const registry = new TemplateRegistry();
   for (const tpl of [...demoTemplates, ...spliceTemplates]) registry.addTemplate(tpl as never);
-  for (const iface of allocationInterfaces) registry.addInterface(iface);
+  for (const iface of unimplementedTokenStandardInterfaces) registry.addInterface(iface);
   return registry;
 }

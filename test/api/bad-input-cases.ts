@@ -188,6 +188,7 @@ export function pathValues(name: string, w: World): string[] {
   switch (name) {
     case "contract_id":
     case "transfer_instruction_id":
+    case "allocation_id":
       return [w.unknownCid, w.othersOffer, w.ownAmulet, w.othersAmulet, "not-a-contract-id", bad];
     case "tracking_id":
       return ["no-such-tracking-id", bad];

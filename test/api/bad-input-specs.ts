@@ -246,6 +246,19 @@ export const SPECS: Record<string, RouteSpec> = {
   "POST /registry/transfer-instruction/v1/{transfer_instruction_id}/choice-contexts/accept": choiceContext(),
   "POST /registry/transfer-instruction/v1/{transfer_instruction_id}/choice-contexts/reject": choiceContext(),
   "POST /registry/transfer-instruction/v1/{transfer_instruction_id}/choice-contexts/withdraw": choiceContext(),
+  "POST /registry/allocation-instruction/v1/allocation-factory": {
+    public: true,
+    read: true,
+    valid: (w) => ({ choiceArguments: allocationFactoryArgs(w), excludeDebugFields: true }),
+    bad: () => [
+      { name: "empty choiceArguments", body: { choiceArguments: {} } },
+      { name: "choiceArguments that are not an AllocationFactory_Allocate", body: { choiceArguments: { allocation: "nope" } } },
+      { name: "choiceArguments nested 20,000 deep", raw: `{"choiceArguments": {"deep": ${nested(20_000)}}}` },
+    ],
+  },
+  "POST /registry/allocations/v1/{allocation_id}/choice-contexts/execute-transfer": choiceContext(),
+  "POST /registry/allocations/v1/{allocation_id}/choice-contexts/withdraw": choiceContext(),
+  "POST /registry/allocations/v1/{allocation_id}/choice-contexts/cancel": choiceContext(),
 
   // ---- Canton /v2 --------------------------------------------------------------------------
   "POST /v2/commands/submit-and-wait": commandRoute((c) => c),
@@ -431,6 +444,22 @@ function transferFactoryArgs(w: World) {
       inputHoldingCids: [w.ownAmulet],
       meta: { values: {} },
     },
+    extraArgs: { context: { values: {} }, meta: { values: {} } },
+  };
+}
+
+function allocationFactoryArgs(w: World) {
+  const iso = (ms: number) => new Date(Date.now() + ms).toISOString();
+  const meta = { values: {} };
+  return {
+    expectedAdmin: w.dso,
+    allocation: {
+      settlement: { executor: w.validator, settlementRef: { id: "trade", cid: null }, requestedAt: iso(-1000), allocateBefore: iso(1_800_000), settleBefore: iso(3_600_000), meta },
+      transferLegId: "leg-0",
+      transferLeg: { sender: w.alice.party, receiver: w.bob.party, amount: "1.0", instrumentId: { admin: w.dso, id: "Amulet" }, meta },
+    },
+    requestedAt: iso(-1000),
+    inputHoldingCids: [w.ownAmulet],
     extraArgs: { context: { values: {} }, meta: { values: {} } },
   };
 }

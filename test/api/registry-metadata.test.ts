@@ -19,7 +19,13 @@ const AMULET = {
   name: "Amulet",
   symbol: "Amulet",
   decimals: 10,
-  supportedApis: { "splice-api-token-metadata-v1": 1, "splice-api-token-holding-v1": 1, "splice-api-token-transfer-instruction-v1": 1 },
+  supportedApis: {
+    "splice-api-token-metadata-v1": 1,
+    "splice-api-token-holding-v1": 1,
+    "splice-api-token-transfer-instruction-v1": 1,
+    "splice-api-token-allocation-v1": 1,
+    "splice-api-token-allocation-instruction-v1": 1,
+  },
 };
 
 describe("token-metadata-v1", () => {

@@ -81,10 +81,10 @@ describe("routes", () => {
   const routes = routesOf(SERVICES, { dialect: "splice", aliases: spliceAliases });
 
   it("serves every annotated path, bare and aliased: stubs answer 501, the others never 405/501 nor the no-route 404", async () => {
-    // 54 `/v0` methods + 4 alias bindings, each bare and under /api/validator; 7 registry methods
-    // (transfer instruction 4, token metadata 3) at 3 places (the scan service has its own suite)
-    expect(SERVICES.reduce((n, svc) => n + svc.methods.length, 0)).toBe(61);
-    expect(routes.length).toBe((54 + 4) * 2 + 7 * 3);
+    // 54 `/v0` methods + 4 alias bindings, each bare and under /api/validator; 11 registry methods
+    // (transfer instruction 4, allocation 4, token metadata 3) at 3 places (the scan service has its own suite)
+    expect(SERVICES.reduce((n, svc) => n + svc.methods.length, 0)).toBe(65);
+    expect(routes.length).toBe((54 + 4) * 2 + 11 * 3);
     for (const route of routes) {
       const { path, body } = sampleRequest(route);
       const r = await call(route.httpMethod, path, operator, body);

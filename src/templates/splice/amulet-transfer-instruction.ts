@@ -31,6 +31,8 @@ export function twoStepTransferOf(transfer: Transfer): TwoStepTransfer {
     sender: transfer.sender,
     receiver: transfer.receiver,
     amount: transfer.amount,
+    provider: transfer.sender,
+    allowFeaturing: false,
     transferBefore: transfer.executeBefore,
     transferBeforeDeadline: "Transfer.executeBefore",
     // Daml's `show` of a party, as the lock context Splice writes.

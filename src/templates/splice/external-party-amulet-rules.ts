@@ -1,12 +1,19 @@
 /**
  * `Splice.ExternalPartyAmuletRules`: the DSO's rarely-recreated rules contract that external
  * parties (who sign transactions long after preparing them) exercise. It is CC's token-standard
- * `TransferFactory`, and it creates the legacy `TransferCommand`s the DSO executes in order of a
+ * `TransferFactory` and `AllocationFactory`, and it creates the legacy `TransferCommand`s the DSO executes in order of a
  * per-sender nonce kept in `TransferCommandCounter`.
  */
 import { t, type ValueOf } from "../../ledger/daml-type.js";
 import { choice, defineTemplate, type ContractRef, type Template, type UpdateContext } from "../../ledger/template.js";
 import { spliceName, spliceType } from "./packages.js";
+import {
+  AllocationFactory,
+  type AllocationFactory_Allocate,
+  type AllocationFactory_PublicFetch,
+  type AllocationFactoryView,
+} from "./token-standard/allocation-instruction-v1.js";
+import { amuletAllocationFactoryAllocate } from "./token-standard/amulet-allocation-factory.js";
 import { amuletTransferFactoryTransfer, requireExpectedAdmin } from "./token-standard/amulet-transfer-factory.js";
 import { assertDeadlineExceeded, assertWithinDeadline } from "./token-standard/choice-context.js";
 import { TransferFactory, type TransferFactory_PublicFetch, type TransferFactory_Transfer, type TransferFactoryView } from "./token-standard/transfer-instruction-v1.js";
@@ -188,6 +195,18 @@ export const ExternalPartyAmuletRules: Template<ExternalPartyAmuletRulesPayload>
         TransferFactory_Transfer: (ctx: UpdateContext, self: ContractRef<ExternalPartyAmuletRulesPayload>, arg: TransferFactory_Transfer) =>
           amuletTransferFactoryTransfer(ctx, self.payload.dso, arg),
         TransferFactory_PublicFetch: (ctx: UpdateContext, self: ContractRef<ExternalPartyAmuletRulesPayload>, arg: TransferFactory_PublicFetch): TransferFactoryView => {
+          requireExpectedAdmin(ctx, arg.expectedAdmin, self.payload.dso);
+          return { admin: self.payload.dso, meta: emptyMetadata() };
+        },
+      },
+    },
+    {
+      iface: AllocationFactory,
+      view: (p: ExternalPartyAmuletRulesPayload): AllocationFactoryView => ({ admin: p.dso, meta: emptyMetadata() }),
+      choices: {
+        AllocationFactory_Allocate: (ctx: UpdateContext, self: ContractRef<ExternalPartyAmuletRulesPayload>, arg: AllocationFactory_Allocate) =>
+          amuletAllocationFactoryAllocate(ctx, self.payload.dso, arg),
+        AllocationFactory_PublicFetch: (ctx: UpdateContext, self: ContractRef<ExternalPartyAmuletRulesPayload>, arg: AllocationFactory_PublicFetch): AllocationFactoryView => {
           requireExpectedAdmin(ctx, arg.expectedAdmin, self.payload.dso);
           return { admin: self.payload.dso, meta: emptyMetadata() };
         },

@@ -17,6 +17,7 @@ export * from "./transfer-preapproval.js";
 export * from "./external-party-setup-proposal.js";
 export * from "./external-party-amulet-rules.js";
 export * from "./amulet-transfer-instruction.js";
+export * from "./amulet-allocation.js";
 
 import type { Template } from "../../ledger/template.js";
 import { AmuletRules } from "./amulet-rules.js";

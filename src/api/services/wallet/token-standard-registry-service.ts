@@ -1,6 +1,7 @@
 /**
- * TokenStandardRegistryService (`/registry/transfer-instruction/v1/*`): public, as the OpenAPI
- * declares no security; it serves only what a transfer's parties can disclose anyway.
+ * TokenStandardRegistryService (`/registry/{transfer-instruction,allocation-instruction,allocations,metadata}/v1/*`):
+ * public, as the OpenAPI declares no security; it serves only what a transfer's or an allocation's
+ * parties can disclose anyway.
  */
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { TokenStandardRegistryService } from "../../../../gen/ccwallet/validator/v0/token_standard_registry_service_pb.js";

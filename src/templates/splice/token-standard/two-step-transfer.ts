@@ -1,7 +1,8 @@
 /**
  * Splice's two-step CC transfer (`Splice.Amulet.TwoStepTransfer`): step one locks the sender's
  * CC to the DSO until the deadline, step two unlocks it and transfers to the receiver; an abort
- * unlocks it back to the sender. Used by `AmuletTransferInstruction` (the token-standard offer).
+ * unlocks it back to the sender. Used by `AmuletTransferInstruction` (the token-standard offer)
+ * and `AmuletAllocation` (a settlement leg).
  */
 import { Numeric } from "../../../ledger/numeric.js";
 import type { UpdateContext } from "../../../ledger/template.js";
@@ -19,6 +20,10 @@ export interface TwoStepTransfer {
   readonly sender: string;
   readonly receiver: string;
   readonly amount: Numeric;
+  /** Provider of the second step's transfer: the sender for an offer, the executor for an allocation. */
+  readonly provider: string;
+  /** Whether the second step may use the provider's featured app right from the choice context. */
+  readonly allowFeaturing: boolean;
   /** Shown by wallets as the reason of the lock. */
   readonly lockContext: string;
   readonly transferBefore: bigint;
@@ -101,14 +106,14 @@ export interface ExecutedTwoStep {
   readonly meta: Metadata;
 }
 
-/** Step two: before the deadline, unlock and transfer `amount` to the receiver (unfeatured). */
+/** Step two: before the deadline, unlock and transfer `amount` to the receiver; the provider earns the app reward (featured if allowed). */
 export async function executeTwoStepTransfer(ctx: UpdateContext, tst: TwoStepTransfer, lockedAmulet: string, extraArgs: ExtraArgs): Promise<ExecutedTwoStep> {
   assertWithinDeadline(ctx, tst.transferBeforeDeadline, tst.transferBefore);
-  const payment = await paymentContextFrom(ctx, tst.dso, extraArgs.context, false);
+  const payment = await paymentContextFrom(ctx, tst.dso, extraArgs.context, tst.allowFeaturing);
   const unlocked = await ctx.exercise(LockedAmulet, lockedAmulet, LockedAmulet_Unlock, { openRoundCid: payment.context.openMiningRound });
   const result = await exercisePaymentTransfer(ctx, payment, {
     sender: tst.sender,
-    provider: tst.sender,
+    provider: tst.provider,
     inputs: [{ tag: "InputAmulet", value: unlocked.amuletSum.amulet }],
     outputs: [{ receiver: tst.receiver, receiverFeeRatio: Numeric.zero, amount: tst.amount, lock: null }],
     beneficiaries: null,

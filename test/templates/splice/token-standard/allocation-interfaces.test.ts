@@ -1,7 +1,8 @@
 /**
  * The token standard's allocation interfaces are known to the node (as on a Splice validator,
- * where their packages are vetted) though no CC template implements them yet: an interface filter
- * on them is valid and matches nothing, while a misspelt interface is still refused.
+ * where their packages are vetted), also those no CC template implements (AllocationInstruction,
+ * AllocationRequest): an interface filter on them is valid and, for a party without allocations,
+ * matches nothing, while a misspelt interface is still refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../../support/test-server.js";

@@ -1,9 +1,11 @@
-/** The token-standard registry's off-ledger reads (transfer factory, instruction choice contexts). */
+/** The token-standard registry's off-ledger reads (transfer and allocation factories, choice contexts, metadata). */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import type { GetChoiceContextRequest, TokenStandardRegistryService } from "../../../../../gen/ccwallet/validator/v0/token_standard_registry_service_pb.js";
+import type { GetAllocationChoiceContextRequest, GetChoiceContextRequest, TokenStandardRegistryService } from "../../../../../gen/ccwallet/validator/v0/token_standard_registry_service_pb.js";
 import { TransferKind } from "../../../../../gen/ccwallet/validator/v0/token_standard_registry_service_pb.js";
 import {
+  getAllocationChoiceContext,
+  getAllocationFactory,
   getTransferFactory,
   instrument,
   listInstruments,
@@ -11,6 +13,7 @@ import {
   type InstrumentInfo,
   getTransferInstructionChoiceContext,
   RegistryError,
+  type AllocationChoice,
   type ChoiceContextWithDisclosures,
   type RegistryDeps,
 } from "../../../../registry/index.js";
@@ -50,15 +53,17 @@ function choiceContextToProto(c: ChoiceContextWithDisclosures) {
   };
 }
 
+/** The JSON body the registry functions read, back from the request message. */
+const choiceContextBody = (req: GetChoiceContextRequest | GetAllocationChoiceContextRequest) => ({
+  meta: Object.fromEntries(Object.entries(req.meta)),
+  ...(req.excludeDebugFields !== undefined ? { excludeDebugFields: req.excludeDebugFields } : {}),
+});
+
 const instructionContext = (choice: "accept" | "reject" | "withdraw") => async (req: GetChoiceContextRequest, _caller: undefined, api: WalletApi) =>
-  choiceContextToProto(
-    await registry(() =>
-      getTransferInstructionChoiceContext(depsOf(api), req.transferInstructionId, choice, {
-        meta: Object.fromEntries(Object.entries(req.meta)),
-        ...(req.excludeDebugFields !== undefined ? { excludeDebugFields: req.excludeDebugFields } : {}),
-      }),
-    ),
-  );
+  choiceContextToProto(await registry(() => getTransferInstructionChoiceContext(depsOf(api), req.transferInstructionId, choice, choiceContextBody(req))));
+
+const allocationContext = (choice: AllocationChoice) => async (req: GetAllocationChoiceContextRequest, _caller: undefined, api: WalletApi) =>
+  choiceContextToProto(await registry(() => getAllocationChoiceContext(depsOf(api), req.allocationId, choice, choiceContextBody(req))));
 
 /** Caller: anyone (the registry API is public). */
 export const registryHandlers: { [K in keyof Registry["method"]]: Handler<Registry, K, undefined> } = {
@@ -74,6 +79,18 @@ export const registryHandlers: { [K in keyof Registry["method"]]: Handler<Regist
   getTransferInstructionAcceptContext: instructionContext("accept"),
   getTransferInstructionRejectContext: instructionContext("reject"),
   getTransferInstructionWithdrawContext: instructionContext("withdraw"),
+  getAllocationFactory: async (req, _caller, api) => {
+    const r = await registry(() =>
+      getAllocationFactory(depsOf(api), {
+        choiceArguments: req.choiceArguments,
+        ...(req.excludeDebugFields !== undefined ? { excludeDebugFields: req.excludeDebugFields } : {}),
+      }),
+    );
+    return { factoryId: r.factoryId, choiceContext: choiceContextToProto(r.choiceContext) };
+  },
+  getAllocationTransferContext: allocationContext("execute-transfer"),
+  getAllocationWithdrawContext: allocationContext("withdraw"),
+  getAllocationCancelContext: allocationContext("cancel"),
   getRegistryInfo: async (_req, _caller, api) => registryInfo(depsOf(api).dso),
   listInstruments: async (req) => {
     if (req.pageSize !== undefined && req.pageSize < 0) throw new WalletError("bad-request", "pageSize must not be negative");
