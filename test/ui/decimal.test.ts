@@ -7,6 +7,7 @@ describe("the UI's decimal formatter", () => {
     expect(formatDecimal("1234567.8900000000")).toBe("1,234,567.89");
     expect(formatDecimal("0.0000000001")).toBe("0.0000000001");
     expect(formatDecimal("-1000.5")).toBe("-1,000.5");
+    expect(formatDecimal("+1000.5000000000")).toBe("+1,000.5");
     expect(formatDecimal("100.0000000000")).toBe("100");
     expect(formatCc("94.0000000000")).toBe("94 CC");
     expect(formatCc(undefined)).toBe("--.-- CC");

@@ -1,6 +1,8 @@
 /**
  * The wallet UI in a real headless Chromium against the real node: two users log in and onboard,
- * tap, pre-approve, send in one step and by offer, accept, withdraw, see a refusal, reload, log out.
+ * tap, pre-approve (the fee shown first), send in one step, by offer and by token-standard transfer,
+ * accept, withdraw, see USD beside CC, page the history, list holdings, see the DevNet banner and the
+ * featured star, buy traffic, see delegations, see a refusal, reload, log out.
  * Chromium comes from @sparticuz/chromium (inside its npm package); CHROME_PATH overrides it.
  */
 import chromium from "@sparticuz/chromium";
@@ -71,6 +73,8 @@ describe("the wallet UI in Chromium", () => {
   it("pre-approves after the confirmation, and the button turns disabled", async () => {
     const button = bob.getByRole("button", { name: /^Pre-approve incoming direct transfers/ });
     await button.click();
+    // The dialog names the fee before anything happens (the amulet rules' USD per day, and per year).
+    await expect.poll(() => text(bob.getByRole("dialog", { name: "Confirm preapproval" })), SLOW).toMatch(/Fee: [\d.,]+ USD per day/);
     await bob.getByRole("button", { name: "Confirm" }).click();
     await expect.poll(() => button.isDisabled(), SLOW).toBe(true);
   });
@@ -100,6 +104,72 @@ describe("the wallet UI in Chromium", () => {
     await expect.poll(() => alice.getByRole("button", { name: "Accept" }).count(), SLOW).toBe(0);
   });
 
+  it("shows the balance in USD at the open round's amulet price, exactly", async () => {
+    // 94 CC at DevNet's default 0.005 USD/CC: exact decimal arithmetic, B.4's grouping and no rounding.
+    await expect.poll(() => text(balance(alice)), SLOW).toContain("94 CC ≈ 0.47 USD @ 0.005 USD/CC");
+  });
+
+  it("sends a token-standard transfer when chosen, which the receiver accepts in its own browser", async () => {
+    const aliceParty = (await alice.getByLabel("Party ID", { exact: true }).textContent())!;
+    await bob.getByLabel("Use a token-standard transfer", { exact: false }).check();
+    await send(bob, aliceParty, "2", "token standard");
+    await expect.poll(() => text(bob.getByRole("status")), SLOW).toBe(
+      "Created a token-standard transfer of 2 CC: the receiver has no preapproval and must accept it.",
+    );
+    const actionNeeded = alice.getByRole("region", { name: "Action needed" });
+    await expect.poll(() => text(actionNeeded), SLOW).toContain("token-standard transfer from");
+    await actionNeeded.getByRole("button", { name: "Accept" }).click();
+    await expect.poll(() => text(balance(alice)), SLOW).toContain("96 CC");
+    await expect.poll(() => actionNeeded.getByRole("button", { name: "Accept" }).count(), SLOW).toBe(0);
+    await bob.getByLabel("Use a token-standard transfer", { exact: false }).uncheck();
+  });
+
+  it("pages the transaction history with Load more, each row in CC and USD", async () => {
+    const bobToken = await node.token("ui-bob");
+    for (let i = 0; i < 12; i++) expect((await node.json("POST", "/v0/wallet/tap", { amount: "1" }, bobToken)).status).toBe(200);
+    await bob.getByRole("link", { name: "Transactions" }).click();
+    const history = bob.getByRole("region", { name: "Transaction history" });
+    const rows = () => history.getByRole("row").count().then((n) => n - 1); // minus the header row
+    await expect.poll(rows, SLOW).toBe(10);
+    expect(await text(history)).toContain("+1 CC ≈ 0.005 USD @ 0.005 USD/CC (current price)");
+    await bob.getByRole("button", { name: "Load more" }).click();
+    await expect.poll(rows, SLOW).toBeGreaterThan(10);
+  });
+
+  it("lists the holdings (UTXOs)", async () => {
+    await bob.getByRole("link", { name: "Holdings" }).click();
+    const holdings = bob.getByRole("region", { name: "Holdings" });
+    // The wallet's automation merges small amulets, so only their existence and amounts are certain.
+    await expect.poll(() => holdings.getByRole("row").count(), SLOW).toBeGreaterThan(1);
+    expect(await text(holdings)).toMatch(/[\d.,]+ CC ≈ [\d.,]+ USD @ 0\.005 USD\/CC\s*unlocked/);
+  });
+
+  it("shows the DevNet banner, and the featured-app star only for a party with a featured app right", async () => {
+    expect(await text(bob.getByRole("note", { name: "Network" }))).toContain("DevNet");
+    expect(await bob.getByRole("img", { name: "Featured app" }).count()).toBe(0);
+    // The validator operator's party holds one from the network's bootstrap.
+    const operator = await (await browser.newContext()).newPage();
+    await operator.goto(node.http + "/");
+    await operator.getByLabel("User name", { exact: true }).fill("administrator");
+    await operator.getByRole("button", { name: "Log in" }).click();
+    await expect.poll(() => operator.getByRole("img", { name: "Featured app" }).count(), SLOW).toBe(1);
+    await operator.context().close();
+  });
+
+  it("buys traffic and shows the request's status", async () => {
+    await bob.getByRole("link", { name: "Traffic" }).click();
+    await bob.getByRole("button", { name: "Buy traffic" }).click();
+    const requests = bob.getByRole("list", { name: "Traffic requests" });
+    await expect.poll(() => text(requests), SLOW).toMatch(/completed in|failed: /);
+  });
+
+  it("shows the minting delegations page", async () => {
+    await bob.getByRole("link", { name: "Delegations" }).click();
+    await expect.poll(() => text(bob.getByRole("region", { name: "Proposed delegations" })), SLOW).toContain("No proposals.");
+    await expect.poll(() => text(bob.getByRole("region", { name: "Active delegations" })), SLOW).toContain("No active delegations.");
+    await bob.getByRole("link", { name: "Transfer" }).click();
+  });
+
   it("shows the server's error when a send fails", async () => {
     const bobParty = (await bob.getByLabel("Party ID", { exact: true }).textContent())!;
     await send(alice, bobParty, "1000", "too much");
@@ -109,7 +179,7 @@ describe("the wallet UI in Chromium", () => {
 
   it("keeps the session across a reload, and logout returns to the login", async () => {
     await alice.reload();
-    await expect.poll(() => text(balance(alice)), SLOW).toContain("94 CC");
+    await expect.poll(() => text(balance(alice)), SLOW).toContain("96 CC");
     await alice.getByRole("button", { name: "Log out" }).click();
     await expect.poll(() => alice.getByLabel("User name", { exact: true }).count(), SLOW).toBe(1);
   });

@@ -57,13 +57,13 @@ export function isZero(s: string): boolean {
   return parseDecimal(s).units === 0n;
 }
 
-/** B.4: grouping separators, full precision, trailing zeros dropped, no rounding: "1,234.5". */
+/** B.4: grouping separators, full precision, trailing zeros dropped, no rounding: "1,234.5" (an explicit "+" stays). */
 export function formatDecimal(s: string): string {
-  const plain = toPlain(parseDecimal(s));
-  const neg = plain.startsWith("-");
-  const [int, frac] = (neg ? plain.slice(1) : plain).split(".");
+  const plain = (s.trim().startsWith("+") ? "+" : "") + toPlain(parseDecimal(s));
+  const sign = /^[+-]/.test(plain) ? plain[0]! : "";
+  const [int, frac] = plain.slice(sign.length).split(".");
   const grouped = int!.replace(/\B(?=(\d{3})+$)/g, ",");
-  return `${neg ? "-" : ""}${grouped}${frac ? "." + frac : ""}`;
+  return `${sign}${grouped}${frac ? "." + frac : ""}`;
 }
 
 /** "1,234.5 CC"; `--.--` while unknown (B.4's undefined amount). */
