@@ -6,7 +6,9 @@ import { useState } from "preact/hooks";
 import { api, freshId, type Session } from "./api.js";
 import { Alert } from "./alert.js";
 import { useAction } from "./action.js";
+import { divDecimal, formatCc, formatUsd, isDecimal, isZero, mulDecimal } from "./decimal.js";
 import { usePoll } from "./poll.js";
+import type { RulesFacts } from "./scan.js";
 
 interface Status {
   status: "created" | "completed" | "failed";
@@ -15,7 +17,15 @@ interface Status {
   rejection_reason?: string;
 }
 
-export function BuyTraffic({ session, party, synchronizer }: { session: Session; party: string; synchronizer: string | undefined }) {
+interface Props {
+  readonly session: Session;
+  readonly party: string;
+  readonly rules: RulesFacts | undefined;
+  readonly price: string | undefined;
+}
+
+export function BuyTraffic({ session, party, rules, price }: Props) {
+  const synchronizer = rules?.synchronizer;
   const [bytes, setBytes] = useState("200000");
   const [tracking, setTracking] = useState<string[]>([]);
   const { run, error, busy } = useAction();
@@ -39,6 +49,7 @@ export function BuyTraffic({ session, party, synchronizer }: { session: Session;
       <label>
         Traffic amount (bytes) <input value={bytes} inputMode="numeric" onInput={(e) => setBytes(e.currentTarget.value)} />
       </label>
+      <Cost bytes={bytes} usdPerMb={rules?.extraTrafficPriceUsdPerMb} price={price} />{" "}
       <button disabled={busy} onClick={buy}>
         Buy traffic
       </button>
@@ -67,5 +78,18 @@ function TrafficStatus({ session, id }: { session: Session; id: string }) {
       {id}: <span role="status">{text}</span>
       <Alert text={s.error} />
     </li>
+  );
+}
+
+/** What the traffic costs: bytes / 10^6 × the rules' USD per MB, in CC at the open round's price. */
+function Cost({ bytes, usdPerMb, price }: { bytes: string; usdPerMb: string | undefined; price: string | undefined }) {
+  if (!usdPerMb || !/^\d+$/.test(bytes.trim()) || !isDecimal(usdPerMb)) return null;
+  const usd = divDecimal(mulDecimal(bytes.trim(), usdPerMb), "1000000");
+  const cc = price && !isZero(price) ? ` ≈ ${formatCc(divDecimal(usd, price))}` : "";
+  return (
+    <span class="usd">
+      costs {formatUsd(usd)}
+      {cc}
+    </span>
   );
 }

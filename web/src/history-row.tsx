@@ -28,6 +28,7 @@ export function changeFor(item: HistoryItem, party: string): string | undefined 
 
 function counterparty(item: HistoryItem, party: string): string {
   if (item.transaction_type !== "transfer") return "";
+  if (item.transfer_instruction_receiver) return item.transfer_instruction_receiver;
   if (item.sender?.party !== party) return item.sender?.party ?? "";
   const others = (item.receivers ?? []).filter((r) => r.party !== party);
   return others.length === 0 ? "Automation" : others.length > 1 ? "Multiple Recipients" : others[0]!.party;
@@ -49,6 +50,7 @@ export function HistoryRow({ item, party, currentPrice }: { item: HistoryItem; p
         {typeText(item, party)}
         <br />
         <small>{subtypes[item.transaction_subtype.choice] ?? item.transaction_subtype.choice}</small>
+        {item.description && <small> · {item.description}</small>}
       </td>
       <td>{item.date}</td>
       <td class="party">{counterparty(item, party)}</td>

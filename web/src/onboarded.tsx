@@ -32,7 +32,7 @@ export function Onboarded({ session, party, logout }: { session: Session; party:
         {page === "transfer" && <TransferPage session={session} party={party} price={price} devNet={rules?.isDevNet !== false} />}
         {page === "transactions" && <History session={session} party={party} price={price} />}
         {page === "holdings" && <Holdings session={session} price={price} />}
-        {page === "traffic" && <BuyTraffic session={session} party={party} synchronizer={rules?.synchronizer} />}
+        {page === "traffic" && <BuyTraffic session={session} party={party} rules={rules} price={price} />}
         {page === "delegations" && <Delegations session={session} />}
       </main>
     </>

@@ -21,11 +21,13 @@ export interface RulesFacts {
   /** USD per day of a preapproval's lifetime. */
   readonly preapprovalFeeUsdPerDay: string | undefined;
   readonly synchronizer: string | undefined;
+  /** USD per MB of extra traffic. */
+  readonly extraTrafficPriceUsdPerMb: string | undefined;
 }
 
 interface RulesPayload {
   isDevNet?: boolean;
-  configSchedule: { initialValue: { transferPreapprovalFee?: string; decentralizedSynchronizer?: { activeSynchronizer?: string } } };
+  configSchedule: { initialValue: { transferPreapprovalFee?: string; decentralizedSynchronizer?: { activeSynchronizer?: string; fees?: { extraTrafficPrice?: string } } } };
 }
 
 export function useAmuletRules(session: Session): RulesFacts | undefined {
@@ -36,6 +38,7 @@ export function useAmuletRules(session: Session): RulesFacts | undefined {
       isDevNet: p.isDevNet === true,
       preapprovalFeeUsdPerDay: p.configSchedule.initialValue.transferPreapprovalFee,
       synchronizer: p.configSchedule.initialValue.decentralizedSynchronizer?.activeSynchronizer,
+      extraTrafficPriceUsdPerMb: p.configSchedule.initialValue.decentralizedSynchronizer?.fees?.extraTrafficPrice,
     };
   }, [session.token]).data;
 }

@@ -40,6 +40,9 @@ export interface HistoryItem {
   readonly sender?: PartyAndAmount;
   readonly receivers?: PartyAndAmount[];
   readonly description?: string;
+  /** A token-standard transfer's receiver and amount, where the server reports them. */
+  readonly transfer_instruction_receiver?: string;
+  readonly transfer_instruction_amount?: string;
   /** USD per CC recorded on the transaction, where the server reports it. */
   readonly amulet_price?: string;
 }
