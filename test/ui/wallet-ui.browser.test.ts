@@ -166,10 +166,29 @@ describe("the wallet UI in Chromium", () => {
     await expect.poll(() => text(requests), SLOW).toMatch(/completed in /);
   });
 
-  it("shows the minting delegations page", async () => {
+  it("accepts, withdraws and rejects minting delegations", async () => {
+    const bobParty = (await bob.getByLabel("Party ID", { exact: true }).textContent())!;
+    const eve = await node.partyUser("ui-eve");
+    const propose = async () => {
+      const delegation = { beneficiary: eve.party, delegate: bobParty, dso: node.server.network.parties.dso, expiresAt: new Date(Date.now() + 86_400_000).toISOString(), amuletMergeLimit: "7" };
+      const commands = [{ CreateCommand: { templateId: "#splice-wallet:Splice.Wallet.MintingDelegation:MintingDelegationProposal", createArguments: { delegation } } }];
+      const r = await node.json("POST", "/v2/commands/submit-and-wait", { commands, commandId: `ui-propose-${Date.now()}`, actAs: [eve.party] }, eve.token);
+      expect(r.status, r.text).toBe(200);
+    };
     await bob.getByRole("link", { name: "Delegations" }).click();
-    await expect.poll(() => text(bob.getByRole("region", { name: "Proposed delegations" })), SLOW).toContain("No proposals.");
-    await expect.poll(() => text(bob.getByRole("region", { name: "Active delegations" })), SLOW).toContain("No active delegations.");
+    const proposed = bob.getByRole("region", { name: "Proposed delegations" });
+    const active = bob.getByRole("region", { name: "Active delegations" });
+    await expect.poll(() => text(active), SLOW).toContain("No active delegations.");
+    await propose();
+    await expect.poll(() => text(proposed), SLOW).toContain(`beneficiary ${eve.party} · max amulets 7`);
+    await proposed.getByRole("button", { name: "Accept" }).click();
+    await expect.poll(() => text(active), SLOW).toContain(`beneficiary ${eve.party}`);
+    expect(await text(proposed)).toContain("No proposals.");
+    await active.getByRole("button", { name: "Withdraw" }).click();
+    await expect.poll(() => text(active), SLOW).toContain("No active delegations.");
+    await propose();
+    await proposed.getByRole("button", { name: "Reject" }).click();
+    await expect.poll(() => text(proposed), SLOW).toContain("No proposals.");
     await bob.getByRole("link", { name: "Transfer" }).click();
   });
 
@@ -178,6 +197,14 @@ describe("the wallet UI in Chromium", () => {
     await send(alice, bobParty, "1000", "too much");
     await expect.poll(() => alice.getByRole("alert").count(), SLOW).toBeGreaterThan(0);
     expect((await alice.getByRole("alert").first().textContent())!.length).toBeGreaterThan(0);
+    // Any failing action, not only a send: a refused tap shows the server's own reason in its panel.
+    const tap = alice.getByRole("region", { name: "DevNet tap" });
+    await alice.getByLabel("Tap amount", { exact: true }).fill("-5");
+    await alice.getByRole("button", { name: "Tap" }).click();
+    await expect.poll(() => text(tap.getByRole("alert")), SLOW).not.toBe("");
+    const served = await node.json("POST", "/v0/wallet/tap", { amount: "-5" }, await node.token("ui-alice"));
+    expect(served.status).toBeGreaterThanOrEqual(400);
+    expect(await text(tap.getByRole("alert"))).toBe(served.body.error);
   });
 
   it("keeps the session across a reload, and logout returns to the login", async () => {
