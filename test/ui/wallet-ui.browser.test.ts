@@ -134,6 +134,10 @@ describe("the wallet UI in Chromium", () => {
     expect(await text(history)).toContain("+1 CC ≈ 0.005 USD @ 0.005 USD/CC (current price)");
     await bob.getByRole("button", { name: "Load more" }).click();
     await expect.poll(rows, SLOW).toBeGreaterThan(10);
+    // New transactions push rows off the live first page; they stay listed above the loaded ones.
+    const shown = await rows();
+    for (let i = 0; i < 3; i++) expect((await node.json("POST", "/v0/wallet/tap", { amount: "1" }, bobToken)).status).toBe(200);
+    await expect.poll(rows, SLOW).toBeGreaterThanOrEqual(shown + 3);
   });
 
   it("lists the holdings (UTXOs)", async () => {

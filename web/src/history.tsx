@@ -1,9 +1,9 @@
 /**
  * Transaction history (B.3): the newest page polled live, older pages fetched with "Load more"
- * (`begin_after_id` = the last shown event id). Balance change in CC and USD at the price the
+ * (`begin_after_id` = the last shown event id, as `ListTransactionsRequest` defines it). Balance change in CC and USD at the price the
  * transaction recorded, or at the current price (said so) where the item carries none.
  */
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type Session } from "./api.js";
 import { Alert } from "./alert.js";
 import { useAction } from "./action.js";
@@ -17,10 +17,24 @@ type Page = { items: HistoryItem[] };
 
 export function History({ session, party, price }: { session: Session; party: string; price: string | undefined }) {
   const first = usePoll(() => api<Page>(session, "POST", "/v0/wallet/transactions", { page_size: historyPageSize }), [session.token]);
-  const [older, setOlder] = useState<HistoryItem[]>([]);
+  const [older, setOlder] = useState<HistoryItem[]>([]); // past the first page, newest first
   const [end, setEnd] = useState(false);
+  const previousHead = useRef<HistoryItem[]>([]);
   const more = useAction();
   const head = first.data?.items ?? [];
+  // New transactions push items off the polled first page: once older pages are shown, those items
+  // join them, so the list has no hole. Only a whole page of news between two polls leaves one
+  // unknown stretch; then the list starts over from the first page.
+  useEffect(() => {
+    const before = previousHead.current;
+    previousHead.current = head;
+    if (older.length === 0 || before.length === 0) return;
+    const now = new Set(head.map((i) => i.event_id));
+    if (!before.some((i) => now.has(i.event_id))) return void (setOlder([]), setEnd(false));
+    const known = new Set(older.map((i) => i.event_id));
+    const fell = before.filter((i) => !now.has(i.event_id) && !known.has(i.event_id));
+    if (fell.length) setOlder([...fell, ...older]);
+  }, [first.data]);
   const seen = new Set(head.map((i) => i.event_id));
   const items = [...head, ...older.filter((i) => !seen.has(i.event_id))];
   const loadMore = () =>
