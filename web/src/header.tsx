@@ -1,5 +1,6 @@
 /** The header (B.2): user, party id with copy, featured star, the preapproval button next to "Log out". */
 import type { Session } from "./api.js";
+import { CopyButton } from "./copy-button.js";
 import { FeaturedStar } from "./featured-star.js";
 import { PreapprovalButton } from "./preapproval-button.js";
 import type { RulesFacts } from "./scan.js";
@@ -19,7 +20,7 @@ export function Header({ session, party, rules, price, logout }: Props) {
       <span aria-label="Party ID" id="party-id">
         {party}
       </span>{" "}
-      <button onClick={() => navigator.clipboard?.writeText(party)}>Copy party ID</button>{" "}
+      <CopyButton text={party} />{" "}
       <PreapprovalButton session={session} party={party} feeUsdPerDay={rules?.preapprovalFeeUsdPerDay} price={price} />{" "}
       <button onClick={logout}>Log out</button>
     </header>
