@@ -15,11 +15,15 @@ export function hasPreapproval(session: Session, party: string): Promise<boolean
   );
 }
 
+/** How long an offer or token-standard transfer waits for the receiver (Splice's choices); unused with a preapproval. */
+const expiryChoices = ["1", "10", "30", "60", "90"];
+
 export function SendForm({ session }: { session: Session }) {
   const [receiver, setReceiver] = useState("");
   const [amount, setAmount] = useState("");
   const [description, setDescription] = useState("");
   const [tokenStandard, setTokenStandard] = useState(false);
+  const [expiryDays, setExpiryDays] = useState("1");
   const [done, setDone] = useState<string>();
   const { run, error, busy } = useAction();
   const send = async () => {
@@ -30,7 +34,7 @@ export function SendForm({ session }: { session: Session }) {
       await api(session, "POST", "/v0/wallet/transfer-preapproval/send", { receiver_party_id: to, amount, deduplication_id: freshId("ui-send"), description });
       return setDone(`Sent ${amountText} directly: the receiver pre-approved incoming transfers.`);
     }
-    const request = { receiver_party_id: to, amount, description, expires_at: (Date.now() + 3_600_000) * 1000, tracking_id: freshId("ui-transfer") };
+    const request = { receiver_party_id: to, amount, description, expires_at: (Date.now() + Number(expiryDays) * 86_400_000) * 1000, tracking_id: freshId("ui-transfer") };
     if (tokenStandard) {
       await api(session, "POST", "/v0/wallet/token-standard/transfers", request);
       setDone(`Created a token-standard transfer of ${amountText}: the receiver has no preapproval and must accept it.`);
@@ -51,6 +55,16 @@ export function SendForm({ session }: { session: Session }) {
         </label>
         <label>
           Description <input value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+        </label>
+        <label>
+          Expires in{" "}
+          <select value={expiryDays} onChange={(e) => setExpiryDays(e.currentTarget.value)}>
+            {expiryChoices.map((d) => (
+              <option key={d} value={d}>
+                {d === "1" ? "1 day" : `${d} days`}
+              </option>
+            ))}
+          </select>
         </label>
         <label>
           <input type="checkbox" checked={tokenStandard} onChange={(e) => setTokenStandard(e.currentTarget.checked)} /> Use a token-standard transfer
