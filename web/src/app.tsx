@@ -5,7 +5,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { loadSession, loadUiConfig, saveSession, type Session, type UiConfig } from "./api.js";
 import { Login } from "./login.js";
-import { completeOidcLogin } from "./oidc.js";
+import { claims, completeOidcLogin } from "./oidc.js";
 import { Wallet } from "./wallet.js";
 
 export function App() {
@@ -13,6 +13,7 @@ export function App() {
   const [config, setConfig] = useState<UiConfig>();
   const [failure, setFailure] = useState<string>();
   const set = (s: Session | undefined) => (saveSession(s), setSession(s));
+  useEffect(() => expireSession(session, () => (set(undefined), setFailure("Your session has expired; log in again."))), [session?.token]);
   useEffect(() => {
     loadUiConfig().then(
       async (c) => {
@@ -26,4 +27,12 @@ export function App() {
     );
   }, []);
   return session ? <Wallet session={session} logout={() => set(undefined)} /> : <Login config={config} onLogin={set} failure={failure} />;
+}
+
+/** Logs out when the token expires (an OIDC access token lasts minutes to hours), rather than failing every call. */
+function expireSession(session: Session | undefined, expire: () => void): (() => void) | undefined {
+  const exp = session ? claims(session.token).exp : undefined;
+  if (typeof exp !== "number") return undefined;
+  const t = setTimeout(expire, Math.min(Math.max(exp * 1000 - Date.now(), 0), 2 ** 31 - 1));
+  return () => clearTimeout(t);
 }
