@@ -258,6 +258,7 @@ function createListeners(
   const webUi = createWebUi({
     issueToken: (user) => issueToken({ secret: observed.secret, userId: user, audience: config.auth.audience, expiresInSeconds: 12 * 3600 }),
     devLogin: config.devLogin ?? isLoopback(config.host),
+    oidc: config.uiOidc,
   });
   const label = routeLabeler(gateway.routes, [...OPS_PATHS, "/ui/session"]);
   const httpServer = http.createServer((req, res) => {

@@ -26,6 +26,11 @@ const EnvSchema = z.object({
   CCWALLET_AUTH_JWKS_URL: z.string().url().optional().describe("RS256/ES256 verification keys"),
   CCWALLET_AUTH_AUDIENCE: z.string().min(1).optional().describe("required aud claim"),
   CCWALLET_UI_DEV_LOGIN: z.enum(["true", "false"]).optional().describe("web UI user-name-only login (default: on when CCWALLET_HOST is loopback)"),
+  CCWALLET_UI_OIDC_ISSUER: z.string().url().optional().describe("web UI login: OIDC issuer (discovery at <issuer>/.well-known/openid-configuration)"),
+  CCWALLET_UI_OIDC_CLIENT_ID: z.string().min(1).optional().describe("web UI login: the public OIDC client id (authorization code + PKCE)"),
+  CCWALLET_UI_OIDC_AUDIENCE: z.string().min(1).optional().describe("web UI login: audience to request (default: CCWALLET_AUTH_AUDIENCE)"),
+  CCWALLET_UI_OIDC_REDIRECT_URI: z.string().url().optional().describe("web UI login: redirect URI registered at the issuer (default: the UI's origin + /)"),
+  CCWALLET_UI_OIDC_SCOPE: z.string().min(1).optional().describe("web UI login: scope (default: openid)"),
   CCWALLET_ADMIN_USER: z.string().regex(/^[A-Za-z0-9@^$.!`\-#+'~_|:()]{1,128}$/).default("participant_admin"),
   CCWALLET_VALIDATOR_USER: z.string().regex(/^[A-Za-z0-9@^$.!`\-#+'~_|:()]{1,128}$/).default("administrator"),
   CCWALLET_TIME: z.enum(["wall", "static"]).default("wall"),
@@ -50,6 +55,19 @@ const FileSchema = z
       .default({}),
     network: NetworkSchema,
     automation: AutomationSchema,
+    ui: z
+      .strictObject({
+        oidc: z
+          .strictObject({
+            issuer: z.string().url(),
+            clientId: z.string().min(1),
+            audience: z.string().min(1).optional(),
+            redirectUri: z.string().url().optional(),
+            scope: z.string().min(1).optional(),
+          })
+          .optional(),
+      })
+      .default({}),
   });
 
 export interface Config {
@@ -61,6 +79,8 @@ export interface Config {
   readonly auth: { readonly secret?: string; readonly jwksUrl?: string; readonly audience?: string };
   /** The web UI's dev login; undefined: on exactly when the node listens on loopback. */
   readonly devLogin?: boolean;
+  /** The web UI's OIDC login (authorization code + PKCE), when an issuer is configured. */
+  readonly uiOidc?: UiOidcConfig;
   readonly adminUser: string;
   readonly validatorUser: string;
   readonly time: "wall" | "static";
@@ -77,6 +97,14 @@ export interface Config {
   readonly offsetCheckpointIntervalMs: number;
   readonly network: NetworkConfig;
   readonly automation: AutomationConfig;
+}
+
+export interface UiOidcConfig {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly audience?: string;
+  readonly redirectUri?: string;
+  readonly scope?: string;
 }
 
 export class ConfigError extends Error {}
@@ -103,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     file = f.data;
   }
   const dataDir = resolve(e.CCWALLET_DATA_DIR);
+  const uiOidc = uiOidcOf(e, file.ui?.oidc);
   return {
     dataDir,
     store: e.CCWALLET_STORE === "sqlite" ? { kind: "sqlite", file: resolve(dataDir, "ledger.sqlite") } : { kind: "mongodb", uri: e.CCWALLET_STORE },
@@ -111,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     grpcPort: e.CCWALLET_GRPC_PORT,
     auth: { secret: e.CCWALLET_AUTH_SECRET, jwksUrl: e.CCWALLET_AUTH_JWKS_URL, audience: e.CCWALLET_AUTH_AUDIENCE },
     devLogin: e.CCWALLET_UI_DEV_LOGIN === undefined ? undefined : e.CCWALLET_UI_DEV_LOGIN === "true",
+    uiOidc,
     adminUser: e.CCWALLET_ADMIN_USER,
     validatorUser: e.CCWALLET_VALIDATOR_USER,
     time: e.CCWALLET_TIME,
@@ -125,4 +155,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     network: file.network,
     automation: file.automation,
   };
+}
+
+/** The UI's OIDC settings: env over the config file's `ui.oidc`; an issuer needs a client id and a JWKS to verify its tokens. */
+function uiOidcOf(e: z.infer<typeof EnvSchema>, fromFile: Partial<UiOidcConfig> | undefined): UiOidcConfig | undefined {
+  const issuer = e.CCWALLET_UI_OIDC_ISSUER ?? fromFile?.issuer;
+  if (issuer === undefined) return undefined;
+  const clientId = e.CCWALLET_UI_OIDC_CLIENT_ID ?? fromFile?.clientId;
+  const problems: string[] = [];
+  if (clientId === undefined) problems.push("  CCWALLET_UI_OIDC_CLIENT_ID: required with an OIDC issuer");
+  if (e.CCWALLET_AUTH_JWKS_URL === undefined) problems.push("  CCWALLET_AUTH_JWKS_URL: required with an OIDC issuer (its jwks_uri), or the node cannot verify the tokens");
+  if (problems.length) throw new ConfigError(`invalid configuration:\n${problems.join("\n")}`);
+  const audience = e.CCWALLET_UI_OIDC_AUDIENCE ?? fromFile?.audience ?? e.CCWALLET_AUTH_AUDIENCE;
+  const redirectUri = e.CCWALLET_UI_OIDC_REDIRECT_URI ?? fromFile?.redirectUri;
+  const scope = e.CCWALLET_UI_OIDC_SCOPE ?? fromFile?.scope;
+  return { issuer, clientId: clientId!, ...(audience ? { audience } : {}), ...(redirectUri ? { redirectUri } : {}), ...(scope ? { scope } : {}) };
 }

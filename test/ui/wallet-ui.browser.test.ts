@@ -1,6 +1,8 @@
 /**
  * The wallet UI in a real headless Chromium against the real node: two users log in and onboard,
- * tap, pre-approve, send in one step and by offer, accept, withdraw, see a refusal, reload, log out.
+ * tap, pre-approve (the fee shown first), send in one step, by offer and by token-standard transfer,
+ * accept, withdraw, see USD beside CC, page the history, list holdings, see the DevNet banner and the
+ * featured star, buy traffic, see delegations, see a refusal, reload, log out.
  * Chromium comes from @sparticuz/chromium (inside its npm package); CHROME_PATH overrides it.
  */
 import chromium from "@sparticuz/chromium";
@@ -71,6 +73,8 @@ describe("the wallet UI in Chromium", () => {
   it("pre-approves after the confirmation, and the button turns disabled", async () => {
     const button = bob.getByRole("button", { name: /^Pre-approve incoming direct transfers/ });
     await button.click();
+    // The dialog names the fee before anything happens (the amulet rules' USD per day, and per year).
+    await expect.poll(() => text(bob.getByRole("dialog", { name: "Confirm preapproval" })), SLOW).toMatch(/Fee: [\d.,]+ USD per day/);
     await bob.getByRole("button", { name: "Confirm" }).click();
     await expect.poll(() => button.isDisabled(), SLOW).toBe(true);
   });
@@ -100,16 +104,116 @@ describe("the wallet UI in Chromium", () => {
     await expect.poll(() => alice.getByRole("button", { name: "Accept" }).count(), SLOW).toBe(0);
   });
 
+  it("shows the balance in USD at the open round's amulet price, exactly", async () => {
+    // 94 CC at DevNet's default 0.005 USD/CC: exact decimal arithmetic, B.4's grouping and no rounding.
+    await expect.poll(() => text(balance(alice)), SLOW).toContain("94 CC ≈ 0.47 USD @ 0.005 USD/CC");
+  });
+
+  it("sends a token-standard transfer when chosen, which the receiver accepts in its own browser", async () => {
+    const aliceParty = (await alice.getByLabel("Party ID", { exact: true }).textContent())!;
+    await bob.getByLabel("Use a token-standard transfer", { exact: false }).check();
+    await send(bob, aliceParty, "2", "token standard");
+    await expect.poll(() => text(bob.getByRole("status")), SLOW).toBe(
+      "Created a token-standard transfer of 2 CC: the receiver has no preapproval and must accept it.",
+    );
+    const actionNeeded = alice.getByRole("region", { name: "Action needed" });
+    await expect.poll(() => text(actionNeeded), SLOW).toContain("token-standard transfer from");
+    await actionNeeded.getByRole("button", { name: "Accept" }).click();
+    await expect.poll(() => text(balance(alice)), SLOW).toContain("96 CC");
+    await expect.poll(() => actionNeeded.getByRole("button", { name: "Accept" }).count(), SLOW).toBe(0);
+    await bob.getByLabel("Use a token-standard transfer", { exact: false }).uncheck();
+  });
+
+  it("pages the transaction history with Load more, each row in CC and USD", async () => {
+    const bobToken = await node.token("ui-bob");
+    for (let i = 0; i < 12; i++) expect((await node.json("POST", "/v0/wallet/tap", { amount: "1" }, bobToken)).status).toBe(200);
+    await bob.getByRole("link", { name: "Transactions" }).click();
+    const history = bob.getByRole("region", { name: "Transaction history" });
+    const rows = () => history.getByRole("row").count().then((n) => n - 1); // minus the header row
+    await expect.poll(rows, SLOW).toBe(10);
+    expect(await text(history)).toContain("+1 CC ≈ 0.005 USD @ 0.005 USD/CC (current price)");
+    await bob.getByRole("button", { name: "Load more" }).click();
+    await expect.poll(rows, SLOW).toBeGreaterThan(10);
+    // New transactions push rows off the live first page; they stay listed above the loaded ones.
+    const shown = await rows();
+    for (let i = 0; i < 3; i++) expect((await node.json("POST", "/v0/wallet/tap", { amount: "1" }, bobToken)).status).toBe(200);
+    await expect.poll(rows, SLOW).toBeGreaterThanOrEqual(shown + 3);
+  });
+
+  it("lists the holdings (UTXOs)", async () => {
+    await bob.getByRole("link", { name: "Holdings" }).click();
+    const holdings = bob.getByRole("region", { name: "Holdings" });
+    // The wallet's automation merges small amulets, so only their existence and amounts are certain.
+    await expect.poll(() => holdings.getByRole("row").count(), SLOW).toBeGreaterThan(1);
+    expect(await text(holdings)).toMatch(/[\d.,]+ CC ≈ [\d.,]+ USD @ 0\.005 USD\/CC\s*unlocked/);
+  });
+
+  it("shows the DevNet banner, and the featured-app star only for a party with a featured app right", async () => {
+    expect(await text(bob.getByRole("note", { name: "Network" }))).toContain("DevNet");
+    expect(await bob.getByRole("img", { name: "Featured app" }).count()).toBe(0);
+    // The validator operator's party holds one from the network's bootstrap.
+    const operator = await (await browser.newContext()).newPage();
+    await operator.goto(node.http + "/");
+    await operator.getByLabel("User name", { exact: true }).fill("administrator");
+    await operator.getByRole("button", { name: "Log in" }).click();
+    await expect.poll(() => operator.getByRole("img", { name: "Featured app" }).count(), SLOW).toBe(1);
+    await operator.context().close();
+  });
+
+  it("buys traffic, showing its cost first, then the request's status", async () => {
+    // 200,000 bytes at DevNet's 16.67 USD/MB cost 3.334 USD = 666.8 CC: fund bob first.
+    expect((await node.json("POST", "/v0/wallet/tap", { amount: "700" }, await node.token("ui-bob"))).status).toBe(200);
+    await bob.getByRole("link", { name: "Traffic" }).click();
+    await expect.poll(() => text(bob.getByRole("region", { name: "Buy traffic" })), SLOW).toContain("costs 3.334 USD ≈ 666.8 CC");
+    await bob.getByRole("button", { name: "Buy traffic" }).click();
+    const requests = bob.getByRole("list", { name: "Traffic requests" });
+    await expect.poll(() => text(requests), SLOW).toMatch(/completed in /);
+  });
+
+  it("accepts, withdraws and rejects minting delegations", async () => {
+    const bobParty = (await bob.getByLabel("Party ID", { exact: true }).textContent())!;
+    const eve = await node.partyUser("ui-eve");
+    const propose = async () => {
+      const delegation = { beneficiary: eve.party, delegate: bobParty, dso: node.server.network.parties.dso, expiresAt: new Date(Date.now() + 86_400_000).toISOString(), amuletMergeLimit: "7" };
+      const commands = [{ CreateCommand: { templateId: "#splice-wallet:Splice.Wallet.MintingDelegation:MintingDelegationProposal", createArguments: { delegation } } }];
+      const r = await node.json("POST", "/v2/commands/submit-and-wait", { commands, commandId: `ui-propose-${Date.now()}`, actAs: [eve.party] }, eve.token);
+      expect(r.status, r.text).toBe(200);
+    };
+    await bob.getByRole("link", { name: "Delegations" }).click();
+    const proposed = bob.getByRole("region", { name: "Proposed delegations" });
+    const active = bob.getByRole("region", { name: "Active delegations" });
+    await expect.poll(() => text(active), SLOW).toContain("No active delegations.");
+    await propose();
+    await expect.poll(() => text(proposed), SLOW).toContain(`beneficiary ${eve.party} · max amulets 7`);
+    await proposed.getByRole("button", { name: "Accept" }).click();
+    await expect.poll(() => text(active), SLOW).toContain(`beneficiary ${eve.party}`);
+    expect(await text(proposed)).toContain("No proposals.");
+    await active.getByRole("button", { name: "Withdraw" }).click();
+    await expect.poll(() => text(active), SLOW).toContain("No active delegations.");
+    await propose();
+    await proposed.getByRole("button", { name: "Reject" }).click();
+    await expect.poll(() => text(proposed), SLOW).toContain("No proposals.");
+    await bob.getByRole("link", { name: "Transfer" }).click();
+  });
+
   it("shows the server's error when a send fails", async () => {
     const bobParty = (await bob.getByLabel("Party ID", { exact: true }).textContent())!;
     await send(alice, bobParty, "1000", "too much");
     await expect.poll(() => alice.getByRole("alert").count(), SLOW).toBeGreaterThan(0);
     expect((await alice.getByRole("alert").first().textContent())!.length).toBeGreaterThan(0);
+    // Any failing action, not only a send: a refused tap shows the server's own reason in its panel.
+    const tap = alice.getByRole("region", { name: "DevNet tap" });
+    await alice.getByLabel("Tap amount", { exact: true }).fill("-5");
+    await alice.getByRole("button", { name: "Tap" }).click();
+    await expect.poll(() => text(tap.getByRole("alert")), SLOW).not.toBe("");
+    const served = await node.json("POST", "/v0/wallet/tap", { amount: "-5" }, await node.token("ui-alice"));
+    expect(served.status).toBeGreaterThanOrEqual(400);
+    expect(await text(tap.getByRole("alert"))).toBe(served.body.error);
   });
 
   it("keeps the session across a reload, and logout returns to the login", async () => {
     await alice.reload();
-    await expect.poll(() => text(balance(alice)), SLOW).toContain("94 CC");
+    await expect.poll(() => text(balance(alice)), SLOW).toContain("96 CC");
     await alice.getByRole("button", { name: "Log out" }).click();
     await expect.poll(() => alice.getByLabel("User name", { exact: true }).count(), SLOW).toBe(1);
   });

@@ -46,6 +46,11 @@ describe("the web UI on the JSON port", () => {
     expect([status.body.party_id, status.body.user_onboarded]).toEqual([onboarded.body.party_id, true]);
   });
 
+  it("tells the browser how to log in at GET /ui/config: the dev login, no OIDC issuer by default", async () => {
+    const r = await node.json("GET", "/ui/config", undefined, null);
+    expect([r.status, r.body]).toEqual([200, { devLogin: true }]);
+  });
+
   it("refuses a malformed user name with the reason", async () => {
     const r = await node.json("POST", "/ui/session", { user: "no spaces" }, null);
     expect([r.status, r.body.error]).toEqual([400, "The user name must be 1-128 characters of letters, digits and @^$.!`-#+'~_|:()"]);
@@ -58,6 +63,7 @@ describe("the dev login when disabled", () => {
     try {
       const r = await off.json("POST", "/ui/session", { user: "x" }, null);
       expect([r.status, r.body.error]).toEqual([403, "The development login is disabled on this node; log in with the configured identity provider."]);
+      expect((await off.json("GET", "/ui/config", undefined, null)).body).toEqual({ devLogin: false });
     } finally {
       await off.stop();
     }

@@ -1,3 +1,5 @@
+import { claims, type OidcConfig } from "./oidc.js";
+
 /** The UI's only channel to the node: the public /v0 JSON API, with the session's bearer token. */
 
 export class ApiError extends Error {}
@@ -28,6 +30,16 @@ function errorText(text: string, status: number): string {
   return text || `HTTP ${status}`;
 }
 
+/** What the node tells the UI about logging in (`GET /ui/config`). */
+export interface UiConfig {
+  readonly devLogin: boolean;
+  readonly oidc?: OidcConfig;
+}
+
+export function loadUiConfig(): Promise<UiConfig> {
+  return api<UiConfig>(undefined, "GET", "/ui/config");
+}
+
 /** The dev login: the node signs a token for the user; the secret never reaches the browser. */
 export function devLogin(user: string): Promise<Session> {
   return api<Session>(undefined, "POST", "/ui/session", { user });
@@ -35,9 +47,13 @@ export function devLogin(user: string): Promise<Session> {
 
 const key = "ccwallet.session";
 
+/** The stored session, unless its token has expired (then the user logs in again). */
 export function loadSession(): Session | undefined {
   const raw = localStorage.getItem(key);
-  return raw === null ? undefined : (JSON.parse(raw) as Session);
+  if (raw === null) return undefined;
+  const s = JSON.parse(raw) as Session;
+  const { exp } = claims(s.token);
+  return typeof exp === "number" && exp * 1000 < Date.now() ? undefined : s;
 }
 
 export function saveSession(s: Session | undefined): void {

@@ -1,6 +1,7 @@
 /**
  * The wallet web UI on the JSON port: the built single-page app (web/dist, built by `npm install`'s
- * `prepare`) at `/` and `/wallet/`, and the development login `POST /ui/session {user}`. Only GETs
+ * `prepare`) at `/` and `/wallet/`, the development login `POST /ui/session {user}`, and the
+ * browser's login settings `GET /ui/config`. Only GETs
  * outside the API prefixes land here; everything else stays with the JSON gateway.
  */
 import { readFile, stat } from "node:fs/promises";
@@ -25,7 +26,17 @@ export interface WebUiOptions {
   readonly issueToken: (user: string) => Promise<string>;
   /** Whether `POST /ui/session` issues tokens (loopback listener or explicitly enabled). */
   readonly devLogin: boolean;
+  /** OIDC settings for the browser's authorization code + PKCE login (no secrets: a public client). */
+  readonly oidc?: UiOidcSettings;
   readonly dist?: string;
+}
+
+export interface UiOidcSettings {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly audience?: string;
+  readonly redirectUri?: string;
+  readonly scope?: string;
 }
 
 /** Paths the API owns; a GET there is never answered with the app. */
@@ -41,9 +52,20 @@ export function createWebUi(options: WebUiOptions): (req: IncomingMessage, res: 
   const dist = options.dist ?? defaultDist;
   return (req, res) => {
     const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
-    const work = pathname === "/ui/session" ? issueSession(options, req, res) : serveFile(dist, pathname, res);
+    const work =
+      pathname === "/ui/session"
+        ? issueSession(options, req, res)
+        : pathname === "/ui/config"
+          ? Promise.resolve(uiConfig(options, res))
+          : serveFile(dist, pathname, res);
     work.catch((e: unknown) => send(res, 500, { error: e instanceof Error ? e.message : String(e) }));
   };
+}
+
+/** How the browser logs in: the dev login's availability and the OIDC issuer, if any. */
+function uiConfig(options: WebUiOptions, res: ServerResponse): void {
+  res.setHeader("cache-control", "no-cache");
+  send(res, 200, { devLogin: options.devLogin, ...(options.oidc ? { oidc: options.oidc } : {}) });
 }
 
 /** The dev login: a user name in, a token signed here for that user out; the secret stays on the node. */
