@@ -72,6 +72,11 @@ describe("POST /v0/wallet/transactions", () => {
     expect(transfer.transaction_subtype.template_id).toMatch(/^[0-9a-f]{64}:Splice\.Wallet\.TransferOffer:AcceptedTransferOffer$/);
     expect(tap).toMatchObject({ receivers: [{ party: alice.party, amount: "100.0000000000" }] });
     expect(tap.transaction_subtype.template_id).toMatch(/:Splice\.AmuletRules:AmuletRules$/);
+    // Only on request (not in the OpenAPI; the UI's USD at the historical price): the open round's price each transaction used.
+    expect(items.every((i) => !("amulet_price" in i))).toBe(true);
+    const priced = (await o.call("POST", "/v0/wallet/transactions?include_amulet_price=true", alice.token, { page_size: 100 }, false)).body.items;
+    const openRound = (await o.call("GET", "/v0/scan-proxy/open-and-issuing-mining-rounds", alice.token)).body.open_mining_rounds.at(-1).contract.payload;
+    expect(priced.map((i: { amulet_price?: string }) => i.amulet_price)).toEqual([undefined, undefined, openRound.amuletPrice, openRound.amuletPrice]);
     for (const i of items) {
       expect(i.event_id).toMatch(/^#1220[0-9a-f]{64}:\d+$/);
       expect(Date.parse(i.date)).toBe(Number(o.fx.clock.now() / 1000n));

@@ -16,7 +16,7 @@ export const historyPageSize = 10;
 type Page = { items: HistoryItem[] };
 
 export function History({ session, party, price }: { session: Session; party: string; price: string | undefined }) {
-  const first = usePoll(() => api<Page>(session, "POST", "/v0/wallet/transactions", { page_size: historyPageSize }), [session.token]);
+  const first = usePoll(() => api<Page>(session, "POST", "/v0/wallet/transactions?include_amulet_price=true", { page_size: historyPageSize }), [session.token]);
   const [older, setOlder] = useState<HistoryItem[]>([]); // past the first page, newest first
   const [end, setEnd] = useState(false);
   const previousHead = useRef<HistoryItem[]>([]);
@@ -40,7 +40,7 @@ export function History({ session, party, price }: { session: Session; party: st
   const loadMore = () =>
     more.run(async () => {
       const last = items[items.length - 1];
-      const page = await api<Page>(session, "POST", "/v0/wallet/transactions", { page_size: historyPageSize, begin_after_id: last?.event_id });
+      const page = await api<Page>(session, "POST", "/v0/wallet/transactions?include_amulet_price=true", { page_size: historyPageSize, begin_after_id: last?.event_id });
       setOlder((o) => [...o, ...page.items]);
       if (page.items.length < historyPageSize) setEnd(true);
     });

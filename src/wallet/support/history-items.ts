@@ -62,6 +62,8 @@ interface ItemBase {
   readonly subtype: HistorySubtype;
   /** Node the item comes from, for paging inside one transaction. */
   readonly nodeId: number;
+  /** USD per CC of the open round the transaction used (set by listTransactions), if it names one. */
+  readonly amuletPrice?: Numeric;
 }
 
 export interface TransferItem extends ItemBase {

@@ -10,6 +10,11 @@
  */
 import { transactionsNewestFirst } from "../support/ledger-scan.js";
 import { historyItemsOf, parseEventId, type HistoryItem } from "../support/history-items.js";
+import { fromDamlJson } from "../../ledger/daml-type.js";
+import type { Numeric } from "../../ledger/numeric.js";
+import type { TransactionRecord } from "../../ledger/records.js";
+import { qualifiedId } from "../../ledger/template.js";
+import { OpenMiningRound, type OpenMiningRoundPayload } from "../../templates/splice/round.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import { walletErrors } from "../wallet-error.js";
 
@@ -19,6 +24,8 @@ export interface ListTransactionsInput {
   readonly party: string;
   readonly beginAfterId?: string;
   readonly pageSize: bigint;
+  /** Adds each item's open-round amulet price (an extension of Splice's API, for the web UI). */
+  readonly withPrices?: boolean;
 }
 
 export async function listTransactions(deps: WalletDeps, input: ListTransactionsInput): Promise<HistoryItem[]> {
@@ -38,13 +45,60 @@ export async function listTransactions(deps: WalletDeps, input: ListTransactions
     beforeNode = at.nodeId;
   }
   const page: HistoryItem[] = [];
+  const prices = new RoundPrices(store);
   for await (const tx of transactionsNewestFirst(store, start)) {
     const items = historyItemsOf(tx, input.party).reverse();
+    if (items.length === 0) continue;
+    const amuletPrice = input.withPrices ? await prices.of(tx) : undefined;
     for (const item of items) {
       if (tx.offset === start && item.nodeId >= beforeNode) continue;
-      page.push(item);
+      page.push(amuletPrice ? { ...item, amuletPrice } : item);
       if (page.length === pageSize) return page;
     }
   }
   return page;
+}
+
+/** Argument fields that name the open round a CC transaction used (transfer contexts, taps). */
+const ROUND_FIELDS = new Set(["openMiningRound", "openRound"]);
+
+/**
+ * The amulet price of the open round a transaction used: the first round an exercise argument
+ * names, read from the store whether still active or archived. Cached per round for one page.
+ */
+class RoundPrices {
+  private readonly byRound = new Map<string, Numeric | undefined>();
+
+  constructor(private readonly store: WalletDeps["store"]) {}
+
+  async of(tx: TransactionRecord): Promise<Numeric | undefined> {
+    const cid = roundNamedIn(tx);
+    if (!cid) return undefined;
+    if (!this.byRound.has(cid)) {
+      const history = await this.store.contractHistory(cid);
+      const ok = history?.contract.templateId === qualifiedId(OpenMiningRound.id);
+      this.byRound.set(cid, ok ? (fromDamlJson(OpenMiningRound.payload, history!.contract.payload) as OpenMiningRoundPayload).amuletPrice : undefined);
+    }
+    return this.byRound.get(cid);
+  }
+}
+
+function roundNamedIn(tx: TransactionRecord): string | undefined {
+  for (const node of tx.nodes) {
+    if (node.kind !== "exercise") continue;
+    const found = findField(node.argument, 0);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** A round field's contract id inside a Daml-LF JSON value (bounded depth: arguments are shallow). */
+function findField(v: unknown, depth: number): string | undefined {
+  if (depth > 6 || typeof v !== "object" || v === null) return undefined;
+  for (const [k, x] of Object.entries(v)) {
+    if (ROUND_FIELDS.has(k) && typeof x === "string") return x;
+    const inner = findField(x, depth + 1);
+    if (inner) return inner;
+  }
+  return undefined;
 }

@@ -67,6 +67,6 @@ export const offerHandlers: { [K in OfferMethod]: Handler<Wallet, K, WalletUser>
   }),
   getBuyTrafficRequestStatus: async (req, caller, api) => buyTrafficRequestStatusToProto(await getBuyTrafficRequestStatus(api.wallet, caller.party, req.trackingId)),
   listTransactions: async (req, caller, api) => ({
-    items: (await listTransactions(api.wallet, { party: caller.party, beginAfterId: req.beginAfterId, pageSize: req.pageSize })).map(historyItemToProto),
+    items: (await listTransactions(api.wallet, { party: caller.party, beginAfterId: req.beginAfterId, pageSize: req.pageSize, withPrices: req.includeAmuletPrice === true })).map(historyItemToProto),
   }),
 };

@@ -47,6 +47,7 @@ export function historyItemToProto(item: HistoryItem): MessageInitShape<typeof L
     transactionSubtype: { templateId: item.subtype.templateId, choice: item.subtype.choice },
     eventId: item.eventId,
     date: timestampOf(item.date),
+    amuletPrice: item.amuletPrice?.toString(),
   };
   switch (item.type) {
     case "transfer":
