@@ -3,6 +3,7 @@
  * snapshot that is exact under concurrent commits (reads wait with `feed.caughtUp()`).
  */
 import type { CreateNodeRecord, ContractRecord, TransactionRecord } from "../../ledger/records.js";
+import type { LedgerStore } from "../../ledger/store-port.js";
 import type { TransactionFeed } from "../../ledger/transaction-feed.js";
 
 /**
@@ -43,4 +44,17 @@ export function recordOfCreate(tx: TransactionRecord, node: CreateNodeRecord): C
     createUpdateId: tx.updateId,
     nodeId: node.nodeId,
   };
+}
+
+const REPLAY_PAGE = 500;
+
+/** Applies the stored log up to `upTo`, a page at a time, letting the node serve in between. */
+export async function replayLog(store: LedgerStore, upTo: bigint, apply: (tx: TransactionRecord) => void): Promise<void> {
+  for (let from = 0n; from < upTo; ) {
+    const page = await store.transactions(from, upTo, REPLAY_PAGE);
+    if (page.length === 0) break;
+    for (const tx of page) apply(tx);
+    from = page[page.length - 1].offset;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }

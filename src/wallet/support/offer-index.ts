@@ -19,7 +19,7 @@ import { qualifiedId } from "../../ledger/template.js";
 import type { TransactionFeed } from "../../ledger/transaction-feed.js";
 import type { LedgerStore } from "../../ledger/store-port.js";
 import { AcceptedTransferOffer, TransferOffer, type AcceptedTransferOfferPayload, type TransferOfferPayload } from "../../templates/splice/wallet/transfer-offer.js";
-import { loadAtFeed } from "./feed-snapshot.js";
+import { loadAtFeed, replayLog } from "./feed-snapshot.js";
 import { offerStepOf, type TransferOfferStatus } from "./offer-outcome.js";
 
 export interface OfferIndexOptions {
@@ -28,7 +28,6 @@ export interface OfferIndexOptions {
 }
 
 export const DEFAULT_MAX_ENDED_OFFERS = 100_000;
-const REPLAY_PAGE = 500;
 
 const OFFER = qualifiedId(TransferOffer.id);
 const ACCEPTED = qualifiedId(AcceptedTransferOffer.id);
@@ -110,23 +109,12 @@ export class OfferIndex {
     this.clear();
     return loadAtFeed(
       this.feed,
-      (at) => this.replay(at),
+      (at) => replayLog(this.store, at, (tx) => this.apply(tx)),
       (_done, since) => {
         for (const tx of since) this.apply(tx);
         this.feed.subscribe((tx) => this.apply(tx));
       },
     );
-  }
-
-  /** Applies the stored log up to `upTo`, a page at a time, letting the node serve in between. */
-  private async replay(upTo: bigint): Promise<void> {
-    for (let from = 0n; from < upTo; ) {
-      const page = await this.store.transactions(from, upTo, REPLAY_PAGE);
-      if (page.length === 0) break;
-      for (const tx of page) this.apply(tx);
-      from = page[page.length - 1].offset;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
   }
 
   private clear(): void {

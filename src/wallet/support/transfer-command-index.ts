@@ -11,7 +11,7 @@ import type { LedgerStore } from "../../ledger/store-port.js";
 import { qualifiedId } from "../../ledger/template.js";
 import type { TransactionFeed } from "../../ledger/transaction-feed.js";
 import { TransferCommand, TransferCommand_Expire, TransferCommand_Send, TransferCommand_Withdraw, type TransferCommandPayload } from "../../templates/splice/external-party-amulet-rules.js";
-import { loadAtFeed, recordOfCreate } from "./feed-snapshot.js";
+import { loadAtFeed, recordOfCreate, replayLog } from "./feed-snapshot.js";
 import { exerciseOf } from "./ledger-scan.js";
 
 export type TransferCommandStatus =
@@ -26,7 +26,6 @@ export interface TransferCommandEntry {
 }
 
 export const DEFAULT_MAX_ENDED_COMMANDS = 100_000;
-const REPLAY_PAGE = 500;
 const COMMAND = qualifiedId(TransferCommand.id);
 
 /** What the choice that consumed a TransferCommand made of it. */
@@ -79,15 +78,7 @@ export class TransferCommandIndex {
     this.ended.length = 0;
     return loadAtFeed(
       this.feed,
-      async (upTo) => {
-        for (let from = 0n; from < upTo; ) {
-          const page = await this.store.transactions(from, upTo, REPLAY_PAGE);
-          if (page.length === 0) break;
-          for (const tx of page) this.apply(tx);
-          from = page[page.length - 1].offset;
-          await new Promise((resolve) => setImmediate(resolve));
-        }
-      },
+      (upTo) => replayLog(this.store, upTo, (tx) => this.apply(tx)),
       (_done, since) => {
         for (const tx of since) this.apply(tx);
         this.feed.subscribe((tx) => this.apply(tx));
