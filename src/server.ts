@@ -200,8 +200,16 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
     genesis: tokenStandardGenesis,
     extraSteps: [...tokenStandardSteps(client), ...walletAutomationSteps(wallet, walletParties, config.automation, log)],
     pollMs: config.automation.pollMs,
-    onError: (e) => log.debug({ err: e }, "automation step failed; retried on the next pass"),
-    onStepRun: (name, outcome, seconds) => metrics.trigger(name, outcome, seconds),
+    paused: config.automation.pausedTriggers,
+    // One line per action and per failure, named by the trigger (Splice logs each task's outcome).
+    onError: (e, at) =>
+      at?.willRetry
+        ? log.debug({ err: e, trigger: at.trigger, attempt: at.attempt }, "trigger failed; retrying")
+        : log.warn({ err: e, trigger: at?.trigger, attempt: at?.attempt }, "trigger failed; it runs again on its next tick"),
+    onStepRun: (name, outcome, seconds) => {
+      metrics.trigger(name, outcome, seconds);
+      if (outcome === "success") log.info({ trigger: name, seconds }, "trigger acted");
+    },
   });
   const v0 = walletServices({ ledger: api, wallet, log });
   return { wallet, network, v0 };

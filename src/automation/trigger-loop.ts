@@ -9,13 +9,13 @@
  */
 import type { Clock } from "../ledger/clock.js";
 import { StaticClock } from "../ledger/clock.js";
-import { LedgerError } from "../ledger/errors.js";
 import type { TransactionRecord } from "../ledger/records.js";
 import { qualifiedId } from "../ledger/template.js";
 import type { TransactionFeed } from "../ledger/transaction-feed.js";
 import type { NetworkState } from "../network/network-state.js";
 import type { AutomationStep, Scope, Watched } from "./automation-step.js";
 import { PendingWork } from "./pending-work.js";
+import { isRetryable, retryDelayMs } from "./retry-policy.js";
 
 export interface TriggerLoopOptions {
   readonly feed: TransactionFeed;
@@ -27,7 +27,10 @@ export interface TriggerLoopOptions {
   /** A created contract of this template owes every step a full look (the network's new round). */
   readonly heartbeat?: Watched;
   readonly pollMs?: number;
-  readonly onError?: (error: unknown) => void;
+  /** Told of every failure: which step, which consecutive attempt, and whether it will be retried. */
+  readonly onError?: (error: unknown, context?: { readonly trigger: string; readonly attempt: number; readonly willRetry: boolean }) => void;
+  /** Steps not to run (by name) until resumed. */
+  readonly paused?: readonly string[];
   /** Told of every step run: whether it changed the ledger, found nothing due, or failed, and how long it took. */
   readonly onStepRun?: (name: string, outcome: "success" | "noop" | "failure", seconds: number) => void;
 }
@@ -43,9 +46,17 @@ export class TriggerLoop {
   private unsubscribe?: () => void;
   private readonly pending: PendingWork;
   private readonly heartbeat: string | undefined;
+  /** Consecutive failed runs of a step (reset when it runs through). */
+  private readonly attempts = new Map<AutomationStep, number>();
+  /** Delayed retries, cleared on stop. */
+  private readonly retries = new Set<NodeJS.Timeout>();
+  private readonly paused: Set<string>;
+  /** Work owed to paused steps, handed back on resume. */
+  private readonly deferred = new Map<AutomationStep, Scope>();
 
   constructor(private readonly options: TriggerLoopOptions) {
     this.pending = new PendingWork(options.steps);
+    this.paused = new Set(options.paused ?? []);
     this.heartbeat = options.heartbeat && qualifiedId(options.heartbeat.id);
   }
 
@@ -73,6 +84,8 @@ export class TriggerLoop {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     if (this.soon) clearTimeout(this.soon);
+    for (const t of this.retries) clearTimeout(t);
+    this.retries.clear();
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     await this.settled();
@@ -128,6 +141,11 @@ export class TriggerLoop {
       const state = await this.options.readState();
       for (const [step, scope] of due) {
         due.delete(step);
+        if (this.paused.has(step.name)) {
+          const owed = this.deferred.get(step);
+          this.deferred.set(step, owed === "all" || scope === "all" ? "all" : new Set([...(owed ?? []), ...scope]));
+          continue;
+        }
         if (await this.runStep(step, scope, state, now)) {
           // It changed the ledger: what is left runs on a fresh read of the network.
           this.pending.owe(step, scope);
@@ -144,15 +162,57 @@ export class TriggerLoop {
     const took = () => (performance.now() - started) / 1000;
     try {
       const changed = await step.run(state, now, scope);
+      this.attempts.delete(step);
       this.options.onStepRun?.(step.name, changed ? "success" : "noop", took());
       return changed;
     } catch (e) {
       this.options.onStepRun?.(step.name, "failure", took());
-      this.options.onError?.(e);
-      // A contention with a user's command is normal: look again at once, on the new state.
-      if (e instanceof LedgerError) return true;
+      return this.failed(step, scope, e);
+    }
+  }
+
+  /**
+   * A failed step is retried as retry-policy.ts says: at once on the new state (true: the pass
+   * re-reads the network), then after a growing delay; past the retries, or for an error no retry
+   * cures, it waits for its next tick. The error is reported either way.
+   */
+  private failed(step: AutomationStep, scope: Scope, error: unknown): boolean {
+    const attempt = (this.attempts.get(step) ?? 0) + 1;
+    const delay = isRetryable(error) ? retryDelayMs(attempt) : undefined;
+    this.options.onError?.(error, { trigger: step.name, attempt, willRetry: delay !== undefined });
+    if (delay === undefined) {
+      this.attempts.delete(step);
       this.pending.retryLater(step, scope);
       return false;
     }
+    this.attempts.set(step, attempt);
+    if (delay === 0) return true;
+    const timer = setTimeout(() => {
+      this.retries.delete(timer);
+      this.pending.owe(step, scope);
+      this.trigger();
+    }, delay).unref();
+    this.retries.add(timer);
+    return false;
+  }
+
+  /** Stops running `name` (Splice's `automation.paused-triggers`); work owed to it waits for `resume`. */
+  pause(name: string): void {
+    this.paused.add(name);
+  }
+
+  resume(name: string): void {
+    if (!this.paused.delete(name)) return;
+    for (const [step, scope] of this.deferred) {
+      if (step.name !== name) continue;
+      this.deferred.delete(step);
+      this.pending.owe(step, scope);
+    }
+    this.trigger();
+  }
+
+  /** Names of the paused steps. */
+  get pausedSteps(): readonly string[] {
+    return [...this.paused];
   }
 }

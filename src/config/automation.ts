@@ -15,6 +15,8 @@ export const AutomationSchema = z
     mergeThreshold: z.number().int().positive().default(10),
     /** Wall-clock polling period of the automation loop. */
     pollMs: z.number().int().positive().default(1000),
+    /** Steps not run at start, by name (Splice's `automation.paused-triggers`); resumed at runtime only. */
+    pausedTriggers: z.array(z.string().min(1)).default([]),
     /** Sweeps of hosted senders' excess balance (wallet-sweep.ts); none by default. */
     walletSweep: WalletSweepSchema,
     /** Hosted receivers' automatic acceptance of transfers (auto-accept-transfers.ts); none by default. */

@@ -18,8 +18,9 @@ export interface NetworkOptions {
   readonly genesis?: readonly GenesisContract[];
   readonly extraSteps?: readonly AutomationStep[];
   readonly pollMs?: number;
-  readonly onError?: (error: unknown) => void;
+  readonly onError?: TriggerLoopOptions["onError"];
   readonly onStepRun?: TriggerLoopOptions["onStepRun"];
+  readonly paused?: readonly string[];
 }
 
 export interface RunningNetwork {
@@ -39,6 +40,7 @@ export async function startNetwork(options: NetworkOptions): Promise<RunningNetw
     pollMs: options.pollMs,
     onError: options.onError,
     onStepRun: options.onStepRun,
+    paused: options.paused,
   });
   automation.start();
   await automation.settled();
