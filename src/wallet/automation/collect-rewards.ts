@@ -35,6 +35,9 @@ async function collectFor(deps: WalletDeps, party: string, state: NetworkState):
 export async function mergeHoldings(deps: WalletDeps, parties: WalletParties, state: NetworkState, scope: Scope, threshold = 10): Promise<boolean> {
   let acted = false;
   for (const party of (await parties()).filter((p) => inScope(scope, p))) {
+    // Counted from the index before queueing behind the party's own spends: most changes leave a
+    // party under the threshold, and its sends should not wait for a merge that has nothing to do.
+    if ((await deps.holdings.of(party)).amulets.length <= threshold) continue;
     if (await spendingAs(deps, party, () => mergeFor(deps, party, state, threshold))) acted = true;
   }
   return acted;
