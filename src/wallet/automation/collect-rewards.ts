@@ -31,10 +31,22 @@ async function collectFor(deps: WalletDeps, party: string, state: NetworkState):
   return coupons.length > 0;
 }
 
-/** Merges: a party in scope with more than 10 holdings gets its smallest (up to 100) merged into one. */
-export async function mergeHoldings(deps: WalletDeps, parties: WalletParties, state: NetworkState, scope: Scope, threshold = 10): Promise<boolean> {
+/**
+ * Merges: a party in scope with more than 10 holdings gets its smallest (up to 100) merged into
+ * one. Parties in `delegated` are the operator's to merge through their MergeDelegation
+ * (merge-delegations.ts) and are skipped here, so no party is merged twice in a pass.
+ */
+export async function mergeHoldings(
+  deps: WalletDeps,
+  parties: WalletParties,
+  state: NetworkState,
+  scope: Scope,
+  threshold = 10,
+  delegated: () => Promise<ReadonlySet<string>> = async () => new Set(),
+): Promise<boolean> {
   let acted = false;
-  for (const party of (await parties()).filter((p) => inScope(scope, p))) {
+  const skip = await delegated();
+  for (const party of (await parties()).filter((p) => inScope(scope, p) && !skip.has(p))) {
     if (await spendingAs(deps, party, () => mergeFor(deps, party, state, threshold))) acted = true;
   }
   return acted;
