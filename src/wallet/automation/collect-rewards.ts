@@ -45,17 +45,19 @@ export async function mergeHoldings(
   delegated: () => Promise<ReadonlySet<string>> = async () => new Set(),
 ): Promise<boolean> {
   let acted = false;
-  const skip = await delegated();
-  for (const party of (await parties()).filter((p) => inScope(scope, p) && !skip.has(p))) {
-    if (await spendingAs(deps, party, () => mergeFor(deps, party, state, threshold))) acted = true;
+  // Read only when some party is over the threshold: most runs (a transfer changed holdings) are not.
+  let skip: Promise<ReadonlySet<string>> | undefined;
+  const isDelegated = async (party: string) => (await (skip ??= delegated())).has(party);
+  for (const party of (await parties()).filter((p) => inScope(scope, p))) {
+    if (await spendingAs(deps, party, () => mergeFor(deps, party, state, threshold, isDelegated))) acted = true;
   }
   return acted;
 }
 
-async function mergeFor(deps: WalletDeps, party: string, state: NetworkState, threshold: number): Promise<boolean> {
+async function mergeFor(deps: WalletDeps, party: string, state: NetworkState, threshold: number, isDelegated: (party: string) => Promise<boolean>): Promise<boolean> {
   const spendable = await spendableOf(deps, party, { coupons: false });
   const holdings = spendable.candidates;
-  if (holdings.length <= threshold) return false;
+  if (holdings.length <= threshold || (await isDelegated(party))) return false;
   const inputs = [...holdings].sort((a, b) => a.value.cmp(b.value)).slice(0, MAX_INPUTS);
   if (!Numeric.total(inputs.map((c) => c.value)).isPositive()) return false; // total: never overflows
   await selfTransfer(deps, party, state, spendable, inputs);
