@@ -2,10 +2,12 @@
  * The README's configuration reference names every environment variable and every config-file
  * key the schemas accept (map entries as `<party>`), so a new key cannot ship undocumented.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { EnvSchema, FileSchema } from "../../src/config/config.js";
+import { EnvSchema, FileSchema, loadConfig } from "../../src/config/config.js";
 
 const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
 
@@ -46,5 +48,18 @@ describe("README configuration reference", () => {
     expect(paths).toContain("automation.walletSweep.<party>.maxBalanceUSD");
     expect(paths).toContain("network.issuance.validatorFaucetCapUsd");
     expect(paths.filter((p) => !documented(p))).toEqual([]);
+  });
+});
+
+describe("README example config file", () => {
+  it("loads as written", () => {
+    const after = readme.slice(readme.indexOf("A complete file"));
+    const json = after.slice(after.indexOf("```json") + 7, after.indexOf("```", after.indexOf("```json") + 7));
+    const file = join(mkdtempSync(join(tmpdir(), "ccwallet-readme-")), "config.json");
+    writeFileSync(file, json);
+    const config = loadConfig({ CCWALLET_CONFIG: file, CCWALLET_AUTH_JWKS_URL: "https://login.example.com/jwks" });
+    expect(Object.keys(config.automation.walletSweep)).toHaveLength(1);
+    expect(config.automation.mergeThreshold).toBe(10);
+    expect(config.uiOidc?.clientId).toBe("ccwallet-ui");
   });
 });
