@@ -10,7 +10,7 @@ import { NetworkSchema, type NetworkConfig } from "./network.js";
 
 const port = z.coerce.number().int().min(0).max(65535);
 
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   CCWALLET_DATA_DIR: z.string().min(1).default("./data").describe("embedded store folder"),
   CCWALLET_STORE: z
     .string()
@@ -40,7 +40,7 @@ const EnvSchema = z.object({
   CCWALLET_HTTP_MAX_BODY_BYTES: z.coerce.number().int().positive().default(4 * 1024 * 1024),
 });
 
-const FileSchema = z
+export const FileSchema = z
   .strictObject({
     ledger: z
       .strictObject({

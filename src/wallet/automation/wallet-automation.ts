@@ -7,6 +7,7 @@ import type { AutomationConfig } from "../../config/automation.js";
 import { automationStep, type AutomationStep } from "../../automation/automation-step.js";
 import { Amulet } from "../../templates/splice/amulet.js";
 import { TransferCommand, TransferCommandCounter } from "../../templates/splice/external-party-amulet-rules.js";
+import { MergeDelegation } from "../../templates/splice/merge-delegation.js";
 import { IssuingMiningRound } from "../../templates/splice/round.js";
 import { BuyTrafficRequest } from "../../templates/splice/wallet/buy-traffic-request.js";
 import { AmuletTransferInstruction } from "../../templates/splice/amulet-transfer-instruction.js";
@@ -20,6 +21,7 @@ import { collectRewards, mergeHoldings } from "./collect-rewards.js";
 import { completeAcceptedOffers } from "./complete-accepted-offers.js";
 import { completeBuyTrafficRequests } from "./complete-buy-traffic-requests.js";
 import { expireTransferOffers } from "./expire-transfer-offers.js";
+import { delegationsToOperator, MERGE_DELEGATION_TRIGGER, mergeDelegatedHoldings } from "./merge-delegations.js";
 import { renewPreapprovals } from "./renew-preapprovals.js";
 import type { WalletParties } from "./wallet-parties.js";
 import { SWEEP_TRIGGER, sweepWallets } from "./wallet-sweep.js";
@@ -39,11 +41,24 @@ export function walletAutomationSteps(deps: WalletDeps, parties: WalletParties, 
   if (config.renewPreapprovals) steps.push(automationStep("renew preapprovals", { timed: true }, (state, now) => renewPreapprovals(deps, state, now)));
   // Coupons are minted once their round issues, so a new issuing round is what gives work.
   if (config.collectRewards) steps.push(automationStep("collect rewards", { watches: [IssuingMiningRound] }, (state) => collectRewards(deps, parties, state)));
-  // Only the owners whose holdings changed can have crossed the merge threshold.
-  if (config.mergeHoldings) {
-    steps.push(automationStep("merge holdings", { watches: [Amulet] }, (state, _now, scope) => mergeHoldings(deps, parties, state, scope, config.mergeThreshold)));
-  }
+  if (config.mergeHoldings) steps.push(...mergeSteps(deps, parties, config.mergeThreshold, log));
   return steps;
+}
+
+/**
+ * Holding merges: parties that delegated merging to the operator (MergeDelegation, signed at
+ * onboarding) are merged by the operator in batches; every other wallet party (the operator
+ * itself, users onboarded without a delegation or who withdrew it) merges its own.
+ */
+function mergeSteps(deps: WalletDeps, parties: WalletParties, threshold: number, log: AutomationLog): AutomationStep[] {
+  const delegated = async () => new Set((await delegationsToOperator(deps)).keys());
+  const ctx = { deps, threshold, log };
+  // Only the owners whose holdings changed can have crossed the merge threshold; a new delegation
+  // can make a party's holdings the operator's to merge.
+  return [
+    automationStep("merge holdings", { watches: [Amulet] }, (state, _now, scope) => mergeHoldings(deps, parties, state, scope, threshold, delegated)),
+    automationStep(MERGE_DELEGATION_TRIGGER, { watches: [Amulet, MergeDelegation] }, (_state, _now, scope) => mergeDelegatedHoldings(ctx, scope)),
+  ];
 }
 
 /** The operator's configured auto-accepts and sweeps, only when configured (they watch busy templates). */

@@ -64,21 +64,36 @@ async function exerciseInterface<V, A>(
   return (await deps.client.exerciseInterface([actAs], iface, contractId, choice, argument, options)).result;
 }
 
-/** `TransferFactory_Transfer` as the sender: registry call for factory and context, then the ledger. */
-export async function instructTransfer(deps: WalletDeps, transfer: Transfer, options: SubmitOptions = {}): Promise<{ kind: TransferKind; result: TransferInstructionResult }> {
+/** What the registry answers for a transfer, ready for the ledger: factory, choice arguments, disclosures. */
+export interface FactoryCall {
+  readonly kind: TransferKind;
+  readonly factoryCid: string;
+  readonly extraArgs: ExtraArgs;
+  readonly disclosed: readonly ContractRecord[];
+}
+
+/** Asks the registry (`/registry/transfer-instruction/v1/transfer-factory`) for `transfer`'s factory and context. */
+export async function transferFactoryCall(deps: WalletDeps, transfer: Transfer): Promise<FactoryCall> {
   const emptyExtraArgs = { context: { values: {} }, meta: { values: {} } };
   const choiceArguments = { expectedAdmin: deps.dso, transfer: toDamlJson(Transfer, transfer), extraArgs: emptyExtraArgs };
   const factory = await fromRegistry(getTransferFactory(registryDepsOf(deps), { choiceArguments, excludeDebugFields: true }));
+  const disclosed = await disclosedOf(deps, factory.choiceContext);
+  return { kind: factory.transferKind, factoryCid: factory.factoryId, extraArgs: extraArgsOf(factory.choiceContext), disclosed };
+}
+
+/** `TransferFactory_Transfer` as the sender: registry call for factory and context, then the ledger. */
+export async function instructTransfer(deps: WalletDeps, transfer: Transfer, options: SubmitOptions = {}): Promise<{ kind: TransferKind; result: TransferInstructionResult }> {
+  const factory = await transferFactoryCall(deps, transfer);
   const result = await exerciseInterface(
     deps,
     transfer.sender,
     TransferFactory,
-    factory.factoryId,
+    factory.factoryCid,
     TransferFactoryChoices.transfer,
-    { expectedAdmin: deps.dso, transfer, extraArgs: extraArgsOf(factory.choiceContext) },
-    { ...options, disclosed: await disclosedOf(deps, factory.choiceContext) },
+    { expectedAdmin: deps.dso, transfer, extraArgs: factory.extraArgs },
+    { ...options, disclosed: [...factory.disclosed] },
   );
-  return { kind: factory.transferKind, result };
+  return { kind: factory.kind, result };
 }
 
 /** Accept, reject or withdraw a transfer instruction as `actor`: registry context, then the ledger. */
