@@ -3,7 +3,11 @@
  * disclosed contracts the chosen inputs need: holdings at their current value, reward coupons of
  * rounds that are issuing at their issuance.
  */
+import { fromDamlJson } from "../../ledger/daml-type.js";
+import type { ContractId } from "../../ledger/ids.js";
+import type { Active } from "../../ledger/ledger-client.js";
 import type { ContractRecord } from "../../ledger/records.js";
+import { qualifiedId, type Template } from "../../ledger/template.js";
 import { Numeric } from "../../ledger/numeric.js";
 import { latestOpenRound, openIssuingRounds, type NetworkState } from "../../network/network-state.js";
 import { AppRewardCoupon, ValidatorRewardCoupon, ValidatorRight } from "../../templates/splice/amulet.js";
@@ -12,6 +16,14 @@ import type { TransferContext, TransferInput } from "../../templates/splice/tran
 import { ValidatorLivenessActivityRecord } from "../../templates/splice/validator-license.js";
 import type { Candidate } from "./select-inputs.js";
 import type { WalletDeps } from "../wallet-deps.js";
+
+const COUPON_TEMPLATES = [AppRewardCoupon, ValidatorRewardCoupon, ValidatorLivenessActivityRecord, ValidatorRight].map((t) => qualifiedId(t.id));
+
+/** The records of `template` among `records`, decoded as `LedgerClient.active` does. */
+function activeOf<P>(template: Template<P>, records: readonly ContractRecord[]): Active<P>[] {
+  const id = qualifiedId(template.id);
+  return records.filter((r) => r.templateId === id).map((record) => ({ contractId: record.contractId as ContractId, payload: fromDamlJson(template.payload, record.payload) as P, record }));
+}
 
 export interface SpendableCandidate extends Candidate {
   readonly input: TransferInput;
@@ -39,14 +51,15 @@ export async function spendableOf(deps: WalletDeps, party: string, options: { re
   const issuing = new Map(openIssuingRounds(state, now).map((r) => [r.payload.round.number, r.payload]));
   const n = openRound.payload.round.number;
   const withCoupons = options.coupons ?? true;
-  const none = Promise.resolve([]);
-  const [held, appCoupons, validatorCoupons, liveness, rights] = await Promise.all([
+  // One store query for the four kinds of coupon-related contracts (most parties have none).
+  const [held, couponRecords] = await Promise.all([
     deps.holdings.of(party),
-    withCoupons ? deps.client.active(AppRewardCoupon, [party]) : none,
-    withCoupons ? deps.client.active(ValidatorRewardCoupon, [party]) : none,
-    withCoupons ? deps.client.active(ValidatorLivenessActivityRecord, [party]) : none,
-    withCoupons ? deps.client.active(ValidatorRight, [party]) : none,
+    withCoupons ? deps.store.activeContracts({ parties: [party], templateIds: COUPON_TEMPLATES }) : Promise.resolve([]),
   ]);
+  const appCoupons = activeOf(AppRewardCoupon, couponRecords);
+  const validatorCoupons = activeOf(ValidatorRewardCoupon, couponRecords);
+  const liveness = activeOf(ValidatorLivenessActivityRecord, couponRecords);
+  const rights = activeOf(ValidatorRight, couponRecords);
   const validatorRights = new Map(rights.filter((r) => r.payload.validator === party).map((r) => [r.payload.user, r.contractId as string]));
   const candidates: SpendableCandidate[] = [];
   for (const a of held.amulets) {
