@@ -180,6 +180,13 @@ export const errors = {
       {},
       cids.map((c) => ["CONTRACT_ID", c] as [string, string]),
     ),
+  /** Canton's sequencer refusal (SequencerErrors.TrafficCredit): the member lacks traffic for the request. */
+  notEnoughTrafficCredit: (member: string, cost: bigint, state: { extraTrafficLimit: bigint; extraTrafficConsumed: bigint; baseTrafficRemainder: bigint }) =>
+    make("SEQUENCER_NOT_ENOUGH_TRAFFIC_CREDIT", Category.InvalidGivenCurrentSystemStateOther)(
+      `AboveTrafficLimit(member = ${member}, trafficCost = ${cost}, trafficState = TrafficState(extraTrafficLimit = ${state.extraTrafficLimit}, ` +
+        `extraTrafficConsumed = ${state.extraTrafficConsumed}, baseTrafficRemainder = ${state.baseTrafficRemainder}))`,
+      { member, trafficCost: String(cost) },
+    ),
   duplicateCommand: (changeId: string, existingOffset?: bigint) =>
     make("DUPLICATE_COMMAND", Category.InvalidGivenCurrentSystemStateResourceExists)(
       "A command with the given command id has already been successfully processed",
