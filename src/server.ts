@@ -202,7 +202,7 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
     synchronizerId: identity.synchronizerId,
     validator,
     genesis: tokenStandardGenesis,
-    extraSteps: [...tokenStandardSteps(client), ...walletAutomationSteps(wallet, walletParties, config.automation, log)],
+    extraSteps: [...tokenStandardSteps(client), ...walletAutomationSteps(wallet, walletParties, config.automation, log, api.traffic)],
     pollMs: config.automation.pollMs,
     paused: config.automation.pausedTriggers,
     // One line per action and per failure, named by the trigger (Splice logs each task's outcome).
