@@ -182,6 +182,8 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
   const client = new LedgerClient(ledger, config.validatorUser, api.namespace);
   const dso = await client.allocateParty(DSO_PARTY_HINT);
   api.traffic?.exemptParty(dso);
+  const topup = config.automation.topup;
+  if (topup.enabled && topup.targetThroughput > 0) api.traffic?.reserveFor(config.validatorUser, BigInt(topup.reservedTraffic));
   const onboarding: OnboardingDeps = {
     store,
     namespace: api.namespace,

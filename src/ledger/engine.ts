@@ -175,7 +175,7 @@ export class Ledger {
       ...(pinned ? { externalTransactionHash: pinned.externalTransactionHash } : {}),
     };
     // Priced last, on what would be sequenced; a member without traffic commits nothing.
-    const charge = this.traffic ? await this.traffic.charge(unpaid) : undefined;
+    const charge = this.traffic ? await this.traffic.charge(unpaid, submission.userId) : undefined;
     if (charge instanceof LedgerError) return reject(charge);
     const paid = charge ? { paidTrafficCost: charge.cost } : {};
     const transaction: Omit<TransactionRecord, "offset"> = { ...unpaid, ...paid };

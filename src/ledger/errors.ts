@@ -187,6 +187,15 @@ export const errors = {
         `extraTrafficConsumed = ${state.extraTrafficConsumed}, baseTrafficRemainder = ${state.baseTrafficRemainder}))`,
       { member, trafficCost: String(cost) },
     ),
+  /**
+   * Splice's validator refuses its own submissions (but top-ups) once the traffic left is below
+   * the reserve, with a bare ABORTED; the code id is ours, the text Splice's.
+   */
+  trafficBelowReserved: (balance: bigint, reserved: bigint) =>
+    make("TRAFFIC_BELOW_RESERVED", Category.ContentionOnSharedResources)(`Traffic balance below reserved traffic amount (${balance} < ${reserved})`, {
+      balance: String(balance),
+      reserved: String(reserved),
+    }),
   duplicateCommand: (changeId: string, existingOffset?: bigint) =>
     make("DUPLICATE_COMMAND", Category.InvalidGivenCurrentSystemStateResourceExists)(
       "A command with the given command id has already been successfully processed",

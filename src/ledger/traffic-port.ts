@@ -16,6 +16,6 @@ export interface TrafficCharge {
 }
 
 export interface TrafficPort {
-  /** Prices and reserves the cost of a transaction about to commit; a LedgerError refuses it. */
-  charge(transaction: Omit<TransactionRecord, "offset">): Promise<TrafficCharge | LedgerError>;
+  /** Prices and reserves the cost of a transaction `userId` submits; a LedgerError refuses it. */
+  charge(transaction: Omit<TransactionRecord, "offset">, userId: string): Promise<TrafficCharge | LedgerError>;
 }

@@ -19,6 +19,8 @@ import { initialState, refilled, refund, spend, type TrafficState } from "./traf
 
 export const TRAFFIC_STATE_SETTING = "traffic.state";
 const UNLIMITED = 2n ** 63n;
+/** Command ids of the validator's top-up submissions, which the reserve is kept for. */
+export const TOPUP_COMMAND_PREFIX = "topup-";
 
 /** What scan's traffic status reports. */
 export interface TrafficStatus {
@@ -42,6 +44,7 @@ export class TrafficMeter implements TrafficPort {
   private state: TrafficState | undefined;
   private limits: Promise<TrafficLimits | undefined> | undefined;
   private readonly exempt = new Set<string>();
+  private reserve: { readonly userId: string; readonly bytes: bigint } | undefined;
   private offset = 0n;
   private saving: Promise<void> | undefined;
   private dirty = false;
@@ -66,11 +69,21 @@ export class TrafficMeter implements TrafficPort {
     this.exempt.add(party);
   }
 
-  async charge(tx: Omit<TransactionRecord, "offset">): Promise<TrafficCharge | LedgerError> {
+  /**
+   * Keeps `bytes` for the top-ups (Splice's `reserved-traffic`): `userId`'s submissions other than
+   * top-ups (command ids starting `topup-`) are refused while less traffic than that is left.
+   */
+  reserveFor(userId: string, bytes: bigint): void {
+    this.reserve = { userId, bytes };
+  }
+
+  async charge(tx: Omit<TransactionRecord, "offset">, userId: string): Promise<TrafficCharge | LedgerError> {
     const limits = await this.currentLimits();
     if (!limits || tx.submitters.every((p) => this.exempt.has(p))) return this.free(tx);
     const cost = trafficCostOf(tx.nodes);
     const account = this.state ?? initialState(limits.rate, tx.recordTime);
+    const reserved = this.reservedFrom(userId, tx.commandId, account, limits, tx.recordTime);
+    if (reserved) return reserved;
     const spent = spend(account, limits.rate, limits.purchased, cost, tx.recordTime);
     if (!spent) {
       const now = refilled(account, limits.rate, tx.recordTime);
@@ -96,6 +109,13 @@ export class TrafficMeter implements TrafficPort {
     if (!limits) return undefined;
     const account = refilled(this.state ?? initialState(limits.rate, now), limits.rate, now);
     return { member: this.member, synchronizerId: limits.synchronizerId, extraConsumed: account.extraConsumed, purchased: limits.purchased, baseRemainder: account.baseRemainder };
+  }
+
+  private reservedFrom(userId: string, commandId: string, account: TrafficState, limits: TrafficLimits, now: bigint): LedgerError | undefined {
+    if (!this.reserve || userId !== this.reserve.userId || commandId.startsWith(TOPUP_COMMAND_PREFIX)) return undefined;
+    const current = refilled(account, limits.rate, now);
+    const balance = current.baseRemainder + limits.purchased - current.extraConsumed;
+    return balance < this.reserve.bytes ? errors.trafficBelowReserved(balance, this.reserve.bytes) : undefined;
   }
 
   private free(tx: Omit<TransactionRecord, "offset">): TrafficCharge {

@@ -9,6 +9,7 @@
  * such template, so the last purchase is the newest MemberTraffic bought for the member (any
  * buyer's: a user's purchase only makes the next top-up wait longer, never come sooner).
  */
+import { randomUUID } from "node:crypto";
 import type { TopupConfig } from "../../config/topup.js";
 import type { NetworkState } from "../../network/network-state.js";
 import { Numeric } from "../../ledger/numeric.js";
@@ -103,7 +104,8 @@ async function tapExactly(deps: WalletDeps, spendable: Spendable, price: Numeric
     rules.contractId,
     AmuletRules_DevNet_Tap,
     { receiver: deps.validator, amount: price, openRound: spendable.openRound.contractId },
-    { disclosed: [rules.record, spendable.openRound.record] },
+    // A top-up's command (prefix `topup-`), which the reserved traffic is kept for.
+    { disclosed: [rules.record, spendable.openRound.record], commandId: `topup-devnet-tap-${randomUUID()}` },
   );
   const cid = result.amuletSum.amulet;
   return { contractId: cid, value: price, kind: "holding", input: { tag: "InputAmulet", value: cid } };

@@ -6,6 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Numeric } from "../../../src/ledger/numeric.js";
+import { GrpcCode, LedgerError } from "../../../src/ledger/errors.js";
+import { AmuletRules, AmuletRules_DevNet_Tap } from "../../../src/templates/splice/amulet-rules.js";
 import { MemberTraffic } from "../../../src/templates/splice/decentralized-synchronizer.js";
 import { topUpTraffic } from "../../../src/wallet/automation/top-up-traffic.js";
 import type { AutomationLog } from "../../../src/wallet/automation/automation-log.js";
@@ -64,6 +66,29 @@ describe("top-ups on DevNet", () => {
     expect(await purchases()).toHaveLength(2);
     await fx.advance(1n * SECOND);
     expect(await purchases()).toEqual([30_000n, 30_000n, 30_000n]);
+  });
+});
+
+describe("reserved traffic", () => {
+  let fx: CcFixture;
+  beforeAll(async () => {
+    fx = await startCc(configFile({ network, automation: { topup: { ...topup, reservedTraffic: 200_000 } } }));
+    await fx.t.server.network.automation.settled();
+  });
+  afterAll(() => fx?.stop());
+
+  it("refuses the operator's own submissions but its top-ups while less than the reserve is left", async () => {
+    const operator = fx.t.server.wallet.client;
+    const s = await fx.network();
+    const open = await fx.openRound();
+    const tap = operator.exercise([fx.validator], AmuletRules, s.rules.contractId, AmuletRules_DevNet_Tap, { receiver: fx.validator, amount: Numeric.parse("1"), openRound: open.contractId }, { disclosed: await fx.disclosed() });
+    const error = await tap.then(() => undefined, (e: unknown) => e as LedgerError);
+    expect(error?.code).toBe("TRAFFIC_BELOW_RESERVED");
+    expect(error?.grpcCode).toBe(GrpcCode.ABORTED);
+    expect(error?.message).toMatch(/^Traffic balance below reserved traffic amount \(\d+ < 200000\)$/);
+    // The top-up itself went through, and another user's submissions are not held back.
+    expect((await fx.client.active(MemberTraffic, [fx.dso])).map((t) => t.payload.totalPurchased)).toEqual([30_000n]);
+    await expect(fx.tap(await fx.party("bob"), "1")).resolves.toMatch(/^00/);
   });
 });
 
