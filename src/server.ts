@@ -36,6 +36,7 @@ import type { Store } from "./ledger/store-port.js";
 import { createRegistry } from "./templates/index.js";
 import { DSO_PARTY_HINT, startNetwork, type RunningNetwork } from "./dso/index.js";
 import { tokenStandardGenesis, tokenStandardSteps } from "./dso/token-standard.js";
+import { TrafficMeter } from "./network/traffic/traffic-meter.js";
 import { walletAutomationSteps } from "./wallet/automation/index.js";
 import { LedgerClient } from "./ledger/ledger-client.js";
 import { ccFeaturedAppRights } from "./wallet/support/cc-featured-app-rights.js";
@@ -148,8 +149,9 @@ async function openLedgerApi(config: Config, log: Logger, metrics: NodeMetrics):
   const clock =
     config.time === "static" ? new StaticClock(BigInt((await store.setting(STATIC_TIME_SETTING)) ?? "0")) : new WallClock();
   const registry = createRegistry();
+  const traffic = config.network.meterTraffic ? await TrafficMeter.open(store, identity.participantId) : undefined;
   const ledger = await Ledger.open(
-    { store, registry, clock, maxDeduplicationSeconds: config.maxDeduplicationSeconds, onOutcome: (o, seconds) => metrics.commit(o.kind, seconds) },
+    { store, registry, clock, maxDeduplicationSeconds: config.maxDeduplicationSeconds, onOutcome: (o, seconds) => metrics.commit(o.kind, seconds), traffic },
     (e) => log.error({ err: e }, "transaction feed reader failed"),
   );
   const api: LedgerApi = {
@@ -168,6 +170,7 @@ async function openLedgerApi(config: Config, log: Logger, metrics: NodeMetrics):
     signingKeys: new SigningKeyCache(),
     maxDarBytes: config.maxDarBytes,
     log,
+    ...(traffic ? { traffic } : {}),
   };
   return { api, secret };
 }
@@ -178,6 +181,9 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
   // The node's own apps act through the same ledger as any client, as the validator user.
   const client = new LedgerClient(ledger, config.validatorUser, api.namespace);
   const dso = await client.allocateParty(DSO_PARTY_HINT);
+  api.traffic?.exemptParty(dso);
+  const topup = config.automation.topup;
+  if (topup.enabled && topup.targetThroughput > 0) api.traffic?.reserveFor(config.validatorUser, BigInt(topup.reservedTraffic));
   const onboarding: OnboardingDeps = {
     store,
     namespace: api.namespace,
@@ -198,7 +204,7 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
     synchronizerId: identity.synchronizerId,
     validator,
     genesis: tokenStandardGenesis,
-    extraSteps: [...tokenStandardSteps(client), ...walletAutomationSteps(wallet, walletParties, config.automation, log)],
+    extraSteps: [...tokenStandardSteps(client), ...walletAutomationSteps(wallet, walletParties, config.automation, log, api.traffic)],
     pollMs: config.automation.pollMs,
     paused: config.automation.pausedTriggers,
     // One line per action and per failure, named by the trigger (Splice logs each task's outcome).

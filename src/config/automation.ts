@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { AutoAcceptTransfersSchema } from "./auto-accept-transfers.js";
+import { TopupSchema } from "./topup.js";
 import { WalletSweepSchema } from "./wallet-sweep.js";
 
 export const AutomationSchema = z
@@ -21,6 +22,8 @@ export const AutomationSchema = z
     walletSweep: WalletSweepSchema,
     /** Hosted receivers' automatic acceptance of transfers (auto-accept-transfers.ts); none by default. */
     autoAcceptTransfers: AutoAcceptTransfersSchema,
+    /** Extra traffic bought for the participant (topup.ts); off by default. */
+    topup: TopupSchema,
   })
   .prefault({});
 

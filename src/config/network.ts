@@ -15,6 +15,15 @@ export const NetworkSchema = z
     /** USD per MB of extra traffic. */
     extraTrafficPriceUsdPerMB: nonNegative.prefault("16.67"),
     minTopupAmountBytes: z.number().int().nonnegative().default(200_000),
+    /**
+     * Free traffic per member (bytes), refilled evenly over the window. Splice's networks grant
+     * 400,000 bytes per 20 minutes; the default here is 10^12 bytes so that tests and benches never
+     * run dry — set Splice's values to exercise top-ups.
+     */
+    baseRateBurstAmountBytes: z.number().int().nonnegative().default(1_000_000_000_000),
+    baseRateBurstWindowSeconds: z.number().int().positive().default(1200),
+    /** Meters the participant's traffic per transaction (off: every transaction is free, paidTrafficCost 0). */
+    meterTraffic: z.boolean().default(true),
     extraFeaturedAppRewardAmountUsd: nonNegative.prefault("1"),
     maxNumInputs: z.number().int().positive().default(100),
     maxNumOutputs: z.number().int().positive().default(100),

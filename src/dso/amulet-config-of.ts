@@ -34,7 +34,15 @@ export function amuletConfigOf(network: NetworkConfig, synchronizerId: string): 
     decentralizedSynchronizer: {
       requiredSynchronizers: [synchronizerId],
       activeSynchronizer: synchronizerId,
-      fees: { extraTrafficPrice: network.extraTrafficPriceUsdPerMB, minTopupAmount: BigInt(network.minTopupAmountBytes), readVsWriteScalingFactor: 4n },
+      fees: {
+        baseRateTrafficLimits: {
+          burstAmount: BigInt(network.baseRateBurstAmountBytes),
+          burstWindow: { microseconds: BigInt(network.baseRateBurstWindowSeconds) * 1_000_000n },
+        },
+        extraTrafficPrice: network.extraTrafficPriceUsdPerMB,
+        readVsWriteScalingFactor: 4n,
+        minTopupAmount: BigInt(network.minTopupAmountBytes),
+      },
     },
     tickDuration: { microseconds: BigInt(network.tickDurationSeconds) * 1_000_000n },
     // Splice keeps the preapproval fee per day of lifetime.

@@ -14,6 +14,7 @@ import { interpret, type InterpretedTransaction } from "./interpreter.js";
 import type { CompletionRecord, DeduplicationRecord, StatusRecord, TransactionRecord } from "./records.js";
 import type { TemplateRegistry } from "./registry.js";
 import { TransactionFeed } from "./transaction-feed.js";
+import type { TrafficCharge, TrafficPort } from "./traffic-port.js";
 
 export interface LedgerOptions {
   readonly store: Store;
@@ -25,6 +26,8 @@ export interface LedgerOptions {
   readonly feed: TransactionFeed;
   /** Told of every submission's outcome and how long it took to become durable (metrics). */
   readonly onOutcome?: (outcome: SubmitOutcome, seconds: number) => void;
+  /** Meters the participant's synchronizer traffic; without it every transaction is free. */
+  readonly traffic?: TrafficPort;
 }
 
 export type SubmitOutcome =
@@ -81,6 +84,7 @@ export class Ledger {
   private readonly maxDedupMicros: bigint;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly onOutcome: LedgerOptions["onOutcome"];
+  private readonly traffic: TrafficPort | undefined;
 
   constructor(options: LedgerOptions) {
     this.store = options.store;
@@ -89,6 +93,7 @@ export class Ledger {
     this.feed = options.feed;
     this.maxDedupMicros = options.maxDeduplicationSeconds * 1_000_000n;
     this.onOutcome = options.onOutcome;
+    this.traffic = options.traffic;
   }
 
   /** A ledger over `store` whose feed starts at the store's current end. */
@@ -159,7 +164,7 @@ export class Ledger {
     const nonConformance = pinned ? await pinned.conforms(interpreted) : undefined;
     if (nonConformance) return reject(nonConformance);
 
-    const transaction: Omit<TransactionRecord, "offset"> = {
+    const unpaid: Omit<TransactionRecord, "offset"> = {
       updateId,
       commandId: submission.commandId,
       workflowId: submission.workflowId,
@@ -169,11 +174,31 @@ export class Ledger {
       nodes: interpreted.nodes,
       ...(pinned ? { externalTransactionHash: pinned.externalTransactionHash } : {}),
     };
+    // Priced last, on what would be sequenced; a member without traffic commits nothing.
+    const charge = this.traffic ? await this.traffic.charge(unpaid, submission.userId) : undefined;
+    if (charge instanceof LedgerError) return reject(charge);
+    const paid = charge ? { paidTrafficCost: charge.cost } : {};
+    const transaction: Omit<TransactionRecord, "offset"> = { ...unpaid, ...paid };
     const completion: Omit<CompletionRecord, "offset"> = {
       ...base,
+      ...paid,
       updateId,
       status: { code: 0, message: "", errorCode: "", category: 0, context: {}, resources: [], correlationId: submission.submissionId },
     };
+    return this.commit(submission, base, dedup, interpreted, transaction, completion, charge);
+  }
+
+  /** The atomic commit, and the charge settled by its outcome. */
+  private async commit(
+    submission: Submission,
+    base: Omit<CompletionRecord, "offset" | "status" | "updateId">,
+    dedup: Deduplication,
+    interpreted: InterpretedTransaction,
+    transaction: Omit<TransactionRecord, "offset">,
+    completion: Omit<CompletionRecord, "offset">,
+    charge: TrafficCharge | undefined,
+  ): Promise<SubmitOutcome> {
+    const updateId = transaction.updateId;
     let conflictError: LedgerError | undefined;
     const result: CommitResult = await this.store.commit({
       kind: "transaction",
@@ -188,6 +213,7 @@ export class Ledger {
         return { ...base, status: statusOf(conflictError, submission.submissionId) };
       },
     });
+    await charge?.settle(result.kind === "committed", result.offset);
     if (result.kind === "committed") {
       return { kind: "committed", transaction: { ...transaction, offset: result.offset }, completion: { ...completion, offset: result.offset } };
     }

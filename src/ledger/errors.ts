@@ -180,6 +180,22 @@ export const errors = {
       {},
       cids.map((c) => ["CONTRACT_ID", c] as [string, string]),
     ),
+  /** Canton's sequencer refusal (SequencerErrors.TrafficCredit): the member lacks traffic for the request. */
+  notEnoughTrafficCredit: (member: string, cost: bigint, state: { extraTrafficLimit: bigint; extraTrafficConsumed: bigint; baseTrafficRemainder: bigint }) =>
+    make("SEQUENCER_NOT_ENOUGH_TRAFFIC_CREDIT", Category.InvalidGivenCurrentSystemStateOther)(
+      `AboveTrafficLimit(member = ${member}, trafficCost = ${cost}, trafficState = TrafficState(extraTrafficLimit = ${state.extraTrafficLimit}, ` +
+        `extraTrafficConsumed = ${state.extraTrafficConsumed}, baseTrafficRemainder = ${state.baseTrafficRemainder}))`,
+      { member, trafficCost: String(cost) },
+    ),
+  /**
+   * Splice's validator refuses its own submissions (but top-ups) once the traffic left is below
+   * the reserve, with a bare ABORTED; the code id is ours, the text Splice's.
+   */
+  trafficBelowReserved: (balance: bigint, reserved: bigint) =>
+    make("TRAFFIC_BELOW_RESERVED", Category.ContentionOnSharedResources)(`Traffic balance below reserved traffic amount (${balance} < ${reserved})`, {
+      balance: String(balance),
+      reserved: String(reserved),
+    }),
   duplicateCommand: (changeId: string, existingOffset?: bigint) =>
     make("DUPLICATE_COMMAND", Category.InvalidGivenCurrentSystemStateResourceExists)(
       "A command with the given command id has already been successfully processed",

@@ -55,6 +55,8 @@ export interface TransactionRecord {
   readonly recordTime: bigint;
   readonly nodes: readonly NodeRecord[];
   readonly externalTransactionHash?: string;
+  /** Traffic the submitting participant paid to have it sequenced (bytes; absent before metering). */
+  readonly paidTrafficCost?: bigint;
 }
 
 /** A `google.rpc.Status` as the ledger produces it: Canton error code id + category + context. */
@@ -84,6 +86,8 @@ export interface CompletionRecord {
   readonly status?: StatusRecord;
   readonly deduplication: DeduplicationRecord;
   readonly recordTime: bigint;
+  /** Traffic paid for the submission (bytes): its transaction's cost, 0 for a rejection. */
+  readonly paidTrafficCost?: bigint;
 }
 
 export interface ContractRecord {

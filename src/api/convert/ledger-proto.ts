@@ -93,7 +93,7 @@ export function completionToProto(c: CompletionRecord, identity: LedgerIdentity)
           : { case: undefined },
     offset: c.offset,
     synchronizerTime: { synchronizerId: identity.synchronizerId, recordTime: timestampOf(c.recordTime) },
-    paidTrafficCost: 0n,
+    paidTrafficCost: c.paidTrafficCost ?? 0n,
   });
 }
 
@@ -221,9 +221,12 @@ export class LedgerProtoEncoder {
   transaction(tx: TransactionRecord, format: TransactionFormat, keepEmpty: boolean): Transaction | undefined {
     const events = projectTransaction(tx, format, this.interfacesOf);
     if (events.length === 0 && !keepEmpty) return undefined;
+    // Canton shows the traffic paid, like the command id, only to readers among the submitters.
+    const submitterView = showsCommandId(tx.submitters, format.eventFormat);
     return create(TransactionSchema, {
       updateId: tx.updateId,
-      commandId: showsCommandId(tx.submitters, format.eventFormat) ? tx.commandId : "",
+      commandId: submitterView ? tx.commandId : "",
+      paidTrafficCost: submitterView ? tx.paidTrafficCost : undefined,
       workflowId: tx.workflowId,
       effectiveAt: timestampOf(tx.effectiveAt),
       events: events.map((e) => this.event(e, tx)),

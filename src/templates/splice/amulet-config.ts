@@ -37,8 +37,14 @@ export const IssuanceConfig = t.record(
 );
 export type IssuanceConfig = ValueOf<typeof IssuanceConfig>;
 
+/** The free traffic every member gets: `burstAmount` bytes, refilled evenly over `burstWindow`. */
+export const BaseRateTrafficLimits = t.record(
+  { burstAmount: t.int64, burstWindow: RelTime },
+  spliceType("amulet", "Splice.DecentralizedSynchronizer", "BaseRateTrafficLimits"),
+);
+
 export const SynchronizerFeesConfig = t.record(
-  { extraTrafficPrice: t.numeric(), minTopupAmount: t.int64, readVsWriteScalingFactor: t.int64 },
+  { baseRateTrafficLimits: BaseRateTrafficLimits, extraTrafficPrice: t.numeric(), readVsWriteScalingFactor: t.int64, minTopupAmount: t.int64 },
   spliceType("amulet", "Splice.DecentralizedSynchronizer", "SynchronizerFeesConfig"),
 );
 

@@ -8,10 +8,11 @@ export type LogFields = Readonly<Record<string, unknown>>;
 export interface AutomationLog {
   debug(fields: LogFields, message: string): void;
   info(fields: LogFields, message: string): void;
+  warn(fields: LogFields, message: string): void;
   error(fields: LogFields, message: string): void;
 }
 
 const nothing = (): void => undefined;
 
 /** For callers with nowhere to log (tests of a step alone). */
-export const silentLog: AutomationLog = { debug: nothing, info: nothing, error: nothing };
+export const silentLog: AutomationLog = { debug: nothing, info: nothing, warn: nothing, error: nothing };

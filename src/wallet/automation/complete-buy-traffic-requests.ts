@@ -77,7 +77,7 @@ async function complete(deps: WalletDeps, state: NetworkState, r: Request): Prom
 }
 
 /** CC for `bytes` of traffic at the open round's price, as `AmuletRules_BuyMemberTraffic` charges it. */
-function trafficPrice(state: NetworkState, round: OpenMiningRoundPayload, bytes: bigint): Numeric {
+export function trafficPrice(state: NetworkState, round: OpenMiningRoundPayload, bytes: bigint): Numeric {
   const { extraTrafficPrice } = currentConfig(state.rules.payload).decentralizedSynchronizer.fees;
   return Numeric.parse(bytes.toString()).div(Numeric.parse("1000000")).mul(extraTrafficPrice).div(round.amuletPrice);
 }

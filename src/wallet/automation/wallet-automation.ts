@@ -25,8 +25,16 @@ import { delegationsToOperator, MERGE_DELEGATION_TRIGGER, mergeDelegatedHoldings
 import { renewPreapprovals } from "./renew-preapprovals.js";
 import type { WalletParties } from "./wallet-parties.js";
 import { SWEEP_TRIGGER, sweepWallets } from "./wallet-sweep.js";
+import { TOPUP_TRIGGER, topUpTraffic, type TrafficBalance } from "./top-up-traffic.js";
+import { MemberTraffic } from "../../templates/splice/decentralized-synchronizer.js";
 
-export function walletAutomationSteps(deps: WalletDeps, parties: WalletParties, config: AutomationConfig, log: AutomationLog = silentLog): AutomationStep[] {
+export function walletAutomationSteps(
+  deps: WalletDeps,
+  parties: WalletParties,
+  config: AutomationConfig,
+  log: AutomationLog = silentLog,
+  traffic?: TrafficBalance,
+): AutomationStep[] {
   // Offers and traffic requests are answered first and always (Splice runs these triggers
   // unconditionally); they are timed too, because what is not answered in time expires.
   const steps: AutomationStep[] = [
@@ -42,7 +50,21 @@ export function walletAutomationSteps(deps: WalletDeps, parties: WalletParties, 
   // Coupons are minted once their round issues, so a new issuing round is what gives work.
   if (config.collectRewards) steps.push(automationStep("collect rewards", { watches: [IssuingMiningRound] }, (state) => collectRewards(deps, parties, state)));
   if (config.mergeHoldings) steps.push(...mergeSteps(deps, parties, config.mergeThreshold, log));
+  steps.push(...topupSteps(deps, config, log, traffic));
   return steps;
+}
+
+/** Traffic top-ups, when configured with a throughput and the participant's traffic is metered. */
+function topupSteps(deps: WalletDeps, config: AutomationConfig, log: AutomationLog, traffic: TrafficBalance | undefined): AutomationStep[] {
+  const topup = config.topup;
+  if (!topup.enabled) return [];
+  if (topup.targetThroughput <= 0 || !traffic) {
+    log.info({ trigger: TOPUP_TRIGGER }, "traffic top-ups not started: targetThroughput is 0 or traffic is not metered");
+    return [];
+  }
+  const ctx = { deps, config: topup, pollMs: config.pollMs, traffic, log };
+  // Timed: consumption and the interval both move with time; a purchase is a MemberTraffic.
+  return [automationStep(TOPUP_TRIGGER, { watches: [MemberTraffic], timed: true }, (state, now) => topUpTraffic(ctx, state, now))];
 }
 
 /**

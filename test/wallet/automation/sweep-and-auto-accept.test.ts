@@ -111,7 +111,7 @@ describe("wallet sweep (automation.walletSweep)", () => {
     expect(await offersFrom("sa4")).toEqual([]);
 
     const errors: string[] = [];
-    const log: AutomationLog = { debug: () => undefined, info: () => undefined, error: (fields, message) => errors.push(`${String(fields.trigger)}: ${message}`) };
+    const log: AutomationLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (fields, message) => errors.push(`${String(fields.trigger)}: ${message}`) };
     const wallet = fx.t.server.wallet;
     const ctx = { deps: wallet, parties: () => wallet.users.walletParties(), sweeps: loadConfig(configEnv).automation.walletSweep, log };
     const state = await readNetwork(fx.client, fx.dso);

@@ -10,6 +10,7 @@ import type { CompletionHub } from "../../../ledger/completion-hub.js";
 import type { UpdateHub } from "../../../ledger/update-hub.js";
 import type { ErrorLog } from "./connect-error.js";
 import type { StreamLimits } from "./stream-limits.js";
+import type { TrafficMeter } from "../../../network/traffic/traffic-meter.js";
 
 export interface LedgerApi {
   readonly ledger: Ledger;
@@ -32,6 +33,8 @@ export interface LedgerApi {
   readonly signingKeys: SigningKeyCache;
   /** Largest DAR an upload may carry (bytes), `ledger.maxDarBytes`. */
   readonly maxDarBytes: number;
+  /** The participant's traffic account; absent when `network.meterTraffic` is off. */
+  readonly traffic?: TrafficMeter;
   /** Where internal errors of the services are reported (the node's pino logger). */
   readonly log: ErrorLog;
 }

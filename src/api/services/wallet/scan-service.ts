@@ -18,7 +18,10 @@ const scanHandlers: { [K in keyof Scan["method"]]: Handler<Scan, K, undefined> }
     const traffic = await api.wallet.client.active(MemberTraffic, [api.wallet.dso]);
     const mine = traffic.filter((c) => c.payload.memberId === req.memberId && c.payload.synchronizerId === req.domainId && c.payload.dso === api.wallet.dso);
     const purchased = mine.reduce((sum, c) => sum + BigInt(c.payload.totalPurchased), 0n);
-    return { trafficStatus: { actual: { totalConsumed: 0n, totalLimit: purchased }, target: { totalPurchased: purchased } } };
+    // Only this participant's traffic is metered here; other members have consumed nothing we know of.
+    const metered = req.memberId === api.ledger.traffic?.member ? await api.ledger.traffic.status(api.ledger.clock.now()) : undefined;
+    const consumed = metered?.extraConsumed ?? 0n;
+    return { trafficStatus: { actual: { totalConsumed: consumed, totalLimit: purchased }, target: { totalPurchased: purchased } } };
   },
 };
 

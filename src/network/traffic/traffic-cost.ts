@@ -1,0 +1,21 @@
+/**
+ * What a transaction costs to sequence. Canton charges a member per submission request: a base
+ * event cost plus the bytes of the confirmation request (envelopes for every recipient, scaled by
+ * `readVsWriteScalingFactor`). We have no envelopes, so the model is:
+ *
+ *   cost = 5,000 + UTF-8 byte length of JSON.stringify(transaction.nodes)
+ *
+ * in bytes: 5,000 stands for the fixed per-event overhead (signatures, headers, the mediator's
+ * response), the nodes' JSON for the confirmation request's payload. Deterministic, so a test can
+ * recompute it from the committed transaction.
+ */
+import type { NodeRecord } from "../../ledger/records.js";
+
+/** Bytes every transaction pays whatever its size. */
+export const BASE_EVENT_COST = 5_000n;
+
+export function trafficCostOf(nodes: readonly NodeRecord[]): bigint {
+  // Payloads are Daml-LF JSON (numbers as strings); a bigint would only come from a hand-built record.
+  const json = JSON.stringify(nodes, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+  return BASE_EVENT_COST + BigInt(Buffer.byteLength(json, "utf8"));
+}
