@@ -94,6 +94,7 @@ export async function startServer(config: Config, parts: ServerParts = {}, optio
     ledgerEnd: () => running?.api.store.ledgerEnd() ?? Promise.resolve(0n),
     openStreams: () => running?.api.streams.open ?? 0,
     holdingsPerParty: async () => (running ? holdingsPerParty(running.wallet) : []),
+    traffic: async () => running?.api.traffic?.status(running.api.clock.now()),
   });
   const { api, secret } = await openLedgerApi(config, log, metrics);
   const apps = await startApps(api, config, parts, log, metrics);

@@ -20,6 +20,8 @@ export interface MetricSources {
   readonly openStreams: () => number;
   /** The number of holdings of each wallet party (the operator's included). */
   readonly holdingsPerParty: () => Promise<readonly number[]>;
+  /** The participant's traffic in bytes (undefined when metering is off or the network has no rules yet). */
+  readonly traffic: () => Promise<{ readonly baseRemainder: bigint; readonly purchased: bigint; readonly extraConsumed: bigint } | undefined>;
 }
 
 export interface NodeMetrics {
@@ -52,6 +54,20 @@ export function createNodeMetrics(sources: MetricSources): NodeMetrics {
     registers: [registry],
     collect() {
       this.set(sources.openStreams());
+    },
+  });
+  new Gauge({
+    name: "ccwallet_traffic_bytes",
+    help: "The participant's traffic (bytes): base_remainder left in the base-rate bucket, purchased in all, extra_consumed beyond the base rate.",
+    labelNames: ["kind"],
+    registers: [registry],
+    async collect() {
+      const t = await sources.traffic();
+      this.reset();
+      if (!t) return;
+      this.set({ kind: "base_remainder" }, Number(t.baseRemainder));
+      this.set({ kind: "purchased" }, Number(t.purchased));
+      this.set({ kind: "extra_consumed" }, Number(t.extraConsumed));
     },
   });
   new Histogram({

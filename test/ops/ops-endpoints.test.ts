@@ -53,6 +53,9 @@ describe("operations endpoints", () => {
     expect(m.text).toMatch(/ccwallet_trigger_completed_total\{trigger_name="[^"]+",outcome="(noop|success)"\} [1-9]/);
     // The operator's wallet is one party with no holdings yet: one sample in the lowest bucket.
     expect(sample(m.text, "ccwallet_wallet_holdings_per_party_count")).toBeGreaterThanOrEqual(1);
+    // The participant's traffic: the base-rate bucket spent by the commits above, nothing bought.
+    expect(sample(m.text, "ccwallet_traffic_bytes", { kind: "purchased" })).toBe(0);
+    expect(sample(m.text, "ccwallet_traffic_bytes", { kind: "base_remainder" })).toBeGreaterThan(0);
     expect(m.text).not.toContain(alice.party);
   });
 
