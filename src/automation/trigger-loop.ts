@@ -32,8 +32,11 @@ export interface TriggerLoopOptions {
   /** Steps not to run (by name) until resumed. */
   readonly paused?: readonly string[];
   /** Told of every step run: whether it changed the ledger, found nothing due, or failed, and how long it took. */
-  readonly onStepRun?: (name: string, outcome: "success" | "noop" | "failure", seconds: number) => void;
+  readonly onStepRun?: (name: string, outcome: StepOutcome, seconds: number) => void;
 }
+
+/** success: changed the ledger; noop: nothing due; stale: a retry found its work gone; failure: threw. */
+export type StepOutcome = "success" | "noop" | "stale" | "failure";
 
 const MAX_STEPS_PER_PASS = 1000;
 /** How long new transactions may gather before a pass looks at them (a pass costs only what changed). */
@@ -162,8 +165,10 @@ export class TriggerLoop {
     const took = () => (performance.now() - started) / 1000;
     try {
       const changed = await step.run(state, now, scope);
+      // A retry that finds nothing to do: the failed task's contracts are gone (Splice's TaskStale).
+      const stale = !changed && this.attempts.has(step);
       this.attempts.delete(step);
-      this.options.onStepRun?.(step.name, changed ? "success" : "noop", took());
+      this.options.onStepRun?.(step.name, changed ? "success" : stale ? "stale" : "noop", took());
       return changed;
     } catch (e) {
       this.options.onStepRun?.(step.name, "failure", took());

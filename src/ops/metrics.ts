@@ -12,7 +12,7 @@ const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 /** Holdings per party: where merges matter (10) up to the input limit of a transfer (100) and beyond. */
 const HOLDINGS = [1, 2, 5, 10, 20, 50, 100, 250, 1000];
 
-export type TriggerOutcome = "success" | "noop" | "failure";
+export type TriggerOutcome = "success" | "noop" | "stale" | "failure";
 
 /** What the scrape reads at collection time (the node's current state, not events). */
 export interface MetricSources {
@@ -39,7 +39,7 @@ export function createNodeMetrics(sources: MetricSources): NodeMetrics {
   const rpcDuration = new Histogram({ name: "ccwallet_rpc_duration_seconds", help: "Service method calls (gRPC, gRPC-Web, Connect and the JSON paths that run them) by method and status code.", labelNames: ["method", "code"], buckets: SECONDS, registers: [registry] });
   const commitDuration = new Histogram({ name: "ccwallet_ledger_commit_duration_seconds", help: "Submission to durable outcome (interpretation, commit, fsync).", labelNames: ["outcome"], buckets: SECONDS, registers: [registry] });
   const triggerLatency = new Histogram({ name: "ccwallet_trigger_latency_seconds", help: "One run of an automation trigger.", labelNames: ["trigger_name"], buckets: SECONDS, registers: [registry] });
-  const triggerCompleted = new Counter({ name: "ccwallet_trigger_completed_total", help: "Automation trigger runs by outcome (success: changed the ledger; noop: nothing due; failure: threw).", labelNames: ["trigger_name", "outcome"], registers: [registry] });
+  const triggerCompleted = new Counter({ name: "ccwallet_trigger_completed_total", help: "Automation trigger runs by outcome (stale: a retry found its work gone; success: changed the ledger; noop: nothing due; failure: threw).", labelNames: ["trigger_name", "outcome"], registers: [registry] });
   new Gauge({
     name: "ccwallet_ledger_end",
     help: "The ledger end offset.",

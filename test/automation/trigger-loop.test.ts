@@ -55,6 +55,25 @@ describe("TriggerLoop", () => {
     await loop.stop();
   });
 
+  it("counts a retry that finds its work gone as stale", async () => {
+    const outcomes: string[] = [];
+    let runs = 0;
+    const loop = new TriggerLoop({
+      feed,
+      clock: new StaticClock(1_000_000n),
+      readState: async () => ({}) as NetworkState,
+      steps: [automationStep("probe", {}, async () => {
+        if (++runs === 1) throw errors.inactiveContracts(["00ab"]);
+        return false;
+      })],
+      onStepRun: (_name, outcome) => outcomes.push(outcome),
+    });
+    loop.start();
+    await loop.settled();
+    expect(outcomes).toEqual(["failure", "stale"]);
+    await loop.stop();
+  });
+
   it("does not retry an error no retry can cure", async () => {
     let runs = 0;
     const { loop, failures } = loopWith(async () => {
