@@ -1,6 +1,7 @@
 /**
  * Preapprovals the validator operator provides are renewed while they still have less than 30 days
- * left, for another 90 days from now, paid from the operator's wallet (spec §3 and §8).
+ * left, to their old expiry plus 90 days (Splice's renewal), paid from the operator's wallet
+ * (spec §3 and §8).
  */
 import { type Active } from "../../ledger/ledger-client.js";
 import type { NetworkState } from "../../network/network-state.js";
@@ -20,12 +21,13 @@ export async function renewPreapprovals(deps: WalletDeps, state: NetworkState, n
   const due = (await deps.client.active(TransferPreapproval, [deps.validator])).filter(
     (p) => p.payload.provider === deps.validator && p.payload.expiresAt > now && p.payload.expiresAt - now < RENEW_WHEN_LESS_THAN,
   );
-  for (const p of due) await spendingAs(deps, deps.validator, () => renew(deps, state, p, now));
+  for (const p of due) await spendingAs(deps, deps.validator, () => renew(deps, state, p));
   return due.length > 0;
 }
 
-async function renew(deps: WalletDeps, state: NetworkState, p: Active<TransferPreapprovalPayload>, now: bigint): Promise<void> {
-  const newExpiresAt = now + PREAPPROVAL_LIFETIME;
+async function renew(deps: WalletDeps, state: NetworkState, p: Active<TransferPreapprovalPayload>): Promise<void> {
+  // Splice's RenewTransferPreapprovalTrigger: the old expiry plus a lifetime (not now plus one).
+  const newExpiresAt = p.payload.expiresAt + PREAPPROVAL_LIFETIME;
   const spendable = await spendableOf(deps, deps.validator);
   const inputs = pickInputs(spendable.candidates, preapprovalFeeFor(state, spendable.openRound.payload, newExpiresAt - p.payload.expiresAt));
   const { context, disclosed } = contextFor(spendable, inputs);
