@@ -195,7 +195,9 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
     local: newWalletLocal(),
   };
   const validator = await bootstrapValidatorOperator(onboarding);
-  const wallet: WalletDeps = { ...onboarding, client, clock, dso, validator, network: new NetworkCache(client, dso, ledger.feed), holdings: new HoldingsIndex(ledger.feed, store), offers: OfferIndex.start(ledger.feed, store), transferCommands: new TransferCommandIndex(ledger.feed, store) };
+  const { preapprovalLifetime, renewalDuration } = config.automation.transferPreapproval;
+  const preapprovals = { lifetimeMicros: BigInt(preapprovalLifetime) * 1000n, renewWithinMicros: BigInt(renewalDuration) * 1000n };
+  const wallet: WalletDeps = { ...onboarding, client, clock, dso, validator, preapprovals, network: new NetworkCache(client, dso, ledger.feed), holdings: new HoldingsIndex(ledger.feed, store), offers: OfferIndex.start(ledger.feed, store), transferCommands: new TransferCommandIndex(ledger.feed, store) };
   // The automation acts for every onboarded wallet (the operator's is one of them).
   const walletParties = () => wallet.users.walletParties();
   const network = await startNetwork({

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { AutoAcceptTransfersSchema } from "./auto-accept-transfers.js";
 import { TopupSchema } from "./topup.js";
+import { TransferPreapprovalSchema } from "./transfer-preapproval.js";
 import { WalletSweepSchema } from "./wallet-sweep.js";
 
 export const AutomationSchema = z
@@ -24,6 +25,8 @@ export const AutomationSchema = z
     autoAcceptTransfers: AutoAcceptTransfersSchema,
     /** Extra traffic bought for the participant (topup.ts); off by default. */
     topup: TopupSchema,
+    /** Lifetime and renewal window of the preapprovals the validator pays for (transfer-preapproval.ts). */
+    transferPreapproval: TransferPreapprovalSchema,
   })
   .prefault({});
 

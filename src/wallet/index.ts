@@ -14,7 +14,7 @@ export { parseAmount, parsePartyId, parseUserId } from "./support/wallet-input.j
 export { KeyedMutex } from "./support/keyed-mutex.js";
 export { WalletUsers, type WalletUserRecord } from "./support/wallet-users.js";
 export { ccWalletInstaller, type CcWalletInstallerOptions } from "./support/cc-wallet-installer.js";
-export { createTransferPreapproval, PREAPPROVAL_LIFETIME_MICROS, type PreapprovalOutcome } from "./use-cases/create-transfer-preapproval.js";
+export { createTransferPreapproval, type PreapprovalOutcome } from "./use-cases/create-transfer-preapproval.js";
 export {
   acceptedPreapprovalOf,
   createExternalPartySetupProposal,

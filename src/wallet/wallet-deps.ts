@@ -32,6 +32,8 @@ export interface WalletDeps {
   readonly dso: string;
   /** The validator operator party: wallet provider, preapproval provider, featured app. */
   readonly validator: string;
+  /** The preapprovals the validator pays for: lifetime bought or added, and the renewal window (µs). */
+  readonly preapprovals: { readonly lifetimeMicros: bigint; readonly renewWithinMicros: bigint };
   /** The network's rules and rounds, cached between the commits that change them (network-cache.ts). */
   readonly network: NetworkReader;
   readonly installer: WalletInstaller;

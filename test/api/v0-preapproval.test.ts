@@ -12,7 +12,6 @@ import { Numeric } from "../../src/ledger/numeric.js";
 import { latestOpenRound, readNetwork } from "../../src/network/network-state.js";
 import { AmuletRules, AmuletRules_DevNet_Tap } from "../../src/templates/splice/amulet-rules.js";
 import { TransferPreapprovalProposal } from "../../src/templates/splice/wallet/transfer-preapproval-proposal.js";
-import { PREAPPROVAL_LIFETIME_MICROS } from "../../src/wallet/index.js";
 import { ResponseLog } from "../support/openapi-validator.js";
 import { describeOpenApiConformance } from "../support/openapi-conformance.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -63,7 +62,7 @@ describe("POST /v0/wallet/transfer-preapproval", () => {
     expect(more).toEqual([]);
     expect(pre.contractId).toBe(r.body.transfer_preapproval_contract_id);
     expect(pre.createArgument).toMatchObject({ receiver: alice.party, provider: operator.party, dso: s.server.network.parties.dso });
-    expect(BigInt(Date.parse(pre.createArgument.expiresAt)) * 1000n).toBe(now + PREAPPROVAL_LIFETIME_MICROS);
+    expect(BigInt(Date.parse(pre.createArgument.expiresAt)) * 1000n).toBe(now + 90n * 86_400_000_000n);
     expect(ofTemplate(await acs(s, alice), PROPOSAL)).toEqual([]);
     expect(await amuletTotal(s, operator)).toBe(Numeric.parse("1000").sub(Numeric.parse(FEE)).toString());
   });

@@ -1,7 +1,8 @@
 /**
- * Preapprovals the validator operator provides are renewed while they still have less than 30 days
- * left, to their old expiry plus 90 days (Splice's renewal), paid from the operator's wallet
- * (spec §3 and §8).
+ * Preapprovals the validator operator provides are renewed while they have less than
+ * `automation.transferPreapproval.renewalDuration` (30 days) left, to their old expiry plus the
+ * preapproval lifetime (90 days), as Splice's RenewTransferPreapprovalTrigger does; paid from the
+ * operator's wallet (spec §3 and §8).
  */
 import { type Active } from "../../ledger/ledger-client.js";
 import type { NetworkState } from "../../network/network-state.js";
@@ -12,14 +13,9 @@ import { spendingAs } from "../support/spend-queue.js";
 import { contextFor, spendableOf } from "../support/transfer-inputs.js";
 import type { WalletDeps } from "../wallet-deps.js";
 
-const DAY = 86_400_000_000n;
-export const RENEW_WHEN_LESS_THAN = 30n * DAY;
-
-export const PREAPPROVAL_LIFETIME = 90n * DAY;
-
 export async function renewPreapprovals(deps: WalletDeps, state: NetworkState, now: bigint): Promise<boolean> {
   const due = (await deps.client.active(TransferPreapproval, [deps.validator])).filter(
-    (p) => p.payload.provider === deps.validator && p.payload.expiresAt > now && p.payload.expiresAt - now < RENEW_WHEN_LESS_THAN,
+    (p) => p.payload.provider === deps.validator && p.payload.expiresAt > now && p.payload.expiresAt - now < deps.preapprovals.renewWithinMicros,
   );
   for (const p of due) await spendingAs(deps, deps.validator, () => renew(deps, state, p));
   return due.length > 0;
@@ -27,7 +23,7 @@ export async function renewPreapprovals(deps: WalletDeps, state: NetworkState, n
 
 async function renew(deps: WalletDeps, state: NetworkState, p: Active<TransferPreapprovalPayload>): Promise<void> {
   // Splice's RenewTransferPreapprovalTrigger: the old expiry plus a lifetime (not now plus one).
-  const newExpiresAt = p.payload.expiresAt + PREAPPROVAL_LIFETIME;
+  const newExpiresAt = p.payload.expiresAt + deps.preapprovals.lifetimeMicros;
   const spendable = await spendableOf(deps, deps.validator);
   const inputs = pickInputs(spendable.candidates, preapprovalFeeFor(state, spendable.openRound.payload, newExpiresAt - p.payload.expiresAt));
   const { context, disclosed } = contextFor(spendable, inputs);

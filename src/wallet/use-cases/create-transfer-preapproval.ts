@@ -11,7 +11,6 @@
  */
 import { type Active } from "../../ledger/ledger-client.js";
 import { TransferPreapprovalProposal, TransferPreapprovalProposal_Accept, type TransferPreapprovalProposalPayload } from "../../templates/splice/wallet/transfer-preapproval-proposal.js";
-import { MICROS_PER_DAY } from "../../templates/splice/types.js";
 import { withPickedContracts } from "../support/contention.js";
 import { spendingAs } from "../support/spend-queue.js";
 import { exclusively } from "../support/in-flight.js";
@@ -21,8 +20,6 @@ import { contextFor, spendableOf, type Spendable, type SpendableCandidate } from
 import type { WalletDeps } from "../wallet-deps.js";
 import { WalletError, walletErrors } from "../wallet-error.js";
 
-/** Validator APIs always create preapprovals that expire 90 days later (spec, Limits). */
-export const PREAPPROVAL_LIFETIME_MICROS = 90n * MICROS_PER_DAY;
 
 export interface PreapprovalOutcome {
   /** False when the party already had a usable preapproval (nothing was done). */
@@ -42,7 +39,7 @@ export async function createTransferPreapproval(deps: WalletDeps, party: string)
 }
 
 async function create(deps: WalletDeps, party: string): Promise<string> {
-  const expiresAt = deps.clock.now() + PREAPPROVAL_LIFETIME_MICROS;
+  const expiresAt = deps.clock.now() + deps.preapprovals.lifetimeMicros;
   const payment = await operatorPayment(deps, expiresAt);
   const { proposal, fresh } = await proposalOf(deps, party);
   try {

@@ -18,7 +18,7 @@ import { spendingAs } from "../support/spend-queue.js";
 import { contextFor } from "../support/transfer-inputs.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import { WalletError, walletErrors } from "../wallet-error.js";
-import { operatorPayment, PREAPPROVAL_LIFETIME_MICROS } from "./create-transfer-preapproval.js";
+import { operatorPayment } from "./create-transfer-preapproval.js";
 import { findPreapproval } from "./send-via-preapproval.js";
 
 /** A command an external party signs, with the contracts it must be given as disclosed. */
@@ -49,7 +49,7 @@ export async function createExternalPartySetupProposal(deps: WalletDeps, rawPart
     if (preapproval) throw walletErrors.conflict(`TransferPreapproval contract already exists for party ${party}: ${preapproval.contractId}`);
     return spendingAs(deps, deps.validator, () =>
       withPickedContracts(async () => {
-        const preapprovalExpiresAt = deps.clock.now() + PREAPPROVAL_LIFETIME_MICROS;
+        const preapprovalExpiresAt = deps.clock.now() + deps.preapprovals.lifetimeMicros;
         const payment = await operatorPayment(deps, preapprovalExpiresAt).catch((e: unknown) => {
           // Splice answers the operator's missing funds here as a failed precondition (400).
           throw e instanceof WalletError && e.kind === "unavailable" ? walletErrors.badRequest(`Insufficient funds for the transfer pre-approval purchase: ${e.message}`) : e;
