@@ -18,6 +18,8 @@ import type { WalletDeps } from "../wallet-deps.js";
 import { AUTO_ACCEPT_TRIGGER, autoAcceptTransfers } from "./auto-accept-transfers.js";
 import { silentLog, type AutomationLog } from "./automation-log.js";
 import { collectRewards, mergeHoldings } from "./collect-rewards.js";
+import { mintForDelegations } from "./mint-for-delegations.js";
+import { MintingDelegation } from "../../templates/splice/wallet/minting-delegation.js";
 import { completeAcceptedOffers } from "./complete-accepted-offers.js";
 import { completeBuyTrafficRequests } from "./complete-buy-traffic-requests.js";
 import { expireTransferOffers } from "./expire-transfer-offers.js";
@@ -49,6 +51,10 @@ export function walletAutomationSteps(
   if (config.renewPreapprovals) steps.push(automationStep("renew preapprovals", { timed: true }, (state, now) => renewPreapprovals(deps, state, now)));
   // Coupons are minted once their round issues, so a new issuing round is what gives work.
   if (config.collectRewards) steps.push(automationStep("collect rewards", { watches: [IssuingMiningRound] }, (state) => collectRewards(deps, parties, state)));
+  // Delegates mint their beneficiaries' coupons of issuing rounds and merge past 2× the limit (A.8).
+  if (config.collectRewards) {
+    steps.push(automationStep("mint for delegations", { watches: [IssuingMiningRound, MintingDelegation, Amulet] }, (state, now) => mintForDelegations(deps, parties, state, now)));
+  }
   if (config.mergeHoldings) steps.push(...mergeSteps(deps, parties, config.mergeThreshold, log));
   steps.push(...topupSteps(deps, config, log, traffic));
   return steps;
