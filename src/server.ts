@@ -210,6 +210,7 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
     extraSteps: [...tokenStandardSteps(client), ...walletAutomationSteps(wallet, walletParties, config.automation, log, api.traffic)],
     pollMs: config.automation.pollMs,
     paused: config.automation.pausedTriggers,
+    networkReader: wallet.network,
     // One line per action and per failure, named by the trigger (Splice logs each task's outcome).
     onError: (e, at) =>
       at?.willRetry

@@ -4,6 +4,7 @@ import type { Clock } from "../ledger/clock.js";
 import type { LedgerClient } from "../ledger/ledger-client.js";
 import type { AutomationStep } from "../automation/automation-step.js";
 import { TriggerLoop, type TriggerLoopOptions } from "../automation/trigger-loop.js";
+import type { NetworkReader } from "../network/network-cache.js";
 import { readNetwork } from "../network/network-state.js";
 import { OpenMiningRound } from "../templates/splice/round.js";
 import { bootstrapNetwork, type GenesisContract, type NetworkParties } from "./bootstrap-network.js";
@@ -20,6 +21,8 @@ export interface NetworkOptions {
   readonly pollMs?: number;
   readonly onError?: TriggerLoopOptions["onError"];
   readonly onStepRun?: TriggerLoopOptions["onStepRun"];
+  /** Where each pass reads the network (the node's cache); by default the store, every pass. */
+  readonly networkReader?: NetworkReader;
   readonly paused?: readonly string[];
 }
 
@@ -34,7 +37,7 @@ export async function startNetwork(options: NetworkOptions): Promise<RunningNetw
   const automation = new TriggerLoop({
     feed: client.ledger.feed,
     clock: options.clock,
-    readState: () => readNetwork(client, parties.dso),
+    readState: options.networkReader ? () => options.networkReader!.read() : () => readNetwork(client, parties.dso),
     steps: [...dsoSteps(client, options.network, parties.validator), ...(options.extraSteps ?? [])],
     heartbeat: OpenMiningRound,
     pollMs: options.pollMs,

@@ -12,6 +12,7 @@ import { randomUUID } from "node:crypto";
 import { CommandsSchema } from "../../../../gen/com/daml/ledger/api/v2/commands_pb.js";
 import {
   HashingSchemeVersion,
+  type PreparedTransaction,
   type PrepareSubmissionRequest,
   type PrepareSubmissionResponseSchema,
 } from "../../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
@@ -54,8 +55,15 @@ export async function submissionToPrepare(api: LedgerApi, req: Omit<PrepareSubmi
   return submissionFromProto(commands, tokenUserId, api.registry, api.store);
 }
 
+/** What `prepare` answers: the message itself (not an init shape), so callers can read it. */
+export interface Prepared {
+  readonly preparedTransaction: PreparedTransaction;
+  readonly preparedTransactionHash: Uint8Array;
+  readonly hashingSchemeVersion: HashingSchemeVersion;
+}
+
 /** Interprets an authorized submission and answers its prepared transaction and hash. */
-export async function prepare(api: LedgerApi, submission: Submission): Promise<Response> {
+export async function prepare(api: LedgerApi, submission: Submission): Promise<Prepared> {
   const preparationTime = api.clock.now();
   const transactionUuid = randomUUID();
   const updateId = pinnedUpdateId(preparationTime, transactionUuid);

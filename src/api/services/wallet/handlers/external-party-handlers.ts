@@ -5,11 +5,11 @@
  * the party as actor, and executes what the party signed with the key the request names; the
  * execute path checks that key against the party's registered ones.
  */
-import { create, fromBinary, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { ExternalPartyAdminService, ExternalPartySubmission } from "../../../../../gen/ccwallet/validator/v0/external_party_admin_service_pb.js";
 import { AllocateExternalPartyRequestSchema, GenerateExternalPartyTopologyRequestSchema } from "../../../../../gen/com/daml/ledger/api/v2/admin/party_management_service_pb.js";
 import { CryptoKeyFormat, SignatureFormat, SigningAlgorithmSpec, SigningKeySpec } from "../../../../../gen/com/daml/ledger/api/v2/crypto_pb.js";
-import { ExecuteSubmissionRequestSchema, HashingSchemeVersion, PreparedTransactionSchema, PrepareSubmissionRequestSchema, type PrepareSubmissionResponseSchema } from "../../../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
+import { ExecuteSubmissionRequestSchema, HashingSchemeVersion, PreparedTransactionSchema, PrepareSubmissionRequestSchema } from "../../../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
 import type { Value } from "@bufbuild/protobuf/wkt";
 import { toHex } from "../../../../external/canton-hash.js";
 import { fingerprintOf } from "../../../../external/fingerprint.js";
@@ -30,7 +30,7 @@ import { commandToProto, disclosedContractToProto } from "../../../convert/comma
 import { microsOf } from "../../../convert/ledger-proto.js";
 import { execution } from "../../ledger/execute-submission.js";
 import { allocateFor, topologyFor } from "../../ledger/external-party-onboarding.js";
-import { prepare, submissionToPrepare } from "../../ledger/prepare-submission.js";
+import { prepare, submissionToPrepare, type Prepared } from "../../ledger/prepare-submission.js";
 import { contractWithStateToProto } from "../contract-proto.js";
 import type { Handler } from "../endpoints.js";
 import type { WalletApi } from "../wallet-api.js";
@@ -72,7 +72,7 @@ function amountOf(v: Value | undefined) {
 }
 
 /** Prepares `external` for `party`'s key, as the node's own ledger user. */
-async function prepareFor(api: WalletApi, party: string, external: ExternalCommand): Promise<MessageInitShape<typeof PrepareSubmissionResponseSchema>> {
+async function prepareFor(api: WalletApi, party: string, external: ExternalCommand): Promise<Prepared> {
   const req = create(PrepareSubmissionRequestSchema, {
     userId: api.wallet.validatorUser,
     commandId: randomHex(16),
@@ -84,24 +84,21 @@ async function prepareFor(api: WalletApi, party: string, external: ExternalComma
   return prepare(api.ledger, await submissionToPrepare(api.ledger, req, api.wallet.validatorUser));
 }
 
-const preparedAnswer = (p: MessageInitShape<typeof PrepareSubmissionResponseSchema>) => ({
-  transaction: Buffer.from(toBinaryPrepared(p)).toString("base64"),
-  txHash: toHex(p.preparedTransactionHash as Uint8Array),
+const preparedAnswer = (p: Prepared) => ({
+  transaction: Buffer.from(toBinary(PreparedTransactionSchema, p.preparedTransaction)).toString("base64"),
+  txHash: toHex(p.preparedTransactionHash),
 });
-
-function toBinaryPrepared(p: MessageInitShape<typeof PrepareSubmissionResponseSchema>): Uint8Array {
-  return toBinary(PreparedTransactionSchema, create(PreparedTransactionSchema, p.preparedTransaction));
-}
 
 /** Executes what the party signed and waits for its commit; answers the update id. */
 async function submit(api: WalletApi, s: ExternalPartySubmission | undefined): Promise<{ updateId: string; party: string }> {
   if (!s) throw walletErrors.badRequest("submission: missing");
   const key = keyOf(s.publicKey);
+  const bytes = base64Of("submission.transaction", s.transaction);
   let preparedTransaction;
   try {
-    preparedTransaction = fromBinary(PreparedTransactionSchema, base64Of("submission.transaction", s.transaction));
+    preparedTransaction = fromBinary(PreparedTransactionSchema, bytes);
   } catch (e) {
-    throw e instanceof Error && e.name === "WalletError" ? e : walletErrors.badRequest(`submission.transaction: not a PreparedTransaction (${(e as Error).message})`);
+    throw walletErrors.badRequest(`submission.transaction: not a PreparedTransaction (${(e as Error).message})`);
   }
   const signature = { format: SignatureFormat.CONCAT, signature: hexOf("submission.signed_tx_hash", s.signedTxHash, 64), signedBy: fingerprintOf(key), signingAlgorithmSpec: SigningAlgorithmSpec.ED25519 };
   const req = create(ExecuteSubmissionRequestSchema, {
@@ -156,8 +153,7 @@ export const externalPartyHandlers: { [K in keyof Admin["method"]]: Handler<Admi
       description: req.description,
     });
     const prepared = await prepareFor(api, req.senderPartyId, external);
-    const tx = fromBinary(PreparedTransactionSchema, toBinaryPrepared(prepared)).transaction!;
-    const firstCreate = tx.nodes.find((n) => n.versionedNode.value?.nodeType.case === "create")?.versionedNode.value?.nodeType.value as { contractId: string } | undefined;
+    const firstCreate = prepared.preparedTransaction.transaction!.nodes.find((n) => n.versionedNode.value?.nodeType.case === "create")?.versionedNode.value?.nodeType.value as { contractId: string } | undefined;
     return { ...preparedAnswer(prepared), transferCommandContractIdPrefix: firstCreate?.contractId ?? "" };
   },
   submitTransferPreapprovalSend: async (req, _caller, api) => ({ updateId: (await submit(api, req.submission)).updateId }),
