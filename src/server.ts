@@ -135,6 +135,7 @@ export async function startServer(config: Config, parts: ServerParts = {}, optio
         await gateway.abortStreams();
         await Promise.all([closeServer(httpServer), closeHttp2(grpcServer, grpcSessions)]);
         await ledger.drain();
+        await api.traffic?.save();
         await store.close();
         log.info("ccwallet stopped");
       })()),

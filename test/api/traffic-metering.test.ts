@@ -159,16 +159,37 @@ describe("the traffic account across a restart", () => {
       let fx = await startCc(env, dir);
       const alice = await fx.party("alice");
       await fx.tap(alice, "1");
+      await fx.t.server.api.traffic!.save();
       const older = await fx.t.server.api.store.setting(TRAFFIC_STATE_SETTING);
       for (let i = 0; i < 3; i++) await fx.tap(alice, "1");
       const at = fx.clock.now();
       const before = await fx.t.server.api.traffic!.status(at);
       expect(before!.baseRemainder).toBeLessThan(1_000_000n - 4n * 5_000n);
-      // As if the last saves were lost in a crash: the account on disk is behind the ledger.
+      // As if the last saves were lost in a crash: the account on disk is behind the ledger (saved
+      // first, so the clean stop below has nothing newer to write).
+      await fx.t.server.api.traffic!.save();
       await fx.t.server.api.store.putSetting(TRAFFIC_STATE_SETTING, older!);
       await fx.stop();
       fx = await startCc(env, dir);
       expect(await fx.t.server.api.traffic!.status(at)).toEqual(before);
+      await fx.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("is saved when the node stops, up to the ledger end, though saves under load are spaced out", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccwallet-traffic-"));
+    const env = networkConfig({ baseRateBurstAmountBytes: 1_000_000, baseRateBurstWindowSeconds: 1200 });
+    try {
+      let fx = await startCc(env, dir);
+      const alice = await fx.party("alice");
+      for (let i = 0; i < 3; i++) await fx.tap(alice, "1");
+      const end = await fx.t.server.api.store.ledgerEnd();
+      await fx.stop();
+      fx = await startCc(env, dir);
+      const saved = JSON.parse((await fx.t.server.api.store.setting(TRAFFIC_STATE_SETTING))!) as { offset: string };
+      expect(BigInt(saved.offset)).toBe(end);
       await fx.stop();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -180,3 +180,33 @@ describe("SqliteStore caches and checkpoints", () => {
     await store.close();
   }, 30_000);
 });
+
+describe("SqliteStore schema migration", () => {
+  it("moves a version-3 data dir's active stakeholder rows to active_stakeholders and drops the history table", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccwallet-store-"));
+    dirs.push(dir);
+    const file = join(dir, "ledger.sqlite");
+    const first = openFile(file);
+    const [kept, gone] = [contract({ signatories: ["alice::1220"], observers: ["bob::1220"] }), contract({ signatories: ["alice::1220"], nodeId: 1 })];
+    await first.commit(txCommit({ creates: [kept, gone] }));
+    await first.commit(txCommit({ archives: [gone.contractId] }));
+    await first.close();
+    // Rewind the file to version 3's layout: a stakeholder row for every contract ever created.
+    const db = new Database(file);
+    db.exec(`DROP TABLE active_stakeholders;
+      CREATE TABLE contract_stakeholders (party TEXT NOT NULL, contract_id TEXT NOT NULL, PRIMARY KEY (party, contract_id)) WITHOUT ROWID;
+      INSERT INTO contract_stakeholders VALUES ('alice::1220', '${kept.contractId}'), ('bob::1220', '${kept.contractId}'), ('alice::1220', '${gone.contractId}');`);
+    db.close();
+
+    const store = openFile(file);
+    expect((await store.activeContracts({ parties: ["alice::1220"] })).map((c) => c.contractId)).toEqual([kept.contractId]);
+    expect((await store.activeContracts({ parties: ["bob::1220"], templateIds: [kept.templateId] })).map((c) => c.contractId)).toEqual([kept.contractId]);
+    await store.close();
+    const after = new Database(file, { readonly: true });
+    const tables = (after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
+    const rows = after.prepare("SELECT party, contract_id AS cid FROM active_stakeholders ORDER BY party").all();
+    after.close();
+    expect(tables).not.toContain("contract_stakeholders");
+    expect(rows).toEqual([{ party: "alice::1220", cid: kept.contractId }, { party: "bob::1220", cid: kept.contractId }]);
+  });
+});

@@ -37,6 +37,8 @@ export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
    */
   private readonly knownUsers = new Map<string, UserRecord>();
   private readonly knownParties = new Map<string, PartyRecord>();
+  /** Settings by name, absent ones too (as null): read on every wallet request, written rarely. */
+  private readonly knownSettings = new Map<string, string | null>();
 
   constructor(private readonly db: Database.Database) {
     this.stmts = prepare(db);
@@ -96,14 +98,25 @@ export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
   }
 
   async setting(name: string): Promise<string | undefined> {
-    return (this.stmts.setting.get(name) as { value: string } | undefined)?.value;
+    const cached = this.knownSettings.get(name);
+    if (cached !== undefined) return cached ?? undefined;
+    const value = (this.stmts.setting.get(name) as { value: string } | undefined)?.value;
+    this.rememberSetting(name, value ?? null);
+    return value;
   }
   async initSetting(name: string, value: string): Promise<string> {
+    this.knownSettings.delete(name);
     this.stmts.initSetting.run(name, value);
-    return (this.stmts.setting.get(name) as { value: string }).value;
+    return (await this.setting(name))!;
   }
   async putSetting(name: string, value: string): Promise<void> {
+    this.knownSettings.delete(name);
     this.stmts.putSetting.run(name, value);
+    this.rememberSetting(name, value);
+  }
+  private rememberSetting(name: string, value: string | null): void {
+    if (this.knownSettings.size >= CACHE_LIMIT) this.knownSettings.clear();
+    this.knownSettings.set(name, value);
   }
 }
 

@@ -13,20 +13,14 @@ export function prepareLedgerStatements(db: Database.Database) {
     contractHistory: p("SELECT record, archived_offset FROM contracts WHERE contract_id = ?"),
     contractByKey: p("SELECT record FROM contracts WHERE key_hash = ? AND archived_offset IS NULL"),
     activeAll: p("SELECT record FROM contracts WHERE archived_offset IS NULL ORDER BY created_offset, node_id"),
+    // A party's active contracts: its rows, then the records; one template reads a range of the key.
     activeByParty: p(
-      `SELECT c.record FROM contract_stakeholders s JOIN contracts c ON c.contract_id = s.contract_id
-       WHERE s.party = ? AND c.archived_offset IS NULL ORDER BY c.created_offset, c.node_id`,
+      `SELECT c.record FROM active_stakeholders s CROSS JOIN contracts c ON c.contract_id = s.contract_id
+       WHERE s.party = ? ORDER BY s.created_offset, s.node_id`,
     ),
-    // Party first (CROSS JOIN keeps that order); the template is filtered before any record is decoded.
     activeByPartyAndTemplate: p(
-      `SELECT c.record FROM contract_stakeholders s CROSS JOIN contracts c ON c.contract_id = s.contract_id
-       WHERE s.party = ? AND c.template_id = ? AND c.archived_offset IS NULL ORDER BY c.created_offset, c.node_id`,
-    ),
-    // Template first, for a party that is a stakeholder of far more contracts (see acs-stats.ts).
-    activeByTemplateAndParty: p(
-      `SELECT c.record FROM contracts c WHERE c.template_id = ? AND c.archived_offset IS NULL
-       AND EXISTS (SELECT 1 FROM contract_stakeholders s WHERE s.party = ? AND s.contract_id = c.contract_id)
-       ORDER BY c.created_offset, c.node_id`,
+      `SELECT c.record FROM active_stakeholders s CROSS JOIN contracts c ON c.contract_id = s.contract_id
+       WHERE s.party = ? AND s.template_id = ? ORDER BY s.created_offset, s.node_id`,
     ),
     activeByTemplate: p(
       "SELECT record FROM contracts WHERE template_id = ? AND archived_offset IS NULL ORDER BY created_offset, node_id",
@@ -39,10 +33,9 @@ export function prepareLedgerStatements(db: Database.Database) {
          SELECT record, created_offset, node_id FROM contracts WHERE archived_offset > @at AND created_offset <= @at
        ) ORDER BY created_offset, node_id`,
     ),
-    activeByPartyAt: p(
-      `SELECT c.record FROM contract_stakeholders s JOIN contracts c ON c.contract_id = s.contract_id
-       WHERE s.party = @party AND c.created_offset <= @at AND (c.archived_offset IS NULL OR c.archived_offset > @at)
-       ORDER BY c.created_offset, c.node_id`,
+    // With the active ones created at or before @at, the ACS at @at for a party (see acs-queries.ts).
+    archivedSince: p(
+      "SELECT record FROM contracts WHERE archived_offset > @at AND created_offset <= @at ORDER BY created_offset, node_id",
     ),
     activeByTemplateAt: p(
       `SELECT record FROM (
@@ -56,8 +49,11 @@ export function prepareLedgerStatements(db: Database.Database) {
     insertContract: p(
       "INSERT INTO contracts (contract_id, template_id, key_hash, created_offset, node_id, record) VALUES (?, ?, ?, ?, ?, ?)",
     ),
-    insertStakeholder: p("INSERT OR IGNORE INTO contract_stakeholders (party, contract_id) VALUES (?, ?)"),
-    archive: p("UPDATE contracts SET archived_offset = ? WHERE contract_id = ? AND archived_offset IS NULL RETURNING template_id"),
+    insertStakeholder: p(
+      "INSERT OR IGNORE INTO active_stakeholders (party, template_id, created_offset, node_id, contract_id) VALUES (?, ?, ?, ?, ?)",
+    ),
+    archiveStakeholders: p("DELETE FROM active_stakeholders WHERE contract_id = ?"),
+    archive: p("UPDATE contracts SET archived_offset = ? WHERE contract_id = ? AND archived_offset IS NULL"),
     isActive: p("SELECT 1 FROM contracts WHERE contract_id = ? AND archived_offset IS NULL"),
     keyInUse: p("SELECT 1 FROM contracts WHERE key_hash = ? AND archived_offset IS NULL"),
     insertTx: p("INSERT INTO transactions (offset, update_id, record) VALUES (?, ?, ?)"),

@@ -2,9 +2,10 @@
  * SQLite schema of the embedded store. Records are JSON (see ../codec.ts); columns exist only to
  * index. Every statement is idempotent, so opening a data dir of an older version migrates it in
  * place. Version 2 added `contracts_archived` (snapshots of the ACS at a past offset), version 3
- * `packages` (uploaded DARs' Daml-LF packages).
+ * `packages` (uploaded DARs' Daml-LF packages), version 4 replaced `contract_stakeholders` (every
+ * contract a party was ever a stakeholder of) with `active_stakeholders` (see MIGRATIONS).
  */
-export const SCHEMA_VERSION = "3";
+export const SCHEMA_VERSION = "4";
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -25,11 +26,18 @@ CREATE INDEX IF NOT EXISTS contracts_active_template ON contracts(template_id, c
 -- at or before N); this index finds the second part without scanning the archived history.
 CREATE INDEX IF NOT EXISTS contracts_archived ON contracts(archived_offset)
   WHERE archived_offset IS NOT NULL;
-CREATE TABLE IF NOT EXISTS contract_stakeholders (
+-- A party's active contracts of a template, in creation order, without reading its history:
+-- rows go when their contract is archived. The past ACS (at an offset) adds the contracts
+-- archived since, found through contracts_archived.
+CREATE TABLE IF NOT EXISTS active_stakeholders (
   party TEXT NOT NULL,
+  template_id TEXT NOT NULL,
+  created_offset INTEGER NOT NULL,
+  node_id INTEGER NOT NULL,
   contract_id TEXT NOT NULL,
-  PRIMARY KEY (party, contract_id)
+  PRIMARY KEY (party, template_id, created_offset, node_id, contract_id)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS active_stakeholders_contract ON active_stakeholders(contract_id);
 CREATE TABLE IF NOT EXISTS transactions (
   offset INTEGER PRIMARY KEY,
   update_id TEXT NOT NULL UNIQUE,
@@ -51,3 +59,19 @@ CREATE TABLE IF NOT EXISTS packages (
   payload BLOB NOT NULL
 );
 `;
+
+/**
+ * Steps for data dirs of an older schema, run after SCHEMA when `applies` says so. Version 3's
+ * `contract_stakeholders` kept a row per contract a party was ever a stakeholder of, so a
+ * party's reads grew with its history; its active rows move to `active_stakeholders`.
+ */
+export const MIGRATIONS: readonly { readonly applies: string; readonly sql: string }[] = [
+  {
+    applies: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'contract_stakeholders'",
+    sql: `INSERT OR IGNORE INTO active_stakeholders (party, template_id, created_offset, node_id, contract_id)
+            SELECT s.party, c.template_id, c.created_offset, c.node_id, c.contract_id
+            FROM contract_stakeholders s JOIN contracts c ON c.contract_id = s.contract_id
+            WHERE c.archived_offset IS NULL;
+          DROP TABLE contract_stakeholders;`,
+  },
+];

@@ -18,13 +18,13 @@ import { isDuplicate } from "../../ledger/deduplication.js";
 import { decodeRecord, encodeRecord } from "../codec.js";
 import type { CommitRequest, CommitResult, Conflict, ContractHistory, ContractQuery, PackageRecord, PackageSummary, Store, TransactionCommit } from "../../ledger/store-port.js";
 import { SAFETY_NET_PAGES, WalCheckpointer } from "./checkpointer.js";
-import { AcsStats } from "./acs-stats.js";
+import { readActiveContracts } from "./acs-queries.js";
 import { ContractCache } from "./contract-cache.js";
 import { SqliteDirectory } from "./directory.js";
 import { prepareLedgerStatements, type LedgerStatements } from "./ledger-statements.js";
 import { SqlitePackages } from "./packages.js";
 import { allRecords, oneRecord } from "./rows.js";
-import { SCHEMA } from "./schema.js";
+import { MIGRATIONS, SCHEMA } from "./schema.js";
 
 /** SQLite's own default, restored if the checkpoint worker dies. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
@@ -58,7 +58,6 @@ export class SqliteStore implements Store {
   private readonly directory: SqliteDirectory;
   private readonly packageTable: SqlitePackages;
   private closed = false;
-  private readonly stats: AcsStats;
   private readonly hot = new ContractCache(HOT_CONTRACTS);
   private readonly checkpointer: WalCheckpointer | undefined;
   private readonly rewindCheckpoint = () => this.db.pragma("wal_checkpoint(PASSIVE)");
@@ -79,7 +78,7 @@ export class SqliteStore implements Store {
     }
     this.db.defaultSafeIntegers(true);
     this.db.exec(SCHEMA);
-    this.stats = new AcsStats(this.db);
+    for (const m of MIGRATIONS) if (this.db.prepare(m.applies).get() !== undefined) this.db.exec(m.sql);
     this.stmts = prepareLedgerStatements(this.db);
     this.directory = new SqliteDirectory(this.db);
     this.packageTable = new SqlitePackages(this.db);
@@ -182,15 +181,14 @@ export class SqliteStore implements Store {
     }
     const s = this.stmts;
     for (const cid of request.archives) {
-      const row = s.archive.get(offset, cid) as { template_id: string } | undefined;
-      if (row) this.stats.archived(row.template_id);
+      s.archive.run(offset, cid);
+      s.archiveStakeholders.run(cid);
     }
     for (const c of request.creates) {
       const rec: ContractRecord = { ...c, createdOffset: offset };
       s.insertContract.run(c.contractId, c.templateId, c.keyHash ?? null, offset, c.nodeId, encodeRecord(rec));
       const stakeholders = new Set([...c.signatories, ...c.observers]);
-      for (const party of stakeholders) s.insertStakeholder.run(party, c.contractId);
-      this.stats.created(c.templateId, stakeholders);
+      for (const party of stakeholders) s.insertStakeholder.run(party, c.templateId, offset, c.nodeId, c.contractId);
     }
     const tx: TransactionRecord = { ...request.transaction, offset };
     s.insertTx.run(offset, tx.updateId, encodeRecord(tx));
@@ -246,33 +244,7 @@ export class SqliteStore implements Store {
   }
 
   async activeContracts(query: ContractQuery): Promise<ContractRecord[]> {
-    const s = this.stmts;
-    const at = query.activeAtOffset;
-    const templates = query.templateIds ? new Set(query.templateIds) : undefined;
-    let rows: ContractRecord[];
-    if (query.parties) {
-      const seen = new Map<string, ContractRecord>();
-      const template = templates?.size === 1 ? [...templates][0] : undefined;
-      for (const party of query.parties) {
-        const partyRows =
-          at !== undefined
-            ? allRecords<ContractRecord>(s.activeByPartyAt, { party, at })
-            : template
-              ? this.stats.templateFirst(party, template)
-                ? allRecords<ContractRecord>(s.activeByTemplateAndParty, template, party)
-                : allRecords<ContractRecord>(s.activeByPartyAndTemplate, party, template)
-              : allRecords<ContractRecord>(s.activeByParty, party);
-        for (const r of partyRows) seen.set(r.contractId, r);
-      }
-      rows = [...seen.values()];
-      if (query.parties.length > 1) rows.sort((a, b) => compareCreation(a, b));
-    } else if (templates && templates.size === 1) {
-      const template = [...templates][0];
-      rows = at === undefined ? allRecords<ContractRecord>(s.activeByTemplate, template) : allRecords<ContractRecord>(s.activeByTemplateAt, { template, at });
-    } else {
-      rows = at === undefined ? allRecords<ContractRecord>(s.activeAll) : allRecords<ContractRecord>(s.activeAllAt, { at });
-    }
-    return templates ? rows.filter((r) => templates.has(r.templateId)) : rows;
+    return readActiveContracts(this.stmts, query);
   }
 
   async transactions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<TransactionRecord[]> {
@@ -356,8 +328,3 @@ export class SqliteStore implements Store {
 
 /** Decoded active contracts kept (a few MB): the network's contracts and recent holdings. */
 const HOT_CONTRACTS = 4096;
-
-function compareCreation(a: ContractRecord, b: ContractRecord): number {
-  if (a.createdOffset !== b.createdOffset) return a.createdOffset < b.createdOffset ? -1 : 1;
-  return a.nodeId - b.nodeId;
-}

@@ -17,7 +17,9 @@ import { ValidatorLivenessActivityRecord } from "../../templates/splice/validato
 import type { Candidate } from "./select-inputs.js";
 import type { WalletDeps } from "../wallet-deps.js";
 
-const COUPON_TEMPLATES = [AppRewardCoupon, ValidatorRewardCoupon, ValidatorLivenessActivityRecord, ValidatorRight].map((t) => qualifiedId(t.id));
+/** What a party may mint with, for itself or (validator coupons) for the users it validates. */
+const OWN_COUPON_TEMPLATES = [AppRewardCoupon, ValidatorLivenessActivityRecord, ValidatorRight].map((t) => qualifiedId(t.id));
+const VALIDATOR_COUPONS = [qualifiedId(ValidatorRewardCoupon.id)];
 
 /** The records of `template` among `records`, decoded as `LedgerClient.active` does. */
 function activeOf<P>(template: Template<P>, records: readonly ContractRecord[]): Active<P>[] {
@@ -41,8 +43,8 @@ export interface Spendable {
 
 /**
  * What `party` can spend now. Holdings come from the in-memory index; coupons are read from the
- * store, and a busy provider can hold hundreds of thousands between issuing rounds, so a caller
- * that spends holdings only (merges) asks for `{ coupons: false }`.
+ * store while a round issues, and a busy provider can hold hundreds of thousands between issuing
+ * rounds, so a caller that spends holdings only (merges) asks for `{ coupons: false }`.
  */
 export async function spendableOf(deps: WalletDeps, party: string, options: { readonly coupons?: boolean } = {}): Promise<Spendable> {
   const now = deps.clock.now();
@@ -50,17 +52,19 @@ export async function spendableOf(deps: WalletDeps, party: string, options: { re
   const openRound = latestOpenRound(state, now);
   const issuing = new Map(openIssuingRounds(state, now).map((r) => [r.payload.round.number, r.payload]));
   const n = openRound.payload.round.number;
-  const withCoupons = options.coupons ?? true;
-  // One store query for the four kinds of coupon-related contracts (most parties have none).
-  const [held, couponRecords] = await Promise.all([
+  // Coupons count only in an issuing round, so most transfers need no coupon read at all.
+  const withCoupons = (options.coupons ?? true) && issuing.size > 0;
+  const [held, own] = await Promise.all([
     deps.holdings.of(party),
-    withCoupons ? deps.store.activeContracts({ parties: [party], templateIds: COUPON_TEMPLATES }) : Promise.resolve([]),
+    withCoupons ? deps.store.activeContracts({ parties: [party], templateIds: OWN_COUPON_TEMPLATES }) : Promise.resolve([]),
   ]);
-  const appCoupons = activeOf(AppRewardCoupon, couponRecords);
-  const validatorCoupons = activeOf(ValidatorRewardCoupon, couponRecords);
-  const liveness = activeOf(ValidatorLivenessActivityRecord, couponRecords);
-  const rights = activeOf(ValidatorRight, couponRecords);
+  const appCoupons = activeOf(AppRewardCoupon, own);
+  const liveness = activeOf(ValidatorLivenessActivityRecord, own);
+  const rights = activeOf(ValidatorRight, own);
   const validatorRights = new Map(rights.filter((r) => r.payload.validator === party).map((r) => [r.payload.user, r.contractId as string]));
+  // A user is a stakeholder of every ValidatorRewardCoupon its transfers earn, but only the
+  // validator holding its ValidatorRight can mint them: read them only for such a validator.
+  const validatorCoupons = validatorRights.size > 0 ? activeOf(ValidatorRewardCoupon, await deps.store.activeContracts({ parties: [party], templateIds: VALIDATOR_COUPONS })) : [];
   const candidates: SpendableCandidate[] = [];
   for (const a of held.amulets) {
     if (a.payload.dso !== deps.dso) continue;
