@@ -2,7 +2,7 @@
  * Identifiers of the ledger, branded so that a party cannot be passed where a contract id is meant.
  * Each is parsed once at the API edge; inside the engine they are trusted.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomFillSync } from "node:crypto";
 
 declare const brand: unique symbol;
 type Brand<T, B extends string> = T & { readonly [brand]: B };
@@ -35,8 +35,19 @@ export function hash1220(...parts: string[]): string {
   return "1220" + h.digest("hex");
 }
 
+// Random bytes are drawn 4 KiB at a time and handed out once each: a call into the CSPRNG per id
+// cost more than the rest of making one.
+const pool = Buffer.allocUnsafe(4096);
+let poolAt = pool.length;
+
 export function randomHex(bytes: number): string {
-  return randomBytes(bytes).toString("hex");
+  if (bytes > pool.length) return randomBytes(bytes).toString("hex");
+  if (poolAt + bytes > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  poolAt += bytes;
+  return pool.toString("hex", poolAt - bytes, poolAt);
 }
 
 /**

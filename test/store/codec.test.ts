@@ -19,4 +19,13 @@ describe("record codec", () => {
     const value = { a: "1", b: [true, { c: null }], e: [] };
     expect(encodeRecord(value)).toBe(JSON.stringify(value));
   });
+
+  it("writes top-level bigints (offsets, times) the same way as deep ones, and a record with both", () => {
+    const top = { offset: 5n, recordTime: -1n, nodes: [{ payload: { s: "x" } }] };
+    expect(encodeRecord(top)).toBe('{"offset":{"$n":"5"},"recordTime":{"$n":"-1"},"nodes":[{"payload":{"s":"x"}}]}');
+    expect(top.offset).toBe(5n);
+    const both = { offset: 5n, dedup: { kind: "offset", offset: 3n } };
+    expect(encodeRecord(both)).toBe('{"offset":{"$n":"5"},"dedup":{"kind":"offset","offset":{"$n":"3"}}}');
+    expect(decodeRecord(encodeRecord(both))).toEqual(both);
+  });
 });

@@ -637,6 +637,26 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       });
     });
 
+      it("reads a party's contracts of a template again after each write that changes them, and only then", async () => {
+        const store = await fresh();
+        const read = async (party: string) => ids(await store.activeContracts({ parties: [party], templateIds: [IOU] }));
+        expect(await read(BOB)).toEqual([]);
+        const a = contract({ signatories: [ALICE], observers: [BOB] });
+        await store.commit(txCommit({ creates: [a] }));
+        expect(await read(BOB)).toEqual([a.contractId]);
+        expect(await read(ALICE)).toEqual([a.contractId]);
+        // A write of another template or other parties leaves the answer as it was.
+        await store.commit(txCommit({ creates: [contract({ signatories: [CAROL] }), contract({ signatories: [BOB], template: KEYED })] }));
+        expect(await read(BOB)).toEqual([a.contractId]);
+        const b = contract({ signatories: [CAROL], observers: [BOB] });
+        await store.commit(txCommit({ archives: [a.contractId], creates: [b] }));
+        expect(await read(BOB)).toEqual([b.contractId]);
+        expect(await read(ALICE)).toEqual([]);
+        await store.commit(txCommit({ archives: [b.contractId] }));
+        expect(await read(BOB)).toEqual([]);
+        expect(await store.activeContracts({ parties: [BOB], templateIds: [IOU], activeAtOffset: 3n })).toEqual([stored({ ...b, createUpdateId: expect.any(String) as unknown as string }, 3n)]);
+      });
+
     describe("parties, users, settings", () => {
       it("parties: add once, look up, page in id order", async () => {
         const store = await fresh();

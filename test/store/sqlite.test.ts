@@ -210,3 +210,22 @@ describe("SqliteStore schema migration", () => {
     expect(rows).toEqual([{ party: "alice::1220", cid: kept.contractId }, { party: "bob::1220", cid: kept.contractId }]);
   });
 });
+
+describe("SqliteStore durability", () => {
+  it("keeps a written batch from readers of the ledger end until its fsync has finished", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccwallet-store-"));
+    dirs.push(dir);
+    const store = openFile(join(dir, "ledger.sqlite"));
+    const ends: bigint[] = [];
+    store.onLedgerEnd((end) => ends.push(end));
+    const committed = store.commit(txCommit({ creates: [contract()] }));
+    // The batch is written in the next check phase; its sync finishes on the thread pool later.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await store.ledgerEnd()).toBe(0n);
+    expect(ends).toEqual([]);
+    expect(await committed).toEqual({ kind: "committed", offset: 1n });
+    expect(await store.ledgerEnd()).toBe(1n);
+    expect(ends).toEqual([1n]);
+    await store.close();
+  });
+});

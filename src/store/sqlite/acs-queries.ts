@@ -8,12 +8,13 @@
 import type { ContractRecord } from "../../ledger/records.js";
 import type { ContractQuery } from "../../ledger/store-port.js";
 import type { LedgerStatements } from "./ledger-statements.js";
+import type { PartyTemplateCache } from "./party-template-cache.js";
 import { allRecords } from "./rows.js";
 
-export function readActiveContracts(s: LedgerStatements, query: ContractQuery): ContractRecord[] {
+export function readActiveContracts(s: LedgerStatements, cache: PartyTemplateCache, query: ContractQuery): ContractRecord[] {
   const at = query.activeAtOffset;
   const templates = query.templateIds && [...new Set(query.templateIds)];
-  if (query.parties) return forParties(s, query.parties, templates, at);
+  if (query.parties) return forParties(s, cache, query.parties, templates, at);
   if (templates?.length === 1) {
     const template = templates[0];
     return at === undefined ? allRecords(s.activeByTemplate, template) : allRecords(s.activeByTemplateAt, { template, at });
@@ -22,12 +23,26 @@ export function readActiveContracts(s: LedgerStatements, query: ContractQuery): 
   return templates ? rows.filter((r) => templates.includes(r.templateId)) : rows;
 }
 
-function forParties(s: LedgerStatements, parties: readonly string[], templates: readonly string[] | undefined, at: bigint | undefined): ContractRecord[] {
+function forParties(
+  s: LedgerStatements,
+  cache: PartyTemplateCache,
+  parties: readonly string[],
+  templates: readonly string[] | undefined,
+  at: bigint | undefined,
+): ContractRecord[] {
+  const ofTemplate = (party: string, template: string): readonly ContractRecord[] => {
+    if (at !== undefined) return allRecords(s.activeByPartyAndTemplate, party, template);
+    const cached = cache.get(party, template);
+    if (cached) return cached;
+    const rows = allRecords<ContractRecord>(s.activeByPartyAndTemplate, party, template);
+    cache.put(party, template, rows);
+    return rows;
+  };
   const byId = new Map<string, ContractRecord>();
   // How many reads gave rows: one read's rows are already in order.
   let sources = 0;
   for (const party of new Set(parties)) {
-    const reads = templates ? templates.map((t) => allRecords<ContractRecord>(s.activeByPartyAndTemplate, party, t)) : [allRecords<ContractRecord>(s.activeByParty, party)];
+    const reads = templates ? templates.map((t) => ofTemplate(party, t)) : [allRecords<ContractRecord>(s.activeByParty, party)];
     for (const rows of reads) {
       if (rows.length > 0) sources++;
       for (const r of rows) if (at === undefined || r.createdOffset <= at) byId.set(r.contractId, r);

@@ -1,7 +1,9 @@
 /**
- * Embedded store on SQLite (better-sqlite3): WAL journal, `synchronous=FULL`, so a commit is on
- * disk before it is acknowledged. Concurrent commits are grouped: requests queued during one
- * turn of the event loop share one SQLite transaction and so one fsync (group commit).
+ * Embedded store on SQLite (better-sqlite3): WAL journal, and a commit is on disk before it is
+ * acknowledged. Concurrent commits are grouped: requests queued during one turn of the event loop
+ * share one SQLite transaction, and batches committed during one fsync share the next (group
+ * commit). Ledger batches are synced off the event loop (wal-sync.ts); the rare writes of
+ * parties, users and settings keep `synchronous=FULL`.
  */
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
@@ -19,12 +21,14 @@ import { decodeRecord, encodeRecord } from "../codec.js";
 import type { CommitRequest, CommitResult, Conflict, ContractHistory, ContractQuery, PackageRecord, PackageSummary, Store, TransactionCommit } from "../../ledger/store-port.js";
 import { SAFETY_NET_PAGES, WalCheckpointer } from "./checkpointer.js";
 import { readActiveContracts } from "./acs-queries.js";
+import { PartyTemplateCache } from "./party-template-cache.js";
 import { ContractCache } from "./contract-cache.js";
 import { SqliteDirectory } from "./directory.js";
 import { prepareLedgerStatements, type LedgerStatements } from "./ledger-statements.js";
 import { SqlitePackages } from "./packages.js";
 import { allRecords, oneRecord } from "./rows.js";
 import { MIGRATIONS, SCHEMA } from "./schema.js";
+import { WalSync } from "./wal-sync.js";
 
 /** SQLite's own default, restored if the checkpoint worker dies. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
@@ -46,7 +50,9 @@ export class SqliteStore implements Store {
   readonly description: string;
   private readonly db: Database.Database;
   private readonly stmts: LedgerStatements;
+  /** Offset of the last write; `durableEnd` of the last one synced, which is what readers see. */
   private end: bigint;
+  private durableEnd: bigint;
   private queue: Pending[] = [];
   private flushScheduled = false;
   private readonly listeners = new Set<(end: bigint) => void>();
@@ -59,8 +65,15 @@ export class SqliteStore implements Store {
   private readonly packageTable: SqlitePackages;
   private closed = false;
   private readonly hot = new ContractCache(HOT_CONTRACTS);
+  private readonly byPartyTemplate = new PartyTemplateCache();
   private readonly checkpointer: WalCheckpointer | undefined;
   private readonly rewindCheckpoint = () => this.db.pragma("wal_checkpoint(PASSIVE)");
+  /** Absent for `:memory:`, which has no disk to wait for. */
+  private readonly walSync: WalSync | undefined;
+  private readonly syncOff: Database.Statement;
+  private readonly syncOn: Database.Statement;
+  /** Set when an fsync failed: what reached the disk is unknown, so nothing more is committed. */
+  private failure: Error | undefined;
 
   constructor(options: SqliteStoreOptions) {
     if (options.file !== ":memory:") mkdirSync(dirname(options.file), { recursive: true });
@@ -68,6 +81,8 @@ export class SqliteStore implements Store {
     this.db = new Database(options.file);
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = FULL");
+    this.syncOff = this.db.prepare("PRAGMA synchronous = NORMAL");
+    this.syncOn = this.db.prepare("PRAGMA synchronous = FULL");
     this.db.pragma("busy_timeout = 5000");
     if (options.file !== ":memory:") {
       // Checkpoints run in a worker thread (see checkpointer.ts), not inside commits.
@@ -75,6 +90,7 @@ export class SqliteStore implements Store {
       this.checkpointer = new WalCheckpointer(options.file, () => {
         if (!this.closed) this.db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
       });
+      this.walSync = new WalSync(`${options.file}-wal`);
     }
     this.db.defaultSafeIntegers(true);
     this.db.exec(SCHEMA);
@@ -88,14 +104,16 @@ export class SqliteStore implements Store {
     );
     const row = this.stmts.maxOffset.get() as { m: bigint | null };
     this.end = row.m ?? 0n;
+    this.durableEnd = this.end;
   }
 
   async ledgerEnd(): Promise<bigint> {
-    return this.end;
+    return this.durableEnd;
   }
 
   commit(request: CommitRequest): Promise<CommitResult> {
     if (this.closed) return Promise.reject(new Error("store is closed"));
+    if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.queue.push({ request, resolve, reject });
       if (!this.flushScheduled) {
@@ -110,42 +128,63 @@ export class SqliteStore implements Store {
     return row && { offset: row.offset, recordTime: row.record_time };
   }
 
-  /** Writes every queued request in one SQLite transaction (one fsync), then acknowledges them. */
+  /** Writes every queued request in one SQLite transaction; acknowledges them once it is synced. */
   private flush(): void {
     this.flushScheduled = false;
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return;
-    const startEnd = this.end;
     this.checkpointer?.beforeWrite(this.rewindCheckpoint);
-    let outcomes: Outcome[];
-    try {
-      outcomes = this.writeBatch(batch, false);
-    } catch {
-      // A request's write threw (rare): the whole transaction rolled back. Redo the batch with a
-      // savepoint per request, so the one that throws is rolled back and rejected alone and the
-      // others still commit with the shared fsync. Savepoints cost two statements per request,
-      // so they are only paid on this path.
-      this.end = startEnd;
-      try {
-        outcomes = this.writeBatch(batch, true);
-      } catch (e) {
-        this.end = startEnd;
-        for (const p of batch) p.reject(e);
-        return;
-      }
-    }
+    const outcomes = this.write(batch);
+    if (!outcomes) return;
+    // The cache follows the file at once: later interpretations read these writes, and their own
+    // acknowledgements wait for a later sync, which covers this batch too.
     outcomes.forEach((o, i) => {
       if (o.ok) this.cacheEffects(batch[i].request, o.result);
     });
-    outcomes.forEach((o, i) => (o.ok ? batch[i].resolve(o.result) : batch[i].reject(o.error)));
-    this.checkpointer?.committed();
-    for (const listener of this.listeners) {
-      try {
-        listener(this.end);
-      } catch {
-        // A failing listener must not keep the others from hearing about the new end.
+    const end = this.end;
+    const acknowledge = (error?: Error) => {
+      if (error) {
+        this.failure ??= error;
+        for (const p of batch) p.reject(error);
+        return;
       }
+      if (end > this.durableEnd) this.durableEnd = end;
+      outcomes.forEach((o, i) => (o.ok ? batch[i].resolve(o.result) : batch[i].reject(o.error)));
+      this.checkpointer?.committed();
+      for (const listener of this.listeners) {
+        try {
+          listener(end);
+        } catch {
+          // A failing listener must not keep the others from hearing about the new end.
+        }
+      }
+    };
+    if (this.walSync) this.walSync.afterCommit(acknowledge);
+    else acknowledge();
+  }
+
+  /** The batch in one transaction, unsynced when a WalSync syncs it; undefined if it was rejected whole. */
+  private write(batch: readonly Pending[]): Outcome[] | undefined {
+    const startEnd = this.end;
+    if (this.walSync) this.syncOff.run();
+    try {
+      return this.writeBatch(batch, false);
+    } catch {
+      // A request's write threw (rare): the whole transaction rolled back. Redo the batch with a
+      // savepoint per request, so the one that throws is rolled back and rejected alone and the
+      // others still commit together. Savepoints cost two statements per request, so they are
+      // only paid on this path.
+      this.end = startEnd;
+      try {
+        return this.writeBatch(batch, true);
+      } catch (e) {
+        this.end = startEnd;
+        for (const p of batch) p.reject(e);
+        return undefined;
+      }
+    } finally {
+      if (this.walSync) this.syncOn.run();
     }
   }
 
@@ -182,13 +221,16 @@ export class SqliteStore implements Store {
     const s = this.stmts;
     for (const cid of request.archives) {
       s.archive.run(offset, cid);
-      s.archiveStakeholders.run(cid);
+      for (const row of s.archiveStakeholders.all(cid) as { party: string; template_id: string }[]) this.byPartyTemplate.changed(row.party, row.template_id);
     }
     for (const c of request.creates) {
       const rec: ContractRecord = { ...c, createdOffset: offset };
       s.insertContract.run(c.contractId, c.templateId, c.keyHash ?? null, offset, c.nodeId, encodeRecord(rec));
       const stakeholders = new Set([...c.signatories, ...c.observers]);
-      for (const party of stakeholders) s.insertStakeholder.run(party, c.templateId, offset, c.nodeId, c.contractId);
+      for (const party of stakeholders) {
+        s.insertStakeholder.run(party, c.templateId, offset, c.nodeId, c.contractId);
+        this.byPartyTemplate.changed(party, c.templateId);
+      }
     }
     const tx: TransactionRecord = { ...request.transaction, offset };
     s.insertTx.run(offset, tx.updateId, encodeRecord(tx));
@@ -244,7 +286,7 @@ export class SqliteStore implements Store {
   }
 
   async activeContracts(query: ContractQuery): Promise<ContractRecord[]> {
-    return readActiveContracts(this.stmts, query);
+    return readActiveContracts(this.stmts, this.byPartyTemplate, query);
   }
 
   async transactions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<TransactionRecord[]> {
@@ -320,6 +362,7 @@ export class SqliteStore implements Store {
     // Acknowledge whatever is queued before closing, so no accepted request is left hanging.
     if (this.queue.length > 0) this.flush();
     this.closed = true;
+    await this.walSync?.close();
     await this.checkpointer?.stop();
     this.listeners.clear();
     this.db.close();
