@@ -129,7 +129,8 @@ function routesFor(services: GatewayOptions["services"]): Route[] {
 async function invoke(calls: CantonCalls, route: Route, params: string[], url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const abort = new AbortController();
   calls.live.add(abort);
-  res.on("close", () => abort.abort());
+  // Only a client gone before the answer cancels the call (an abort builds a DOMException).
+  res.on("close", () => res.writableFinished || abort.abort());
   try {
     const ctx = handlerContextOf(route, "canton-json", url, req, abort.signal);
     await calls.options.authenticate?.(route, ctx);

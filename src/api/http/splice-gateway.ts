@@ -33,7 +33,8 @@ export interface SpliceHandler {
 export function createSpliceHandler(options: SpliceHandlerOptions): SpliceHandler {
   async function invoke(route: Route, params: string[], url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const abort = new AbortController();
-    res.on("close", () => abort.abort());
+    // Only a client gone before the answer cancels the call (an abort builds a DOMException).
+    res.on("close", () => res.writableFinished || abort.abort());
     const ctx = handlerContextOf(route, "splice-json", url, req, abort.signal);
     const impl = (options.impls.get(route.service) as AnyImpl)[route.method.localName];
     // Splice's order: authenticate, authorize, then validate (a bad body of a bad caller is a 401/403).
