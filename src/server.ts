@@ -25,6 +25,7 @@ import { walletServices } from "./api/services/wallet/index.js";
 import { admitAuthenticated } from "./api/services/call-admission.js";
 import { bootstrap, bootstrapValidatorOperator } from "./bootstrap.js";
 import type { Config } from "./config/index.js";
+import { PreparedInterpretations } from "./ledger/prepared-interpretations.js";
 import { SigningKeyCache } from "./external/signing-key-cache.js";
 import { NetworkCache } from "./network/network-cache.js";
 import { StaticClock, WallClock } from "./ledger/clock.js";
@@ -170,6 +171,7 @@ async function openLedgerApi(config: Config, log: Logger, metrics: NodeMetrics):
     completions: new CompletionHub(ledger.feed, config.offsetCheckpointIntervalMs),
     updates: new UpdateHub(ledger.feed, config.offsetCheckpointIntervalMs),
     signingKeys: new SigningKeyCache(),
+    prepared: new PreparedInterpretations(),
     maxDarBytes: config.maxDarBytes,
     log,
     ...(traffic ? { traffic } : {}),

@@ -7,7 +7,7 @@
  */
 import { toHex } from "./canton-hash.js";
 import type { SignatureBy } from "./onboarding-check.js";
-import { InvalidSignatureInput, verifySignature } from "./signature.js";
+import { InvalidSignatureInput, verifySignatureOffLoop } from "./signature.js";
 import type { SigningKey } from "./signing-key.js";
 
 /** The keys that authorize a party's transactions, by fingerprint, and how many must sign. */
@@ -29,35 +29,51 @@ export class ExecuteSignaturesRejected extends Error {
 }
 
 /**
- * Throws `ExecuteSignaturesRejected` unless every party of `actAs` authorized `hash`.
- * `keysOf` answers undefined for a party with no signing keys (not external).
+ * Rejects with `ExecuteSignaturesRejected` unless every party of `actAs` authorized `hash`.
+ * `keysOf` answers undefined for a party with no signing keys (not external). The checks run on
+ * the thread pool, all at once; the first party that falls short (in `actAs` order) is reported.
  */
-export function verifyExecuteSignatures(hash: Uint8Array, actAs: readonly string[], given: readonly PartySignaturesOf[], keysOf: (party: string) => PartyKeys | undefined): void {
+export async function verifyExecuteSignatures(hash: Uint8Array, actAs: readonly string[], given: readonly PartySignaturesOf[], keysOf: (party: string) => PartyKeys | undefined): Promise<void> {
   const byParty = new Map<string, SignatureBy[]>();
   for (const p of given) byParty.set(p.party, [...(byParty.get(p.party) ?? []), ...p.signatures]);
   const unsigned = actAs.filter((p) => (byParty.get(p) ?? []).length === 0);
   if (unsigned.length > 0) throw new ExecuteSignaturesRejected(`The following actAs parties did not provide an external signature: ${unsigned.join(", ")}`);
-  for (const party of actAs) {
-    const keys = keysOf(party);
-    if (!keys) throw new ExecuteSignaturesRejected(`Party ${party} has no signing keys on this participant: it is not an external party`);
+  // Every signature goes to the pool at once; the verdicts are read party by party, in order.
+  const checks = actAs.map((party) => checkOf(party, byParty.get(party)!, keysOf(party), hash));
+  for (const check of checks) {
+    if (check instanceof ExecuteSignaturesRejected) throw check;
     const valid = new Set<string>();
     let invalid = 0;
-    for (const s of byParty.get(party)!) {
-      const key = keys.keys.get(s.signedBy);
-      if (!key) throw new ExecuteSignaturesRejected(`Signing key ${s.signedBy} is not a valid key for ${party}`);
-      let ok = false;
-      try {
-        ok = verifySignature(key, hash, s);
-      } catch (e) {
-        if (!(e instanceof InvalidSignatureInput)) throw e;
-      }
-      if (ok) valid.add(s.signedBy);
-      else invalid++;
-    }
-    if (valid.size < keys.threshold) {
+    (await check.verdicts).forEach((ok, i) => (ok ? valid.add(check.signatures[i].signedBy) : invalid++));
+    if (valid.size < check.threshold) {
       throw new ExecuteSignaturesRejected(
-        `Received ${valid.size} valid signatures from distinct keys (${invalid} invalid), but expected at least ${keys.threshold} valid for ${party}. Transaction hash to be signed: ${toHex(hash)}`,
+        `Received ${valid.size} valid signatures from distinct keys (${invalid} invalid), but expected at least ${check.threshold} valid for ${check.party}. Transaction hash to be signed: ${toHex(hash)}`,
       );
     }
+  }
+}
+
+interface PartyCheck {
+  readonly party: string;
+  readonly threshold: number;
+  readonly signatures: readonly SignatureBy[];
+  readonly verdicts: Promise<boolean[]>;
+}
+
+function checkOf(party: string, signatures: readonly SignatureBy[], keys: PartyKeys | undefined, hash: Uint8Array): PartyCheck | ExecuteSignaturesRejected {
+  if (!keys) return new ExecuteSignaturesRejected(`Party ${party} has no signing keys on this participant: it is not an external party`);
+  const unknown = signatures.find((s) => !keys.keys.has(s.signedBy));
+  if (unknown) return new ExecuteSignaturesRejected(`Signing key ${unknown.signedBy} is not a valid key for ${party}`);
+  const verdicts = Promise.all(signatures.map((s) => verdictOf(keys.keys.get(s.signedBy)!, hash, s)));
+  return { party, threshold: keys.threshold, signatures, verdicts };
+}
+
+/** Whether one signature verifies; a malformed one (wrong length or format) simply does not. */
+async function verdictOf(key: SigningKey, hash: Uint8Array, s: SignatureBy): Promise<boolean> {
+  try {
+    return await verifySignatureOffLoop(key, hash, s);
+  } catch (e) {
+    if (e instanceof InvalidSignatureInput) return false;
+    throw e;
   }
 }

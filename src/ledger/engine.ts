@@ -36,15 +36,19 @@ export type SubmitOutcome =
 
 /**
  * An externally signed transaction runs with what its parties signed fixed in advance: the update
- * id (which seeds its contract ids) and the ledger time it was prepared at. `conforms` compares the
- * re-interpretation with the signed transaction; a difference rejects the submission.
+ * id (which seeds its contract ids) and the ledger time it was prepared at. Either the node still
+ * holds its own interpretation of exactly the signed transaction (`prepared`), which commits as is,
+ * or it re-interprets and `conforms` compares the result with what was signed; a difference
+ * rejects the submission.
  */
-export interface PinnedRun {
+export type PinnedRun = {
   readonly updateId: string;
   readonly ledgerTime: bigint;
   readonly externalTransactionHash: string;
-  readonly conforms: (interpreted: InterpretedTransaction) => Promise<LedgerError | undefined>;
-}
+} & (
+  | { readonly prepared: InterpretedTransaction; readonly conforms?: undefined }
+  | { readonly prepared?: undefined; readonly conforms: (interpreted: InterpretedTransaction) => Promise<LedgerError | undefined> }
+);
 
 export function statusOf(error: LedgerError, correlationId: string): StatusRecord {
   return {
@@ -155,14 +159,16 @@ export class Ledger {
     }
 
     const updateId = pinned?.updateId ?? newUpdateId();
-    let interpreted;
-    try {
-      interpreted = await this.interpret(submission, ledgerTime, updateId);
-    } catch (e) {
-      return reject(e instanceof LedgerError ? e : errors.internal(String(e)));
+    let interpreted = pinned?.prepared;
+    if (!interpreted) {
+      try {
+        interpreted = await this.interpret(submission, ledgerTime, updateId);
+      } catch (e) {
+        return reject(e instanceof LedgerError ? e : errors.internal(String(e)));
+      }
+      const nonConformance = await pinned?.conforms?.(interpreted);
+      if (nonConformance) return reject(nonConformance);
     }
-    const nonConformance = pinned ? await pinned.conforms(interpreted) : undefined;
-    if (nonConformance) return reject(nonConformance);
 
     const unpaid: Omit<TransactionRecord, "offset"> = {
       updateId,

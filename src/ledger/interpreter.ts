@@ -26,6 +26,12 @@ export interface InterpretedTransaction {
   readonly inputs: string[];
   readonly archives: string[];
   readonly creates: Omit<ContractRecord, "createdOffset">[];
+  /**
+   * Whether the outcome depends on nothing but the inputs (immutable while active): no key lookup
+   * found a key unassigned, which the commit does not re-check. Only such a transaction may be
+   * committed later as interpreted now, given its inputs are still active then.
+   */
+  readonly replayable: boolean;
 }
 
 interface LiveContract {
@@ -71,6 +77,7 @@ class Interpretation {
   private readonly contracts = new Map<string, LiveContract>();
   private readonly inputs = new Set<string>();
   private readonly archived = new Set<string>();
+  private missedKeyLookup = false;
   private readonly visibleTo: Set<string>;
   private readonly disclosed: Set<string>;
 
@@ -90,7 +97,7 @@ class Interpretation {
     const creates = [...this.contracts.values()]
       .filter((c) => c.local && c.active)
       .map((c) => c.record as Omit<ContractRecord, "createdOffset">);
-    return { nodes: this.nodes, inputs: [...this.inputs], archives: [...this.archived], creates };
+    return { nodes: this.nodes, inputs: [...this.inputs], archives: [...this.archived], creates, replayable: !this.missedKeyLookup };
   }
 
   async command(cmd: Command): Promise<void> {
@@ -370,6 +377,7 @@ class Interpretation {
         self.checkAuthorized(template.key.maintainers(key), authorizers, `lookupByKey ${qualifiedId(template.id)}`);
         const cid = await self.findByKey(keyHashOf(template as Template<unknown>, key));
         if (cid && !self.contracts.has(cid)) await self.load(cid, false);
+        if (!cid) self.missedKeyLookup = true;
         return (cid ?? null) as ContractId | null;
       },
       require(condition: boolean, message: string): void {

@@ -5,6 +5,9 @@
  * signatures, tampered bytes, replays and stale transactions are refused and change nothing.
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PreparedTransactionSchema, type PreparedTransaction } from "../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
 import { preparedTransactionHash } from "../../src/external/prepared-transaction-hash.js";
@@ -12,16 +15,21 @@ import { jsonSignature, keyHolder, onboardExternal, type KeyHolder } from "../su
 import { IOU, startTestServer, type TestServer } from "../support/test-server.js";
 
 let s: TestServer;
+/** The node's data directory, kept across the restart of the last test. */
+const dir = mkdtempSync(join(tmpdir(), "ccwallet-interactive-"));
 let holder: KeyHolder;
 let party: string;
 let token: string;
 
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({}, dir);
   holder = keyHolder();
   ({ party, token } = await onboardExternal(s, holder, "ext-carol"));
 });
-afterAll(() => s?.stop());
+afterAll(async () => {
+  await s?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 let n = 0;
 const iouCreate = (amount: string) => ({ CreateCommand: { templateId: IOU, createArguments: { issuer: party, owner: party, currency: "CC", amount, observers: [] } } });
@@ -141,6 +149,27 @@ describe("interactive submission, JSON Ledger API", () => {
     expect(stale.status, stale.text).toBeGreaterThanOrEqual(400);
     expect(stale.status).toBeLessThan(500);
     expect(await ious()).toEqual(before);
+  });
+
+  it("commits its own interpretation of exactly what it prepared, and re-interprets what a restart made it forget", async () => {
+    const remembered = () => s.server.api.prepared.size;
+    const start = remembered();
+    const [now, later] = [await prepare(iouCreate("8")), await prepare(iouCreate("9"))];
+    expect(remembered()).toBe(start + 2);
+    const done = await executeAndWait(executeBody(now.base64, holder.sign(now.hash)));
+    expect(done.status, done.text).toBe(200);
+    expect(remembered()).toBe(start + 1);
+
+    await s.stop();
+    s = await startTestServer({}, dir);
+    token = await s.token("ext-carol");
+    expect(remembered()).toBe(0);
+    const before = await ious();
+    const after = await executeAndWait(executeBody(later.base64, holder.sign(later.hash)));
+    expect(after.status, after.text).toBe(200);
+    const created = (await ious()).filter((e: any) => !before.some((b: any) => b.contractId === e.contractId));
+    const localId = (decoded(later.base64).transaction!.nodes[0].versionedNode.value!.nodeType.value as { contractId: string }).contractId;
+    expect(created.map((e: any) => [e.contractId.slice(0, 66), e.createArgument.amount])).toEqual([[localId, "9.0000000000"]]);
   });
 
   it("answers the preferred package of a package name", async () => {

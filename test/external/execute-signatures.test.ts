@@ -18,9 +18,9 @@ function holder() {
   return { key, fp, sig: (m = HASH, by: string = fp) => ({ format: SignatureFormat.Concat, algorithm: SigningAlgorithmSpec.Ed25519, signature: new Uint8Array(sign(null, m, privateKey)), signedBy: by }) };
 }
 
-const outcome = (actAs: string[], given: PartySignaturesOf[], keys: Record<string, PartyKeys>) => {
+const outcome = async (actAs: string[], given: PartySignaturesOf[], keys: Record<string, PartyKeys>) => {
   try {
-    verifyExecuteSignatures(HASH, actAs, given, (p) => keys[p]);
+    await verifyExecuteSignatures(HASH, actAs, given, (p) => keys[p]);
     return "ok";
   } catch (e) {
     if (e instanceof ExecuteSignaturesRejected) return e.message;
@@ -34,21 +34,21 @@ describe("execute signatures", () => {
   const one: Record<string, PartyKeys> = { [BOB]: { threshold: 1, keys: new Map([[k1.fp, k1.key]]) } };
   const two: Record<string, PartyKeys> = { [BOB]: { threshold: 2, keys: new Map([[k1.fp, k1.key], [k2.fp, k2.key]]) } };
 
-  it("accepts the acting party's valid signature; ignores signatures of parties that do not act", () => {
-    expect(outcome([BOB], [{ party: BOB, signatures: [k1.sig()] }], one)).toBe("ok");
-    expect(outcome([BOB], [{ party: BOB, signatures: [k1.sig()] }, { party: "carol::1220", signatures: [k2.sig()] }], one)).toBe("ok");
-    expect(outcome([BOB], [{ party: BOB, signatures: [k1.sig(), k2.sig()] }], two)).toBe("ok");
+  it("accepts the acting party's valid signature; ignores signatures of parties that do not act", async () => {
+    expect(await outcome([BOB], [{ party: BOB, signatures: [k1.sig()] }], one)).toBe("ok");
+    expect(await outcome([BOB], [{ party: BOB, signatures: [k1.sig()] }, { party: "carol::1220", signatures: [k2.sig()] }], one)).toBe("ok");
+    expect(await outcome([BOB], [{ party: BOB, signatures: [k1.sig(), k2.sig()] }], two)).toBe("ok");
   });
 
-  it("refuses with Canton's texts: unsigned party, foreign key, too few valid distinct signatures", () => {
-    expect(outcome([BOB], [], one)).toBe(`The following actAs parties did not provide an external signature: ${BOB}`);
-    expect(outcome([BOB], [{ party: BOB, signatures: [k2.sig()] }], one)).toBe(`Signing key ${k2.fp} is not a valid key for ${BOB}`);
+  it("refuses with Canton's texts: unsigned party, foreign key, too few valid distinct signatures", async () => {
+    expect(await outcome([BOB], [], one)).toBe(`The following actAs parties did not provide an external signature: ${BOB}`);
+    expect(await outcome([BOB], [{ party: BOB, signatures: [k2.sig()] }], one)).toBe(`Signing key ${k2.fp} is not a valid key for ${BOB}`);
     const expected = (valid: number, invalid: number, threshold: number) =>
       `Received ${valid} valid signatures from distinct keys (${invalid} invalid), but expected at least ${threshold} valid for ${BOB}. Transaction hash to be signed: ${VECTORS.preparedTransaction.expectedHashHex}`;
-    expect(outcome([BOB], [{ party: BOB, signatures: [k1.sig(new Uint8Array(32))] }], one)).toBe(expected(0, 1, 1));
-    expect(outcome([BOB], [{ party: BOB, signatures: [{ ...k1.sig(), signature: new Uint8Array(63) }] }], one)).toBe(expected(0, 1, 1));
-    expect(outcome([BOB], [{ party: BOB, signatures: [k1.sig(), k1.sig()] }], two)).toBe(expected(1, 0, 2));
-    expect(outcome([BOB], [{ party: BOB, signatures: [k2.sig(HASH, k1.fp)] }], one)).toBe(expected(0, 1, 1));
-    expect(outcome([BOB], [{ party: BOB, signatures: [k1.sig()] }], {})).toMatch(/not an external party/);
+    expect(await outcome([BOB], [{ party: BOB, signatures: [k1.sig(new Uint8Array(32))] }], one)).toBe(expected(0, 1, 1));
+    expect(await outcome([BOB], [{ party: BOB, signatures: [{ ...k1.sig(), signature: new Uint8Array(63) }] }], one)).toBe(expected(0, 1, 1));
+    expect(await outcome([BOB], [{ party: BOB, signatures: [k1.sig(), k1.sig()] }], two)).toBe(expected(1, 0, 2));
+    expect(await outcome([BOB], [{ party: BOB, signatures: [k2.sig(HASH, k1.fp)] }], one)).toBe(expected(0, 1, 1));
+    expect(await outcome([BOB], [{ party: BOB, signatures: [k1.sig()] }], {})).toMatch(/not an external party/);
   });
 });

@@ -4,7 +4,12 @@ import { WallClock } from "../../src/ledger/clock.js";
 import type { Command, Submission } from "../../src/ledger/commands.js";
 import { Ledger } from "../../src/ledger/engine.js";
 import { projectTransaction, wildcardFilters } from "../../src/ledger/event-format.js";
+import { t, type ValueOf } from "../../src/ledger/daml-type.js";
+import { newUpdateId } from "../../src/ledger/ids.js";
 import { Numeric } from "../../src/ledger/numeric.js";
+import { PreparedInterpretations } from "../../src/ledger/prepared-interpretations.js";
+import { qualifiedName } from "../../src/ledger/registry.js";
+import { choice, defineTemplate } from "../../src/ledger/template.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { Account, createRegistry, Iou } from "../../src/templates/index.js";
 
@@ -108,5 +113,55 @@ describe("interpreter", () => {
     expect(dep.kind).toBe("committed");
     const active = await store.activeContracts({ parties: [A] });
     expect(active.map((c) => (c.payload as { balance: string }).balance)).toEqual(["3.0000000000"]);
+  });
+});
+
+describe("replayable interpretations", () => {
+  const probePayload = t.record({ owner: t.party, id: t.text }, { packageName: "ccwallet-demo", moduleName: "Ccwallet.Demo.Probe", entityName: "KeyProbe" });
+  type ProbePayload = ValueOf<typeof probePayload>;
+  const Probe = choice({
+    name: "Probe",
+    consuming: false,
+    argument: t.record({}),
+    result: t.optional(t.contractId),
+    controllers: (p: ProbePayload) => [p.owner],
+    body: (ctx, self) => ctx.lookupByKey(Account, { owner: self.payload.owner, id: self.payload.id }),
+  });
+  const KeyProbe = defineTemplate<ProbePayload>({
+    id: qualifiedName("ccwallet-demo", "0.1.0", "Ccwallet.Demo.Probe", "KeyProbe"),
+    payload: probePayload,
+    signatories: (p) => [p.owner],
+    choices: [Probe],
+  });
+  const probe = (id: string) =>
+    ledger.interpret(submission([A], [{ kind: "createAndExercise", template: KeyProbe as never, payload: { owner: A, id }, choice: "Probe", argument: {} }]), 1n, newUpdateId());
+
+  const openAccount = async () => {
+    const created = await ledger.submit(submission([A], [{ kind: "create", template: Account as never, payload: { owner: A, id: "main", balance: Numeric.parse("1") } }]));
+    expect(created.kind).toBe("committed");
+  };
+
+  it("depend only on their inputs unless a key lookup came back empty (which the commit does not re-check)", async () => {
+    await openAccount();
+    const found = await probe("main");
+    expect(found.inputs).toHaveLength(1);
+    expect(found.replayable).toBe(true);
+    const missed = await probe("nowhere");
+    expect(missed.inputs).toEqual([]);
+    expect(missed.replayable).toBe(false);
+  });
+
+  it("are remembered by update id and hash, handed out once, the oldest dropped first", async () => {
+    await openAccount();
+    const replayable = await probe("main");
+    const prepared = new PreparedInterpretations(2);
+    prepared.remember("u1", "h1", replayable);
+    prepared.remember("u2", "h2", { ...replayable, replayable: false });
+    expect(prepared.size).toBe(1);
+    expect(prepared.take("u1", "h-other")).toBeUndefined();
+    expect(prepared.take("u1", "h1")).toBe(replayable);
+    expect(prepared.take("u1", "h1")).toBeUndefined();
+    for (const id of ["a", "b", "c"]) prepared.remember(id, id, replayable);
+    expect([prepared.take("a", "a"), prepared.take("b", "b"), prepared.take("c", "c")].map(Boolean)).toEqual([false, true, true]);
   });
 });

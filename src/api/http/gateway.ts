@@ -147,7 +147,8 @@ async function invoke(calls: CantonCalls, route: Route, params: string[], url: U
     }
   } finally {
     calls.live.delete(abort);
-    abort.abort();
+    // A stream's producers stop on the abort; a finished unary call has nothing left to cancel.
+    if (route.method.methodKind === "server_streaming") abort.abort();
   }
 }
 

@@ -5,7 +5,9 @@
  * tolerance (§3.7), then re-interprets the command the transaction came from with the signed update
  * id and time. It commits only if the re-interpretation, on the ledger as it is now, hashes to what
  * the parties signed: tampered bytes fail the signatures, a stale transaction fails the comparison
- * or the contention check, and a replay is a duplicate.
+ * or the contention check, and a replay is a duplicate. When the node still holds its own
+ * interpretation of exactly the signed bytes (PreparedInterpretations), that commits instead of a
+ * re-interpretation, with the same contention check on its inputs.
  */
 import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
@@ -90,7 +92,7 @@ async function verifySignatures(api: LedgerApi, hash: Uint8Array, actAs: readonl
   const keys = await partyKeysOf(api, actAs);
   const given = (req.partySignatures?.signatures ?? []).map((p) => ({ party: p.party, signatures: p.signatures.map(signatureBy) }));
   try {
-    verifyExecuteSignatures(hash, actAs, given, (party) => keys.get(party));
+    await verifyExecuteSignatures(hash, actAs, given, (party) => keys.get(party));
   } catch (e) {
     if (e instanceof ExecuteSignaturesRejected) throw errors.invalidArgument(e.message);
     throw e;
@@ -128,14 +130,11 @@ export async function execution(api: LedgerApi, req: ExecuteRequest, userId: str
   const submission = await submissionFromProto(commands, userId, api.registry, api.store);
   const updateId = pinnedUpdateId(md.preparationTime, md.transactionUuid);
   if (await api.store.transactionById(updateId)) throw errors.duplicateCommand(JSON.stringify([userId, [...actAs].sort(), md.submitterInfo!.commandId]));
+  const pinnedTo = { updateId, ledgerTime: md.preparationTime, externalTransactionHash: toHex(hash) };
+  const prepared = api.prepared.take(updateId, pinnedTo.externalTransactionHash);
   return {
     submission,
-    pinned: {
-      updateId,
-      ledgerTime: md.preparationTime,
-      externalTransactionHash: toHex(hash),
-      conforms: (interpreted) => conformance(api, signed, hash, updateId, interpreted),
-    },
+    pinned: prepared ? { ...pinnedTo, prepared } : { ...pinnedTo, conforms: (interpreted) => conformance(api, signed, hash, updateId, interpreted) },
   };
 }
 

@@ -1,6 +1,7 @@
 /** What the Ledger API services need: one object, built once at start, passed to every service. */
 import type { TokenVerifier } from "../../../auth/index.js";
 import type { SigningKeyCache } from "../../../external/signing-key-cache.js";
+import type { PreparedInterpretations } from "../../../ledger/prepared-interpretations.js";
 import type { Ledger } from "../../../ledger/engine.js";
 import type { TemplateRegistry } from "../../../ledger/registry.js";
 import type { Store } from "../../../ledger/store-port.js";
@@ -31,6 +32,8 @@ export interface LedgerApi {
   readonly streams: StreamLimits;
   /** External parties' public keys, parsed once (execute verifies many signatures per key). */
   readonly signingKeys: SigningKeyCache;
+  /** What this node prepared, so an execute of exactly that commits without interpreting again. */
+  readonly prepared: PreparedInterpretations;
   /** Largest DAR an upload may carry (bytes), `ledger.maxDarBytes`. */
   readonly maxDarBytes: number;
   /** The participant's traffic account; absent when `network.meterTraffic` is off. */

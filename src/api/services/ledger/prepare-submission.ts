@@ -17,6 +17,7 @@ import {
   type PrepareSubmissionResponseSchema,
 } from "../../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
 import { isParticipantAdmin, requireReadAs } from "../../../auth/index.js";
+import { toHex } from "../../../external/canton-hash.js";
 import { preparedTransactionHash } from "../../../external/prepared-transaction-hash.js";
 import { errors } from "../../../ledger/errors.js";
 import { pinnedUpdateId } from "../../../ledger/ids.js";
@@ -81,7 +82,9 @@ export async function prepare(api: LedgerApi, submission: Submission): Promise<P
     },
     api.registry,
   );
-  return { preparedTransaction: prepared, preparedTransactionHash: preparedTransactionHash(prepared), hashingSchemeVersion: HashingSchemeVersion.V2 };
+  const hash = preparedTransactionHash(prepared);
+  api.prepared.remember(updateId, toHex(hash), interpreted);
+  return { preparedTransaction: prepared, preparedTransactionHash: hash, hashingSchemeVersion: HashingSchemeVersion.V2 };
 }
 
 /** The stored records of the contracts an interpretation used; one archived since is contention. */

@@ -1,0 +1,38 @@
+/**
+ * The node's own interpretations of transactions it prepared for external signing, by update id,
+ * with the hash their parties sign. When an execute carries exactly that transaction (its bytes
+ * re-hash to the remembered hash), the node commits what it interpreted at prepare instead of
+ * interpreting again: a replayable interpretation depends only on its input contracts, and the
+ * commit checks that they are still active. Executes of anything else, and of what was forgotten,
+ * re-interpret and compare as before. The oldest entries go past `max` (prepares never executed).
+ */
+import type { InterpretedTransaction } from "./interpreter.js";
+
+interface Remembered {
+  readonly hash: string;
+  readonly interpreted: InterpretedTransaction;
+}
+
+export class PreparedInterpretations {
+  private readonly byUpdateId = new Map<string, Remembered>();
+
+  constructor(private readonly max = 4096) {}
+
+  remember(updateId: string, hash: string, interpreted: InterpretedTransaction): void {
+    if (!interpreted.replayable) return;
+    if (this.byUpdateId.size >= this.max) this.byUpdateId.delete(this.byUpdateId.keys().next().value!);
+    this.byUpdateId.set(updateId, { hash, interpreted });
+  }
+
+  /** The interpretation prepared under `updateId` if it hashed to `hash`; each is handed out once. */
+  take(updateId: string, hash: string): InterpretedTransaction | undefined {
+    const r = this.byUpdateId.get(updateId);
+    if (r?.hash !== hash) return undefined;
+    this.byUpdateId.delete(updateId);
+    return r.interpreted;
+  }
+
+  get size(): number {
+    return this.byUpdateId.size;
+  }
+}
