@@ -51,6 +51,36 @@ function withoutBigints(v: unknown): unknown {
   return copy ?? o;
 }
 
+/**
+ * The JSON of a value without bigints, or undefined if it holds one; kept per object, because a
+ * transaction's nodes are serialized once to price their traffic and again to be stored. Only for
+ * values nobody mutates once built (interpreted nodes are final).
+ */
+const plainJsonOf = new WeakMap<object, string>();
+
+export function plainJson(value: object): string | undefined {
+  let json = plainJsonOf.get(value);
+  if (json === undefined) {
+    try {
+      json = JSON.stringify(value);
+    } catch (e) {
+      if (!(e instanceof TypeError)) throw e;
+      return undefined;
+    }
+    plainJsonOf.set(value, json);
+  }
+  return json;
+}
+
+/** `encodeRecord(record)` with `record[key]` spliced in from `plainJson` (same document, key last). */
+export function encodeRecordReusing<T extends object>(record: T, key: keyof T & string): string {
+  const value = record[key];
+  const reused = value !== null && typeof value === "object" ? plainJson(value) : undefined;
+  if (reused === undefined) return encodeRecord(record);
+  const rest = encodeRecord({ ...record, [key]: undefined });
+  return `${rest.length > 2 ? `${rest.slice(0, -1)},` : "{"}${JSON.stringify(key)}:${reused}}`;
+}
+
 export function decodeRecord<T>(text: string): T {
   // A walk over the parsed tree instead of a JSON.parse reviver: same result, about 3× faster
   // (the reviver is called for every value, strings included; see bench/).

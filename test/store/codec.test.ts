@@ -1,6 +1,6 @@
 /** The JSON persistence of records: bigints survive, everything else is plain JSON. */
 import { describe, expect, it } from "vitest";
-import { decodeRecord, encodeRecord } from "../../src/store/codec.js";
+import { decodeRecord, encodeRecord, encodeRecordReusing, plainJson } from "../../src/store/codec.js";
 
 describe("record codec", () => {
   it("writes bigints anywhere as {$n} and leaves the input untouched", () => {
@@ -27,5 +27,20 @@ describe("record codec", () => {
     const both = { offset: 5n, dedup: { kind: "offset", offset: 3n } };
     expect(encodeRecord(both)).toBe('{"offset":{"$n":"5"},"dedup":{"kind":"offset","offset":{"$n":"3"}}}');
     expect(decodeRecord(encodeRecord(both))).toEqual(both);
+  });
+
+  it("reuses the plain JSON of a value already serialized (a transaction's nodes, priced then stored)", () => {
+    const nodes = [{ kind: "create", payload: { s: "x" } }];
+    const tx = { offset: 9n, updateId: "u", nodes };
+    expect(plainJson(nodes)).toBe(JSON.stringify(nodes));
+    expect(plainJson(nodes)).toBe(plainJson(nodes));
+    const text = encodeRecordReusing(tx, "nodes");
+    expect(text).toBe('{"offset":{"$n":"9"},"updateId":"u","nodes":[{"kind":"create","payload":{"s":"x"}}]}');
+    expect(decodeRecord(text)).toEqual(tx);
+    expect(encodeRecordReusing({ nodes }, "nodes")).toBe(JSON.stringify({ nodes }));
+    // Values holding a bigint are not plain: the record is encoded as encodeRecord does.
+    const deep = { offset: 1n, nodes: [{ payload: { n: 2n } }] };
+    expect(plainJson(deep.nodes)).toBeUndefined();
+    expect(encodeRecordReusing(deep, "nodes")).toBe(encodeRecord(deep));
   });
 });

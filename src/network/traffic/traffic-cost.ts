@@ -10,6 +10,7 @@
  * recompute it from the committed transaction.
  */
 import type { NodeRecord } from "../../ledger/records.js";
+import { plainJson } from "../../store/codec.js";
 
 /** Bytes every transaction pays whatever its size. */
 export const BASE_EVENT_COST = 5_000n;
@@ -20,11 +21,7 @@ export function trafficCostOf(nodes: readonly NodeRecord[]): bigint {
 
 function nodesJson(nodes: readonly NodeRecord[]): string {
   // Payloads are Daml-LF JSON (numbers as strings); a bigint would only come from a hand-built
-  // record, so the replacer (called for every value, twice as slow) is only the fallback.
-  try {
-    return JSON.stringify(nodes);
-  } catch (e) {
-    if (!(e instanceof TypeError)) throw e;
-    return JSON.stringify(nodes, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
-  }
+  // record, so the replacer (called for every value, twice as slow) is only the fallback. The
+  // plain JSON is kept for the store, which writes the same nodes next.
+  return plainJson(nodes) ?? JSON.stringify(nodes, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
 }

@@ -17,7 +17,7 @@ import type {
   UserRight,
 } from "../../ledger/records.js";
 import { isDuplicate } from "../../ledger/deduplication.js";
-import { decodeRecord, encodeRecord } from "../codec.js";
+import { decodeRecord, encodeRecord, encodeRecordReusing } from "../codec.js";
 import type { CommitRequest, CommitResult, Conflict, ContractHistory, ContractQuery, PackageRecord, PackageSummary, Store, TransactionCommit } from "../../ledger/store-port.js";
 import { SAFETY_NET_PAGES, WalCheckpointer } from "./checkpointer.js";
 import { readActiveContracts } from "./acs-queries.js";
@@ -233,7 +233,7 @@ export class SqliteStore implements Store {
       }
     }
     const tx: TransactionRecord = { ...request.transaction, offset };
-    s.insertTx.run(offset, tx.updateId, encodeRecord(tx));
+    s.insertTx.run(offset, tx.updateId, encodeRecordReusing(tx, "nodes"));
     this.writeCompletion({ ...request.completion, offset });
     if (request.dedup) s.upsertDedup.run(request.dedup.changeKey, offset, request.completion.recordTime);
     this.end = offset;
