@@ -14,12 +14,12 @@ import { create, fromBinary, isMessage, toBinary, type DescMessage, type DescMet
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { GrpcCallContext } from "./grpc-call-context.js";
+import { CallContext } from "../call-context.js";
 import { wireBytesOf } from "../convert/wire-encoded.js";
 import { asConnectError, errorStatus, frame, MAX_REQUEST_MESSAGE_BYTES, OK_STATUS, parseTimeout, splitFrames, type StatusHeaders } from "./grpc-wire.js";
 
-export type UnaryHandler = (request: unknown, ctx: GrpcCallContext) => unknown;
-export type StreamHandler = (request: unknown, ctx: GrpcCallContext) => AsyncIterable<unknown>;
+export type UnaryHandler = (request: unknown, ctx: CallContext) => unknown;
+export type StreamHandler = (request: unknown, ctx: CallContext) => AsyncIterable<unknown>;
 /** Decides, from the method and the request headers alone, whether a call may go on; throws to refuse it. */
 export type CallAdmission = (method: DescMethod, headers: IncomingHttpHeaders) => Promise<void> | void;
 
@@ -56,7 +56,7 @@ class GrpcCall {
   private ended = false;
   private headersSent = false;
   private timer: NodeJS.Timeout | undefined;
-  private ctx: GrpcCallContext | undefined;
+  private ctx: CallContext | undefined;
   private trailers: StatusHeaders = OK_STATUS;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
@@ -88,7 +88,7 @@ class GrpcCall {
       this.fail(e);
       return;
     }
-    this.ctx = new GrpcCallContext(this.route.service, this.route.method, this.headers[":path"] ?? "", this.headers, deadline);
+    this.ctx = new CallContext(this.route.service, this.route.method, this.headers[":path"] ?? "", this.headers, { protocolName: "grpc", requestMethod: "POST", deadline });
     const chunks: Buffer[] = [];
     let size = 0;
     stream.on("data", (chunk: Buffer) => {

@@ -1,6 +1,7 @@
 /** Reading request bodies and writing responses on node:http, shared by both JSON dialects. */
-import { createHandlerContext, type HandlerContext } from "@connectrpc/connect";
+import type { HandlerContext } from "@connectrpc/connect";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { CallContext } from "../call-context.js";
 import type { Route } from "./route-table.js";
 
 /** A body over its limit; `limit` says which (the JSON one, or the larger one of binary uploads). */
@@ -69,15 +70,7 @@ export function headersOf(req: IncomingMessage): Headers {
   return h;
 }
 
-/** The Connect handler context a routed JSON request hands to the service implementation the gRPC port serves. */
+/** The handler context a routed JSON request hands to the service implementation the gRPC port serves. */
 export function handlerContextOf(route: Route, protocolName: string, url: URL, req: IncomingMessage, signal: AbortSignal): HandlerContext {
-  return createHandlerContext({
-    service: route.service,
-    method: route.method,
-    protocolName,
-    requestMethod: req.method ?? "GET",
-    url: url.toString(),
-    requestSignal: signal,
-    requestHeader: headersOf(req),
-  });
+  return new CallContext(route.service, route.method, url.toString(), req.headers, { protocolName, requestMethod: req.method ?? "GET", signal });
 }

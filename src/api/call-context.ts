@@ -1,17 +1,30 @@
 /**
- * The HandlerContext a natively served gRPC call hands to the service implementations: the same
- * interface Connect provides, so one implementation serves both paths. Everything a call may not
- * need (abort signal, response headers/trailers, context values) is created on first use; the
- * request headers are built eagerly because every call authenticates.
+ * The HandlerContext our own transports (native gRPC, the JSON gateways) hand to the service
+ * implementations: the interface Connect provides, so one implementation serves every path, but
+ * without what Connect's `createHandlerContext` builds for each call (a deadline controller, a
+ * linked controller, four Headers copies). Everything a call may not need (abort signal, response
+ * headers/trailers, context values) is created on first use; the request headers are built
+ * eagerly because every call authenticates.
  */
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import { createContextValues, type ContextValues, type HandlerContext } from "@connectrpc/connect";
 import type { IncomingHttpHeaders } from "node:http2";
 
-export class GrpcCallContext implements HandlerContext {
-  readonly protocolName = "grpc";
-  readonly requestMethod = "POST";
+export interface CallContextOptions {
+  readonly protocolName: string;
+  readonly requestMethod: string;
+  /** Epoch milliseconds past which the call is abandoned. */
+  readonly deadline?: number;
+  /** The transport's own cancellation (a client gone); without it the context makes one on first use. */
+  readonly signal?: AbortSignal;
+}
+
+export class CallContext implements HandlerContext {
+  readonly protocolName: string;
+  readonly requestMethod: string;
   readonly requestHeader: Headers;
+  private readonly deadline: number | undefined;
+  private readonly given: AbortSignal | undefined;
   private controller: AbortController | undefined;
   private header: Headers | undefined;
   private trailer: Headers | undefined;
@@ -22,13 +35,17 @@ export class GrpcCallContext implements HandlerContext {
     readonly method: DescMethod,
     readonly url: string,
     headers: IncomingHttpHeaders,
-    private readonly deadline: number | undefined,
+    options: CallContextOptions,
   ) {
     this.requestHeader = requestHeaders(headers);
+    this.protocolName = options.protocolName;
+    this.requestMethod = options.requestMethod;
+    this.deadline = options.deadline;
+    this.given = options.signal;
   }
 
   get signal(): AbortSignal {
-    return (this.controller ??= new AbortController()).signal;
+    return this.given ?? (this.controller ??= new AbortController()).signal;
   }
 
   readonly timeoutMs = (): number | undefined => (this.deadline === undefined ? undefined : this.deadline - Date.now());
@@ -45,7 +62,7 @@ export class GrpcCallContext implements HandlerContext {
     return (this.contextValues ??= createContextValues());
   }
 
-  /** Ends the call for the implementation (cancelled, deadline passed): aborts its signal. */
+  /** Ends the call for the implementation (cancelled, deadline passed): aborts its own signal. */
   abort(reason: unknown): void {
     (this.controller ??= new AbortController()).abort(reason);
   }
@@ -63,7 +80,7 @@ export class GrpcCallContext implements HandlerContext {
 function requestHeaders(headers: IncomingHttpHeaders): Headers {
   const h = new Headers();
   for (const name in headers) {
-    // Pseudo-headers (:path, :method, ...) are not metadata.
+    // HTTP/2 pseudo-headers (:path, :method, ...) are not metadata.
     if (name.charCodeAt(0) === 58) continue;
     const v = headers[name];
     if (typeof v === "string") h.append(name, v);
