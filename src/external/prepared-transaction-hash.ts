@@ -11,6 +11,7 @@
  */
 import { concatBytes, int32be, sha256, HashPurpose } from "./canton-hash.js";
 import { HashWriter } from "./hash-writer.js";
+import { traceWithResult, TracingHashWriter } from "./tracing-hash-writer.js";
 
 export interface Identifier {
   readonly packageId: string;
@@ -146,10 +147,17 @@ function identifier(w: HashWriter, id: Identifier): void {
 
 const strings = (w: HashWriter, xs: readonly string[]) => w.list(xs, (s) => w.string(s));
 
+/** How a trace names each value's tag byte (Canton's wording). */
+const TAG_LABEL: Record<keyof typeof VALUE_TAG, string> = {
+  unit: "Unit Type Tag", bool: "Bool Type Tag", int64: "Int64 Type Tag", numeric: "Numeric Type Tag", timestamp: "Timestamp Type Tag",
+  date: "Date Type Tag", party: "Party Type Tag", text: "Text Type Tag", contractId: "ContractId Type Tag", optional: "Optional Type Tag",
+  list: "List Type Tag", textMap: "TextMap Type Tag", record: "Record Type Tag", variant: "Variant Type Tag", enum: "Enum Type Tag", genMap: "GenMap Type Tag",
+};
+
 function value(w: HashWriter, v: Value): void {
   const s = v.sum;
   if (s.case === undefined) throw new UnhashableTransaction("a value without content");
-  w.byte(VALUE_TAG[s.case]);
+  w.byte(VALUE_TAG[s.case], TAG_LABEL[s.case]);
   switch (s.case) {
     case "unit":
       return;
@@ -165,11 +173,13 @@ function value(w: HashWriter, v: Value): void {
       return;
     case "numeric":
     case "party":
+      w.string(s.value, s.case);
+      return;
     case "text":
       w.string(s.value);
       return;
     case "contractId":
-      w.bytes(hexBytes(s.value, "contract id"));
+      w.bytes(hexBytes(s.value, "contract id"), "contractId");
       return;
     case "optional":
       w.optional(s.value.value, (x) => value(w, x));
@@ -209,16 +219,40 @@ function value(w: HashWriter, v: Value): void {
   }
 }
 
-/** The encoding of a create, as a node (with its seed, if any) or as an input contract (no seed). */
-function createBytes(c: CreateNode, seed: Uint8Array | undefined): Uint8Array {
-  const w = new HashWriter();
-  w.byte(NODE_ENCODING_V1).string(checkVersion(c.lfVersion)).byte(NODE_TAG.create);
-  w.optional(seed, (s) => w.raw(s));
-  w.bytes(hexBytes(c.contractId, "contract id")).string(c.packageName);
-  identifier(w, required(c.templateId, "template id"));
+/** The node encoding's header: encoding version, LF version, tag (Canton's trace order). */
+function nodeHeader(w: HashWriter, kind: string, lfVersion: string, tag: number): void {
+  w.byte(NODE_ENCODING_V1, "01 (Node Encoding Version)");
+  w.context(`${kind} Node`);
+  w.context("Node Version");
+  w.string(checkVersion(lfVersion));
+  w.byte(tag, `${kind} Node Tag`);
+}
+
+/** Contract id, package name and template id, which every node but a rollback starts with. */
+function contractHeader(w: HashWriter, n: { readonly contractId: string; readonly packageName: string; readonly templateId?: Identifier }): void {
+  w.context("Contract Id");
+  w.bytes(hexBytes(n.contractId, "contract id"), "contractId");
+  w.context("Package Name");
+  w.string(n.packageName);
+  w.context("Template Id");
+  identifier(w, required(n.templateId, "template id"));
+}
+
+function parties(w: HashWriter, what: string, xs: readonly string[]): void {
+  w.context(what);
+  strings(w, xs);
+}
+
+/** The encoding of a create, as a node (with its seed, if any) or as an input contract (no seed), in `w`. */
+function createBytes(w: HashWriter, c: CreateNode, seed: Uint8Array | undefined): Uint8Array {
+  nodeHeader(w, "Create", c.lfVersion, NODE_TAG.create);
+  w.context("Node Seed");
+  w.optional(seed, (s) => w.raw(s, "node seed"));
+  contractHeader(w, c);
+  w.context("Arg");
   value(w, required(c.argument, "create argument"));
-  strings(w, c.signatories);
-  strings(w, c.stakeholders);
+  parties(w, "Signatories", c.signatories);
+  parties(w, "Stakeholders", c.stakeholders);
   return w.digest();
 }
 
@@ -246,63 +280,71 @@ class NodeHasher {
     }
   }
 
-  hash(id: string): Uint8Array {
+  /** The node's hash; `parent` is the writer that will take it (its `sub` traces the node). */
+  hash(id: string, parent: HashWriter): Uint8Array {
     const known = this.hashes.get(id);
     if (known) return known;
     if (this.open.has(id)) throw new UnhashableTransaction(`node ${id} is its own descendant`);
     const node = this.nodes.get(id);
     if (!node) throw new UnhashableTransaction(`unknown node id ${id}`);
     this.open.add(id);
-    const h = this.encode(id, node);
+    const h = this.encode(id, node, parent.sub());
     this.open.delete(id);
     this.hashes.set(id, h);
     return h;
   }
 
-  private children(w: HashWriter, ids: readonly string[]): void {
-    w.list(ids, (c) => w.raw(this.hash(c)));
+  private children(w: HashWriter, what: string, ids: readonly string[]): void {
+    w.context(what);
+    w.list(ids, (c) => w.raw(this.hash(c, w), "(Hashed Inner Node)"));
   }
 
-  private encode(id: string, node: TransactionNode): Uint8Array {
+  private encode(id: string, node: TransactionNode, w: HashWriter): Uint8Array {
     if (node.versionedNode.case !== "v1") throw new UnhashableTransaction(`node ${id} has no v1 encoding`);
     const t = node.versionedNode.value.nodeType;
-    const w = new HashWriter();
     switch (t.case) {
       case "create":
-        return createBytes(t.value, this.seeds.get(id));
+        return createBytes(w, t.value, this.seeds.get(id));
       case "exercise": {
         const e = t.value;
-        w.byte(NODE_ENCODING_V1).string(checkVersion(e.lfVersion)).byte(NODE_TAG.exercise);
-        w.raw(required(this.seeds.get(id), `seed of exercise node ${id}`));
-        w.bytes(hexBytes(e.contractId, "contract id")).string(e.packageName);
-        identifier(w, required(e.templateId, "template id"));
-        strings(w, e.signatories);
-        strings(w, e.stakeholders);
-        strings(w, e.actingParties);
+        nodeHeader(w, "Exercise", e.lfVersion, NODE_TAG.exercise);
+        w.context("Node Seed");
+        w.raw(required(this.seeds.get(id), `seed of exercise node ${id}`), "seed");
+        contractHeader(w, e);
+        parties(w, "Signatories", e.signatories);
+        parties(w, "Stakeholders", e.stakeholders);
+        parties(w, "Acting Parties", e.actingParties);
+        w.context("Interface Id");
         w.optional(e.interfaceId, (i) => identifier(w, i));
+        w.context("Choice Id");
         w.string(e.choiceId);
+        w.context("Chosen Value");
         value(w, required(e.chosenValue, "choice argument"));
+        w.context("Consuming");
         w.bool(e.consuming);
+        w.context("Exercise Result");
         w.optional(e.exerciseResult, (r) => value(w, r));
-        strings(w, e.choiceObservers);
-        this.children(w, e.children);
+        parties(w, "Choice Observers", e.choiceObservers);
+        this.children(w, "Children", e.children);
         return w.digest();
       }
       case "fetch": {
         const f = t.value;
-        w.byte(NODE_ENCODING_V1).string(checkVersion(f.lfVersion)).byte(NODE_TAG.fetch);
-        w.bytes(hexBytes(f.contractId, "contract id")).string(f.packageName);
-        identifier(w, required(f.templateId, "template id"));
-        strings(w, f.signatories);
-        strings(w, f.stakeholders);
+        nodeHeader(w, "Fetch", f.lfVersion, NODE_TAG.fetch);
+        contractHeader(w, f);
+        parties(w, "Signatories", f.signatories);
+        parties(w, "Stakeholders", f.stakeholders);
         // Unlike an exercise, a fetch has the interface before the acting parties.
+        w.context("Interface Id");
         w.optional(f.interfaceId, (i) => identifier(w, i));
-        strings(w, f.actingParties);
+        parties(w, "Acting Parties", f.actingParties);
         return w.digest();
       }
       case "rollback":
-        w.byte(NODE_ENCODING_V1).byte(NODE_TAG.rollback);
-        this.children(w, t.value.children);
+        w.byte(NODE_ENCODING_V1, "01 (Node Encoding Version)");
+        w.context("Rollback Node");
+        w.byte(NODE_TAG.rollback, "Rollback Node Tag");
+        this.children(w, "Children", t.value.children);
         return w.digest();
       default:
         throw new UnhashableTransaction(`node ${id} has no content`);
@@ -310,27 +352,67 @@ class NodeHasher {
   }
 }
 
-export function transactionHash(tx: NonNullable<PreparedTransactionShape["transaction"]>): Uint8Array {
+/** The transaction hash; `parent` (when tracing) is the writer of the final hash. */
+export function transactionHash(tx: NonNullable<PreparedTransactionShape["transaction"]>, parent?: HashWriter): Uint8Array {
   checkVersion(tx.version);
   const nodes = new NodeHasher(tx);
-  const w = new HashWriter().raw(PURPOSE).string(tx.version);
-  w.list(tx.roots, (r) => w.raw(nodes.hash(r)));
+  const w = parent ? parent.sub() : new HashWriter();
+  w.raw(PURPOSE, "Hash Purpose");
+  w.context("Serialization Version");
+  w.string(tx.version);
+  w.context("Root Nodes");
+  w.list(tx.roots, (r) => w.raw(nodes.hash(r, w), "(Hashed Inner Node)"));
   return w.digest();
 }
 
-export function metadataHash(md: NonNullable<PreparedTransactionShape["metadata"]>): Uint8Array {
+export function metadataHash(md: NonNullable<PreparedTransactionShape["metadata"]>, parent?: HashWriter): Uint8Array {
   const submitter = required(md.submitterInfo, "submitter info");
-  const w = new HashWriter().raw(PURPOSE).byte(METADATA_ENCODING_V1);
-  strings(w, submitter.actAs);
-  w.string(submitter.commandId).string(md.transactionUuid).int32(md.mediatorGroup).string(md.synchronizerId);
+  const w = parent ? parent.sub() : new HashWriter();
+  w.raw(PURPOSE, "Hash Purpose").byte(METADATA_ENCODING_V1, "01 (Metadata Encoding Version)");
+  parties(w, "Act As Parties", submitter.actAs);
+  w.context("Command Id");
+  w.string(submitter.commandId);
+  w.context("Transaction UUID");
+  w.string(md.transactionUuid);
+  w.context("Mediator Group");
+  w.int32(md.mediatorGroup);
+  w.context("Synchronizer Id");
+  w.string(md.synchronizerId);
+  w.context("Min Time Boundary");
   w.optional(md.minLedgerEffectiveTime, (t) => w.int64(t));
+  w.context("Max Time Boundary");
   w.optional(md.maxLedgerEffectiveTime, (t) => w.int64(t));
+  w.context("Preparation Time");
   w.int64(md.preparationTime);
+  w.context("Disclosed Contracts");
   w.list(md.inputContracts, (c) => {
     if (c.contract.case !== "v1") throw new UnhashableTransaction("an input contract without its v1 create");
-    w.int64(c.createdAt).raw(createBytes(c.contract.value, undefined));
+    w.context("Created At");
+    w.int64(c.createdAt);
+    w.context("Create Contract");
+    w.raw(createBytes(w.sub(), c.contract.value, undefined), "Disclosed Contract");
   });
   return w.digest();
+}
+
+/** The final hash over the transaction and metadata hashes, written to `w`. */
+function finalHash(prepared: PreparedTransactionShape, w: HashWriter): Uint8Array {
+  const txShape = required(prepared.transaction, "transaction");
+  const mdShape = required(prepared.metadata, "metadata");
+  w.raw(PURPOSE, "Hash Purpose").byte(HASHING_SCHEME_V2, "02 (Hashing Scheme Version)");
+  w.raw(transactionHash(txShape, w), "Transaction");
+  w.raw(metadataHash(mdShape, w), "Metadata");
+  return w.digest();
+}
+
+/**
+ * The hash and Canton-style byte trace of it (verbose hashing). Slower than
+ * `preparedTransactionHash` (a line per piece), so only a request asking for it pays it.
+ */
+export function tracedPreparedTransactionHash(prepared: PreparedTransactionShape): { readonly hash: Uint8Array; readonly details: string } {
+  const w = new TracingHashWriter();
+  const hash = finalHash(prepared, w);
+  return { hash, details: traceWithResult(w, hash) };
 }
 
 /** The 32 bytes an external party signs (no multihash prefix). */
