@@ -43,6 +43,8 @@ export interface PinnedRun {
   readonly updateId: string;
   readonly ledgerTime: bigint;
   readonly externalTransactionHash: string;
+  /** The external parties' signatures the execute carries (they are part of the request's traffic). */
+  readonly signatures?: number;
   readonly conforms: (interpreted: InterpretedTransaction) => Promise<LedgerError | undefined>;
 }
 
@@ -106,7 +108,7 @@ export class Ledger {
    * (PrepareSubmission). Throws the LedgerError a submit would be rejected with.
    */
   interpret(submission: Submission, ledgerTime: bigint, updateId: string): Promise<InterpretedTransaction> {
-    return interpret(submission, this.registry, this.store, ledgerTime, updateId, updateId);
+    return interpret(submission, this.registry, this.store, ledgerTime, updateId, updateId, true);
   }
 
   /** Runs a submission to its end. Never throws for a rejected command: it returns the rejection. */
@@ -157,7 +159,8 @@ export class Ledger {
     const updateId = pinned?.updateId ?? newUpdateId();
     let interpreted;
     try {
-      interpreted = await this.interpret(submission, ledgerTime, updateId);
+      // Fetches are recorded only for an externally signed run, whose prepared form includes them.
+      interpreted = await interpret(submission, this.registry, this.store, ledgerTime, updateId, updateId, pinned !== undefined);
     } catch (e) {
       return reject(e instanceof LedgerError ? e : errors.internal(String(e)));
     }
@@ -175,7 +178,7 @@ export class Ledger {
       ...(pinned ? { externalTransactionHash: pinned.externalTransactionHash } : {}),
     };
     // Priced last, on what would be sequenced; a member without traffic commits nothing.
-    const charge = this.traffic ? await this.traffic.charge(unpaid, submission.userId) : undefined;
+    const charge = this.traffic ? await this.traffic.charge(unpaid, submission.userId, pinned?.signatures ?? 0) : undefined;
     if (charge instanceof LedgerError) return reject(charge);
     const paid = charge ? { paidTrafficCost: charge.cost } : {};
     const transaction: Omit<TransactionRecord, "offset"> = { ...unpaid, ...paid };

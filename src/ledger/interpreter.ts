@@ -20,8 +20,30 @@ export interface ContractReader {
   activeContractByKey(keyHash: string): Promise<ContractRecord | undefined>;
 }
 
+/**
+ * A contract a choice body fetched (Canton's Fetch node). Not a ledger node: the committed
+ * transaction, its node ids and its events are the same with or without it (Canton's Ledger API
+ * shows no fetches either); only a prepared transaction shows it, among its parent's children.
+ */
+export interface FetchRecord {
+  /** The exercise whose body fetched (its node id). */
+  readonly parent: number;
+  /** The number of ledger nodes before the fetch: it comes before the parent's child with this id. */
+  readonly before: number;
+  readonly contractId: string;
+  readonly templateId: string;
+  readonly packageName: string;
+  readonly interfaceId?: string;
+  readonly signatories: readonly string[];
+  readonly stakeholders: readonly string[];
+  /** The fetch's authorizers among the contract's stakeholders (as Daml-LF records them). */
+  readonly actingParties: readonly string[];
+}
+
 export interface InterpretedTransaction {
   readonly nodes: NodeRecord[];
+  /** The fetches of choice bodies, in the order they ran; only when asked for (prepare, execute). */
+  readonly fetches?: readonly FetchRecord[];
   /** Pre-existing contracts read or exercised: they must still be active at commit. */
   readonly inputs: string[];
   readonly archives: string[];
@@ -47,8 +69,9 @@ export async function interpret(
   ledgerTime: bigint,
   updateSeed: string,
   updateId: string,
+  recordFetches = false,
 ): Promise<InterpretedTransaction> {
-  const run = new Interpretation(submission, registry, reader, ledgerTime, updateSeed, updateId);
+  const run = new Interpretation(submission, registry, reader, ledgerTime, updateSeed, updateId, recordFetches);
   try {
     for (const command of submission.commands) await run.command(command);
   } catch (e) {
@@ -73,6 +96,9 @@ class Interpretation {
   private readonly archived = new Set<string>();
   private readonly visibleTo: Set<string>;
   private readonly disclosed: Set<string>;
+  /** Recorded fetches (when asked for) and the exercises whose bodies are running, innermost last. */
+  private readonly fetches: FetchRecord[] | undefined;
+  private readonly running: number[] = [];
 
   constructor(
     private readonly submission: Submission,
@@ -81,7 +107,9 @@ class Interpretation {
     private readonly ledgerTime: bigint,
     private readonly updateSeed: string,
     private readonly updateId: string,
+    recordFetches: boolean,
   ) {
+    this.fetches = recordFetches ? [] : undefined;
     this.visibleTo = new Set([...submission.actAs, ...submission.readAs]);
     this.disclosed = new Set(submission.disclosed.map((c) => c.contractId));
   }
@@ -90,7 +118,7 @@ class Interpretation {
     const creates = [...this.contracts.values()]
       .filter((c) => c.local && c.active)
       .map((c) => c.record as Omit<ContractRecord, "createdOffset">);
-    return { nodes: this.nodes, inputs: [...this.inputs], archives: [...this.archived], creates };
+    return { nodes: this.nodes, ...(this.fetches ? { fetches: this.fetches } : {}), inputs: [...this.inputs], archives: [...this.archived], creates };
   }
 
   async command(cmd: Command): Promise<void> {
@@ -287,7 +315,9 @@ class Interpretation {
       if (!live.local) this.archived.add(cid);
     }
     const inner = new Set([...controllers, ...record.signatories]);
+    if (this.fetches) this.running.push(nodeId);
     const result = await body(this.context(inner, witnesses));
+    if (this.fetches) this.running.pop();
     const node: ExerciseNodeRecord = {
       kind: "exercise",
       nodeId,
@@ -311,14 +341,32 @@ class Interpretation {
     return result;
   }
 
+  private recordFetch(cid: string, live: LiveContract, stakeholders: readonly string[], authorizers: ReadonlySet<string>, iface: InterfaceDef<unknown> | undefined): void {
+    const parent = this.running[this.running.length - 1];
+    if (parent === undefined) return; // a fetch runs in a choice body; there is always one
+    const { record } = live;
+    this.fetches!.push({
+      parent,
+      before: this.nodes.length,
+      contractId: cid,
+      templateId: record.templateId,
+      packageName: record.packageName,
+      ...(iface ? { interfaceId: qualifiedId(iface.id) } : {}),
+      signatories: record.signatories,
+      stakeholders: union(stakeholders),
+      actingParties: union(stakeholders).filter((p) => authorizers.has(p)),
+    });
+  }
+
   private context(authorizers: ReadonlySet<string>, witnesses: readonly string[]): UpdateContext {
     const self = this;
-    const fetchLive = async (cid: string): Promise<LiveContract> => {
+    const fetchLive = async (cid: string, iface?: InterfaceDef<unknown>): Promise<LiveContract> => {
       const live = await self.load(cid, false);
       const stakeholders = [...live.record.signatories, ...live.record.observers];
       if (!stakeholders.some((p) => authorizers.has(p))) {
         throw errors.authorization(`fetch of ${cid} requires one of its stakeholders ${stakeholders.join(", ")} as authorizer`);
       }
+      if (self.fetches) self.recordFetch(cid, live, stakeholders, authorizers, iface);
       return live;
     };
     return {
@@ -331,7 +379,7 @@ class Interpretation {
         return live.payload as P;
       },
       async fetchInterface<V>(iface: InterfaceDef<V>, cid: string) {
-        const live = await fetchLive(cid);
+        const live = await fetchLive(cid, iface as InterfaceDef<unknown>);
         const impl = live.template.interfaces.find((i) => i.iface === (iface as unknown));
         if (!impl) throw errors.interpretation(`Contract ${cid} does not implement ${qualifiedId(iface.id)}`);
         return { view: impl.view(live.payload) as V, template: live.template };

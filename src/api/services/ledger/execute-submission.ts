@@ -134,9 +134,15 @@ export async function execution(api: LedgerApi, req: ExecuteRequest, userId: str
       updateId,
       ledgerTime: md.preparationTime,
       externalTransactionHash: toHex(hash),
+      signatures: signatureCount(req, actAs),
       conforms: (interpreted) => conformance(api, signed, hash, updateId, interpreted),
     },
   };
+}
+
+/** The acting parties' signatures the request carries (others are ignored, as in Canton, and not sent on). */
+function signatureCount(req: ExecuteRequest, actAs: readonly string[]): number {
+  return (req.partySignatures?.signatures ?? []).filter((p) => actAs.includes(p.party)).reduce((n, p) => n + p.signatures.length, 0);
 }
 
 /** Undefined when the re-interpretation hashes to what the parties signed; the rejection otherwise. */
