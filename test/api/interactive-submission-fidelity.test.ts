@@ -5,7 +5,6 @@
  * priced, equal to what the execute is charged), and Fetch nodes of choice bodies in the prepared
  * transaction (hashed like the wallet SDK hashes them, absent from the committed events).
  */
-import "../sdk/node20-shims.js";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { fromBinary } from "@bufbuild/protobuf";
