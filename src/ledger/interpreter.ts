@@ -10,6 +10,7 @@ import { fromDamlJson, toDamlJson, ValueError } from "./daml-type.js";
 import { errors, LedgerError } from "./errors.js";
 import { newContractId, type ContractId } from "./ids.js";
 import { NumericError, NumericOverflowError } from "./numeric.js";
+import type { FetchRecord } from "./fetch-record.js";
 import type { ContractRecord, ExerciseNodeRecord, NodeRecord } from "./records.js";
 import type { TemplateRegistry } from "./registry.js";
 import type { Choice, InterfaceChoice, InterfaceDef, Template, TemplateRef, UpdateContext } from "./template.js";
@@ -18,26 +19,6 @@ import { qualifiedId } from "./template.js";
 export interface ContractReader {
   activeContract(contractId: string): Promise<ContractRecord | undefined>;
   activeContractByKey(keyHash: string): Promise<ContractRecord | undefined>;
-}
-
-/**
- * A contract a choice body fetched (Canton's Fetch node). Not a ledger node: the committed
- * transaction, its node ids and its events are the same with or without it (Canton's Ledger API
- * shows no fetches either); only a prepared transaction shows it, among its parent's children.
- */
-export interface FetchRecord {
-  /** The exercise whose body fetched (its node id). */
-  readonly parent: number;
-  /** The number of ledger nodes before the fetch: it comes before the parent's child with this id. */
-  readonly before: number;
-  readonly contractId: string;
-  readonly templateId: string;
-  readonly packageName: string;
-  readonly interfaceId?: string;
-  readonly signatories: readonly string[];
-  readonly stakeholders: readonly string[];
-  /** The fetch's authorizers among the contract's stakeholders (as Daml-LF records them). */
-  readonly actingParties: readonly string[];
 }
 
 export interface InterpretedTransaction {
@@ -57,6 +38,8 @@ interface LiveContract {
   readonly local: boolean;
   active: boolean;
 }
+
+export type { FetchRecord } from "./fetch-record.js";
 
 export function keyHashOf(template: Template<unknown>, key: unknown): string {
   return `${qualifiedId(template.id)}|${JSON.stringify(toDamlJson(template.key!.type, key))}`;
