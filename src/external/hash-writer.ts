@@ -2,6 +2,11 @@
  * The byte encoder of Canton's transaction hashing: big-endian fixed-width integers, length-prefixed
  * bytes and strings, counted lists, 0x00/0x01 optionals. Writes into one growing buffer, so encoding
  * a node costs one allocation per doubling and one SHA-256 pass, linear in its size.
+ *
+ * The optional `label` arguments and `context` only matter to the TracingHashWriter (verbose
+ * hashing); here they are ignored, so the hashing path pays a constant argument, never a string
+ * built per call. `sub` gives the writer of a nested encoding (a node, an input contract) that is
+ * hashed on its own and written here as its 32-byte hash.
  */
 import { sha256 } from "./canton-hash.js";
 
@@ -22,14 +27,14 @@ export class HashWriter {
     this.view = new DataView(next.buffer);
   }
 
-  byte(b: number): this {
+  byte(b: number, _label?: string): this {
     this.reserve(1);
     this.buf[this.at++] = b;
     return this;
   }
 
   bool(b: boolean): this {
-    return this.byte(b ? 1 : 0);
+    return b ? this.byte(1, "true (bool)") : this.byte(0, "false (bool)");
   }
 
   int32(n: number): this {
@@ -48,18 +53,19 @@ export class HashWriter {
   }
 
   /** Bytes without a length prefix (hashes, seeds, the purpose). */
-  raw(b: Uint8Array): this {
+  raw(b: Uint8Array, _label?: string): this {
     this.reserve(b.length);
     this.buf.set(b, this.at);
     this.at += b.length;
     return this;
   }
 
-  bytes(b: Uint8Array): this {
-    return this.int32(b.length).raw(b);
+  bytes(b: Uint8Array, label?: string): this {
+    return this.int32(b.length).raw(b, label);
   }
 
-  string(s: string): this {
+  /** `_kind` names the string in a trace: "string", "numeric", "party". */
+  string(s: string, _kind?: string): this {
     // UTF-8 is at most 3 bytes per UTF-16 unit: reserve, encode in place, then write the length.
     this.reserve(4 + s.length * 3);
     const { written } = utf8.encodeInto(s, this.buf.subarray(this.at + 4));
@@ -75,10 +81,18 @@ export class HashWriter {
   }
 
   optional<T>(x: T | undefined, each: (x: T) => void): this {
-    if (x === undefined) return this.byte(0);
-    this.byte(1);
+    if (x === undefined) return this.byte(0, "None");
+    this.byte(1, "Some");
     each(x);
     return this;
+  }
+
+  /** A comment line of the trace (what the next bytes are). */
+  context(_text: string): void {}
+
+  /** The writer of a nested encoding. */
+  sub(): HashWriter {
+    return new HashWriter();
   }
 
   digest(): Uint8Array {

@@ -11,30 +11,10 @@
  */
 import { concatBytes, int32be, sha256, HashPurpose } from "./canton-hash.js";
 import { HashWriter } from "./hash-writer.js";
+import { hexBytes, identifier, required, strings, UnhashableTransaction, value, type Identifier, type Value } from "./hash-value.js";
+import { traceWithResult, TracingHashWriter } from "./tracing-hash-writer.js";
 
-export interface Identifier {
-  readonly packageId: string;
-  readonly moduleName: string;
-  readonly entityName: string;
-}
-
-export interface Value {
-  readonly sum:
-    | { readonly case: "unit"; readonly value: unknown }
-    | { readonly case: "bool"; readonly value: boolean }
-    | { readonly case: "int64"; readonly value: bigint }
-    | { readonly case: "date"; readonly value: number }
-    | { readonly case: "timestamp"; readonly value: bigint }
-    | { readonly case: "numeric" | "party" | "text" | "contractId"; readonly value: string }
-    | { readonly case: "optional"; readonly value: { readonly value?: Value } }
-    | { readonly case: "list"; readonly value: { readonly elements: readonly Value[] } }
-    | { readonly case: "textMap"; readonly value: { readonly entries: readonly { readonly key: string; readonly value?: Value }[] } }
-    | { readonly case: "genMap"; readonly value: { readonly entries: readonly { readonly key?: Value; readonly value?: Value }[] } }
-    | { readonly case: "record"; readonly value: { readonly recordId?: Identifier; readonly fields: readonly { readonly label: string; readonly value?: Value }[] } }
-    | { readonly case: "variant"; readonly value: { readonly variantId?: Identifier; readonly constructor$: string; readonly value?: Value } }
-    | { readonly case: "enum"; readonly value: { readonly enumId?: Identifier; readonly constructor$: string } }
-    | { readonly case: undefined; readonly value?: undefined };
-}
+export { UnhashableTransaction, type Identifier, type Value } from "./hash-value.js";
 
 export interface CreateNode {
   readonly lfVersion: string;
@@ -105,14 +85,6 @@ export interface PreparedTransactionShape {
   };
 }
 
-/** A prepared transaction V2 cannot hash; the API answers it INVALID_ARGUMENT. */
-export class UnhashableTransaction extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UnhashableTransaction";
-  }
-}
-
 const PURPOSE = int32be(HashPurpose.PreparedSubmission);
 const NODE_ENCODING_V1 = 0x01;
 const METADATA_ENCODING_V1 = 0x01;
@@ -121,104 +93,40 @@ const HASHING_SCHEME_V2 = 0x02;
 export const V2_LF_VERSION = "2.1";
 
 const NODE_TAG = { create: 0x00, exercise: 0x01, fetch: 0x02, rollback: 0x03 } as const;
-const VALUE_TAG = {
-  unit: 0x00, bool: 0x01, int64: 0x02, numeric: 0x03, timestamp: 0x04, date: 0x05, party: 0x06, text: 0x07,
-  contractId: 0x08, optional: 0x09, list: 0x0a, textMap: 0x0b, record: 0x0c, variant: 0x0d, enum: 0x0e, genMap: 0x0f,
-} as const;
-
-function required<T>(x: T | undefined, what: string): T {
-  if (x === undefined) throw new UnhashableTransaction(`missing ${what}`);
-  return x;
+/** The node encoding's header: encoding version, LF version, tag (Canton's trace order). */
+function nodeHeader(w: HashWriter, kind: string, lfVersion: string, tag: number): void {
+  w.byte(NODE_ENCODING_V1, "01 (Node Encoding Version)");
+  w.context(`${kind} Node`);
+  w.context("Node Version");
+  w.string(checkVersion(lfVersion));
+  w.byte(tag, `${kind} Node Tag`);
 }
 
-function hexBytes(hex: string, what: string): Uint8Array {
-  // Buffer.from stops at the first non-hex pair: a short result means the string was not hex.
-  const b = Buffer.from(hex, "hex");
-  if (hex.length % 2 !== 0 || b.length * 2 !== hex.length) throw new UnhashableTransaction(`${what} ${JSON.stringify(hex)} is not hex`);
-  return b;
+/** Contract id, package name and template id, which every node but a rollback starts with. */
+function contractHeader(w: HashWriter, n: { readonly contractId: string; readonly packageName: string; readonly templateId?: Identifier }): void {
+  w.context("Contract Id");
+  w.bytes(hexBytes(n.contractId, "contract id"), "contractId");
+  w.context("Package Name");
+  w.string(n.packageName);
+  w.context("Template Id");
+  identifier(w, required(n.templateId, "template id"));
 }
 
-function identifier(w: HashWriter, id: Identifier): void {
-  w.string(id.packageId);
-  w.list(id.moduleName.split("."), (s) => w.string(s));
-  w.list(id.entityName.split("."), (s) => w.string(s));
+function parties(w: HashWriter, what: string, xs: readonly string[]): void {
+  w.context(what);
+  strings(w, xs);
 }
 
-const strings = (w: HashWriter, xs: readonly string[]) => w.list(xs, (s) => w.string(s));
-
-function value(w: HashWriter, v: Value): void {
-  const s = v.sum;
-  if (s.case === undefined) throw new UnhashableTransaction("a value without content");
-  w.byte(VALUE_TAG[s.case]);
-  switch (s.case) {
-    case "unit":
-      return;
-    case "bool":
-      w.bool(s.value);
-      return;
-    case "int64":
-    case "timestamp":
-      w.int64(s.value);
-      return;
-    case "date":
-      w.int32(s.value);
-      return;
-    case "numeric":
-    case "party":
-    case "text":
-      w.string(s.value);
-      return;
-    case "contractId":
-      w.bytes(hexBytes(s.value, "contract id"));
-      return;
-    case "optional":
-      w.optional(s.value.value, (x) => value(w, x));
-      return;
-    case "list":
-      w.list(s.value.elements, (x) => value(w, x));
-      return;
-    case "textMap":
-      w.list(s.value.entries, (e) => {
-        w.string(e.key);
-        value(w, required(e.value, "text map value"));
-      });
-      return;
-    case "genMap":
-      w.list(s.value.entries, (e) => {
-        value(w, required(e.key, "gen map key"));
-        value(w, required(e.value, "gen map value"));
-      });
-      return;
-    case "record":
-      w.optional(s.value.recordId, (id) => identifier(w, id));
-      w.list(s.value.fields, (f) => {
-        // Canton's decoder reads an empty label as no label.
-        w.optional(f.label === "" ? undefined : f.label, (l) => w.string(l));
-        value(w, required(f.value, `value of record field ${f.label}`));
-      });
-      return;
-    case "variant":
-      w.optional(s.value.variantId, (id) => identifier(w, id));
-      w.string(s.value.constructor$);
-      value(w, required(s.value.value, "variant value"));
-      return;
-    case "enum":
-      w.optional(s.value.enumId, (id) => identifier(w, id));
-      w.string(s.value.constructor$);
-      return;
-  }
-}
-
-/** The encoding of a create, as a node (with its seed, if any) or as an input contract (no seed). */
-function createBytes(c: CreateNode, seed: Uint8Array | undefined): Uint8Array {
-  const w = new HashWriter();
-  w.byte(NODE_ENCODING_V1).string(checkVersion(c.lfVersion)).byte(NODE_TAG.create);
-  w.optional(seed, (s) => w.raw(s));
-  w.bytes(hexBytes(c.contractId, "contract id")).string(c.packageName);
-  identifier(w, required(c.templateId, "template id"));
+/** The encoding of a create, as a node (with its seed, if any) or as an input contract (no seed), in `w`. */
+function createBytes(w: HashWriter, c: CreateNode, seed: Uint8Array | undefined): Uint8Array {
+  nodeHeader(w, "Create", c.lfVersion, NODE_TAG.create);
+  w.context("Node Seed");
+  w.optional(seed, (s) => w.raw(s, "node seed"));
+  contractHeader(w, c);
+  w.context("Arg");
   value(w, required(c.argument, "create argument"));
-  strings(w, c.signatories);
-  strings(w, c.stakeholders);
+  parties(w, "Signatories", c.signatories);
+  parties(w, "Stakeholders", c.stakeholders);
   return w.digest();
 }
 
@@ -246,63 +154,71 @@ class NodeHasher {
     }
   }
 
-  hash(id: string): Uint8Array {
+  /** The node's hash; `parent` is the writer that will take it (its `sub` traces the node). */
+  hash(id: string, parent: HashWriter): Uint8Array {
     const known = this.hashes.get(id);
     if (known) return known;
     if (this.open.has(id)) throw new UnhashableTransaction(`node ${id} is its own descendant`);
     const node = this.nodes.get(id);
     if (!node) throw new UnhashableTransaction(`unknown node id ${id}`);
     this.open.add(id);
-    const h = this.encode(id, node);
+    const h = this.encode(id, node, parent.sub());
     this.open.delete(id);
     this.hashes.set(id, h);
     return h;
   }
 
-  private children(w: HashWriter, ids: readonly string[]): void {
-    w.list(ids, (c) => w.raw(this.hash(c)));
+  private children(w: HashWriter, what: string, ids: readonly string[]): void {
+    w.context(what);
+    w.list(ids, (c) => w.raw(this.hash(c, w), "(Hashed Inner Node)"));
   }
 
-  private encode(id: string, node: TransactionNode): Uint8Array {
+  private encode(id: string, node: TransactionNode, w: HashWriter): Uint8Array {
     if (node.versionedNode.case !== "v1") throw new UnhashableTransaction(`node ${id} has no v1 encoding`);
     const t = node.versionedNode.value.nodeType;
-    const w = new HashWriter();
     switch (t.case) {
       case "create":
-        return createBytes(t.value, this.seeds.get(id));
+        return createBytes(w, t.value, this.seeds.get(id));
       case "exercise": {
         const e = t.value;
-        w.byte(NODE_ENCODING_V1).string(checkVersion(e.lfVersion)).byte(NODE_TAG.exercise);
-        w.raw(required(this.seeds.get(id), `seed of exercise node ${id}`));
-        w.bytes(hexBytes(e.contractId, "contract id")).string(e.packageName);
-        identifier(w, required(e.templateId, "template id"));
-        strings(w, e.signatories);
-        strings(w, e.stakeholders);
-        strings(w, e.actingParties);
+        nodeHeader(w, "Exercise", e.lfVersion, NODE_TAG.exercise);
+        w.context("Node Seed");
+        w.raw(required(this.seeds.get(id), `seed of exercise node ${id}`), "seed");
+        contractHeader(w, e);
+        parties(w, "Signatories", e.signatories);
+        parties(w, "Stakeholders", e.stakeholders);
+        parties(w, "Acting Parties", e.actingParties);
+        w.context("Interface Id");
         w.optional(e.interfaceId, (i) => identifier(w, i));
+        w.context("Choice Id");
         w.string(e.choiceId);
+        w.context("Chosen Value");
         value(w, required(e.chosenValue, "choice argument"));
+        w.context("Consuming");
         w.bool(e.consuming);
+        w.context("Exercise Result");
         w.optional(e.exerciseResult, (r) => value(w, r));
-        strings(w, e.choiceObservers);
-        this.children(w, e.children);
+        parties(w, "Choice Observers", e.choiceObservers);
+        this.children(w, "Children", e.children);
         return w.digest();
       }
       case "fetch": {
         const f = t.value;
-        w.byte(NODE_ENCODING_V1).string(checkVersion(f.lfVersion)).byte(NODE_TAG.fetch);
-        w.bytes(hexBytes(f.contractId, "contract id")).string(f.packageName);
-        identifier(w, required(f.templateId, "template id"));
-        strings(w, f.signatories);
-        strings(w, f.stakeholders);
+        nodeHeader(w, "Fetch", f.lfVersion, NODE_TAG.fetch);
+        contractHeader(w, f);
+        parties(w, "Signatories", f.signatories);
+        parties(w, "Stakeholders", f.stakeholders);
         // Unlike an exercise, a fetch has the interface before the acting parties.
+        w.context("Interface Id");
         w.optional(f.interfaceId, (i) => identifier(w, i));
-        strings(w, f.actingParties);
+        parties(w, "Acting Parties", f.actingParties);
         return w.digest();
       }
       case "rollback":
-        w.byte(NODE_ENCODING_V1).byte(NODE_TAG.rollback);
-        this.children(w, t.value.children);
+        w.byte(NODE_ENCODING_V1, "01 (Node Encoding Version)");
+        w.context("Rollback Node");
+        w.byte(NODE_TAG.rollback, "Rollback Node Tag");
+        this.children(w, "Children", t.value.children);
         return w.digest();
       default:
         throw new UnhashableTransaction(`node ${id} has no content`);
@@ -310,27 +226,67 @@ class NodeHasher {
   }
 }
 
-export function transactionHash(tx: NonNullable<PreparedTransactionShape["transaction"]>): Uint8Array {
+/** The transaction hash; `parent` (when tracing) is the writer of the final hash. */
+export function transactionHash(tx: NonNullable<PreparedTransactionShape["transaction"]>, parent?: HashWriter): Uint8Array {
   checkVersion(tx.version);
   const nodes = new NodeHasher(tx);
-  const w = new HashWriter().raw(PURPOSE).string(tx.version);
-  w.list(tx.roots, (r) => w.raw(nodes.hash(r)));
+  const w = parent ? parent.sub() : new HashWriter();
+  w.raw(PURPOSE, "Hash Purpose");
+  w.context("Serialization Version");
+  w.string(tx.version);
+  w.context("Root Nodes");
+  w.list(tx.roots, (r) => w.raw(nodes.hash(r, w), "(Hashed Inner Node)"));
   return w.digest();
 }
 
-export function metadataHash(md: NonNullable<PreparedTransactionShape["metadata"]>): Uint8Array {
+export function metadataHash(md: NonNullable<PreparedTransactionShape["metadata"]>, parent?: HashWriter): Uint8Array {
   const submitter = required(md.submitterInfo, "submitter info");
-  const w = new HashWriter().raw(PURPOSE).byte(METADATA_ENCODING_V1);
-  strings(w, submitter.actAs);
-  w.string(submitter.commandId).string(md.transactionUuid).int32(md.mediatorGroup).string(md.synchronizerId);
+  const w = parent ? parent.sub() : new HashWriter();
+  w.raw(PURPOSE, "Hash Purpose").byte(METADATA_ENCODING_V1, "01 (Metadata Encoding Version)");
+  parties(w, "Act As Parties", submitter.actAs);
+  w.context("Command Id");
+  w.string(submitter.commandId);
+  w.context("Transaction UUID");
+  w.string(md.transactionUuid);
+  w.context("Mediator Group");
+  w.int32(md.mediatorGroup);
+  w.context("Synchronizer Id");
+  w.string(md.synchronizerId);
+  w.context("Min Time Boundary");
   w.optional(md.minLedgerEffectiveTime, (t) => w.int64(t));
+  w.context("Max Time Boundary");
   w.optional(md.maxLedgerEffectiveTime, (t) => w.int64(t));
+  w.context("Preparation Time");
   w.int64(md.preparationTime);
+  w.context("Disclosed Contracts");
   w.list(md.inputContracts, (c) => {
     if (c.contract.case !== "v1") throw new UnhashableTransaction("an input contract without its v1 create");
-    w.int64(c.createdAt).raw(createBytes(c.contract.value, undefined));
+    w.context("Created At");
+    w.int64(c.createdAt);
+    w.context("Create Contract");
+    w.raw(createBytes(w.sub(), c.contract.value, undefined), "Disclosed Contract");
   });
   return w.digest();
+}
+
+/** The final hash over the transaction and metadata hashes, written to `w`. */
+function finalHash(prepared: PreparedTransactionShape, w: HashWriter): Uint8Array {
+  const txShape = required(prepared.transaction, "transaction");
+  const mdShape = required(prepared.metadata, "metadata");
+  w.raw(PURPOSE, "Hash Purpose").byte(HASHING_SCHEME_V2, "02 (Hashing Scheme Version)");
+  w.raw(transactionHash(txShape, w), "Transaction");
+  w.raw(metadataHash(mdShape, w), "Metadata");
+  return w.digest();
+}
+
+/**
+ * The hash and Canton-style byte trace of it (verbose hashing). Slower than
+ * `preparedTransactionHash` (a line per piece), so only a request asking for it pays it.
+ */
+export function tracedPreparedTransactionHash(prepared: PreparedTransactionShape): { readonly hash: Uint8Array; readonly details: string } {
+  const w = new TracingHashWriter();
+  const hash = finalHash(prepared, w);
+  return { hash, details: traceWithResult(w, hash) };
 }
 
 /** The 32 bytes an external party signs (no multihash prefix). */

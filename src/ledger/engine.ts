@@ -45,6 +45,8 @@ export type PinnedRun = {
   readonly updateId: string;
   readonly ledgerTime: bigint;
   readonly externalTransactionHash: string;
+  /** The external parties' signatures the execute carries (they are part of the request's traffic). */
+  readonly signatures?: number;
 } & (
   | { readonly prepared: InterpretedTransaction; readonly conforms?: undefined }
   | { readonly prepared?: undefined; readonly conforms: (interpreted: InterpretedTransaction) => Promise<LedgerError | undefined> }
@@ -110,7 +112,7 @@ export class Ledger {
    * (PrepareSubmission). Throws the LedgerError a submit would be rejected with.
    */
   interpret(submission: Submission, ledgerTime: bigint, updateId: string): Promise<InterpretedTransaction> {
-    return interpret(submission, this.registry, this.store, ledgerTime, updateId, updateId);
+    return interpret(submission, this.registry, this.store, ledgerTime, updateId, updateId, true);
   }
 
   /** Runs a submission to its end. Never throws for a rejected command: it returns the rejection. */
@@ -162,7 +164,8 @@ export class Ledger {
     let interpreted = pinned?.prepared;
     if (!interpreted) {
       try {
-        interpreted = await this.interpret(submission, ledgerTime, updateId);
+        // Fetches are recorded only for an externally signed run, whose prepared form includes them.
+        interpreted = await interpret(submission, this.registry, this.store, ledgerTime, updateId, updateId, pinned !== undefined);
       } catch (e) {
         return reject(e instanceof LedgerError ? e : errors.internal(String(e)));
       }
@@ -181,7 +184,7 @@ export class Ledger {
       ...(pinned ? { externalTransactionHash: pinned.externalTransactionHash } : {}),
     };
     // Priced last, on what would be sequenced; a member without traffic commits nothing.
-    const charge = this.traffic ? await this.traffic.charge(unpaid, submission.userId) : undefined;
+    const charge = this.traffic ? await this.traffic.charge(unpaid, submission.userId, pinned?.signatures ?? 0) : undefined;
     if (charge instanceof LedgerError) return reject(charge);
     const paid = charge ? { paidTrafficCost: charge.cost } : {};
     const transaction: Omit<TransactionRecord, "offset"> = { ...unpaid, ...paid };

@@ -10,6 +10,7 @@ import { fromDamlJson, toDamlJson, ValueError } from "./daml-type.js";
 import { errors, LedgerError } from "./errors.js";
 import { newContractId, type ContractId } from "./ids.js";
 import { NumericError, NumericOverflowError } from "./numeric.js";
+import type { FetchRecord } from "./fetch-record.js";
 import type { ContractRecord, ExerciseNodeRecord, NodeRecord } from "./records.js";
 import type { TemplateRegistry } from "./registry.js";
 import type { Choice, InterfaceChoice, InterfaceDef, Template, TemplateRef, UpdateContext } from "./template.js";
@@ -22,6 +23,8 @@ export interface ContractReader {
 
 export interface InterpretedTransaction {
   readonly nodes: NodeRecord[];
+  /** The fetches of choice bodies, in the order they ran; only when asked for (prepare, execute). */
+  readonly fetches?: readonly FetchRecord[];
   /** Pre-existing contracts read or exercised: they must still be active at commit. */
   readonly inputs: string[];
   readonly archives: string[];
@@ -42,6 +45,8 @@ interface LiveContract {
   active: boolean;
 }
 
+export type { FetchRecord } from "./fetch-record.js";
+
 export function keyHashOf(template: Template<unknown>, key: unknown): string {
   return `${qualifiedId(template.id)}|${JSON.stringify(toDamlJson(template.key!.type, key))}`;
 }
@@ -53,8 +58,9 @@ export async function interpret(
   ledgerTime: bigint,
   updateSeed: string,
   updateId: string,
+  recordFetches = false,
 ): Promise<InterpretedTransaction> {
-  const run = new Interpretation(submission, registry, reader, ledgerTime, updateSeed, updateId);
+  const run = new Interpretation(submission, registry, reader, ledgerTime, updateSeed, updateId, recordFetches);
   try {
     for (const command of submission.commands) await run.command(command);
   } catch (e) {
@@ -80,6 +86,9 @@ class Interpretation {
   private missedKeyLookup = false;
   private readonly visibleTo: Set<string>;
   private readonly disclosed: Set<string>;
+  /** Recorded fetches (when asked for) and the exercises whose bodies are running, innermost last. */
+  private readonly fetches: FetchRecord[] | undefined;
+  private readonly running: number[] = [];
 
   constructor(
     private readonly submission: Submission,
@@ -88,7 +97,9 @@ class Interpretation {
     private readonly ledgerTime: bigint,
     private readonly updateSeed: string,
     private readonly updateId: string,
+    recordFetches: boolean,
   ) {
+    this.fetches = recordFetches ? [] : undefined;
     this.visibleTo = new Set([...submission.actAs, ...submission.readAs]);
     this.disclosed = new Set(submission.disclosed.map((c) => c.contractId));
   }
@@ -97,7 +108,14 @@ class Interpretation {
     const creates = [...this.contracts.values()]
       .filter((c) => c.local && c.active)
       .map((c) => c.record as Omit<ContractRecord, "createdOffset">);
-    return { nodes: this.nodes, inputs: [...this.inputs], archives: [...this.archived], creates, replayable: !this.missedKeyLookup };
+    return {
+      nodes: this.nodes,
+      ...(this.fetches ? { fetches: this.fetches } : {}),
+      inputs: [...this.inputs],
+      archives: [...this.archived],
+      creates,
+      replayable: !this.missedKeyLookup,
+    };
   }
 
   async command(cmd: Command): Promise<void> {
@@ -294,7 +312,9 @@ class Interpretation {
       if (!live.local) this.archived.add(cid);
     }
     const inner = new Set([...controllers, ...record.signatories]);
+    if (this.fetches) this.running.push(nodeId);
     const result = await body(this.context(inner, witnesses));
+    if (this.fetches) this.running.pop();
     const node: ExerciseNodeRecord = {
       kind: "exercise",
       nodeId,
@@ -318,14 +338,32 @@ class Interpretation {
     return result;
   }
 
+  private recordFetch(cid: string, live: LiveContract, stakeholders: readonly string[], authorizers: ReadonlySet<string>, iface: InterfaceDef<unknown> | undefined): void {
+    const parent = this.running[this.running.length - 1];
+    if (parent === undefined) return; // a fetch runs in a choice body; there is always one
+    const { record } = live;
+    this.fetches!.push({
+      parent,
+      before: this.nodes.length,
+      contractId: cid,
+      templateId: record.templateId,
+      packageName: record.packageName,
+      ...(iface ? { interfaceId: qualifiedId(iface.id) } : {}),
+      signatories: record.signatories,
+      stakeholders: union(stakeholders),
+      actingParties: union(stakeholders).filter((p) => authorizers.has(p)),
+    });
+  }
+
   private context(authorizers: ReadonlySet<string>, witnesses: readonly string[]): UpdateContext {
     const self = this;
-    const fetchLive = async (cid: string): Promise<LiveContract> => {
+    const fetchLive = async (cid: string, iface?: InterfaceDef<unknown>): Promise<LiveContract> => {
       const live = await self.load(cid, false);
       const stakeholders = [...live.record.signatories, ...live.record.observers];
       if (!stakeholders.some((p) => authorizers.has(p))) {
         throw errors.authorization(`fetch of ${cid} requires one of its stakeholders ${stakeholders.join(", ")} as authorizer`);
       }
+      if (self.fetches) self.recordFetch(cid, live, stakeholders, authorizers, iface);
       return live;
     };
     return {
@@ -338,7 +376,7 @@ class Interpretation {
         return live.payload as P;
       },
       async fetchInterface<V>(iface: InterfaceDef<V>, cid: string) {
-        const live = await fetchLive(cid);
+        const live = await fetchLive(cid, iface as InterfaceDef<unknown>);
         const impl = live.template.interfaces.find((i) => i.iface === (iface as unknown));
         if (!impl) throw errors.interpretation(`Contract ${cid} does not implement ${qualifiedId(iface.id)}`);
         return { view: impl.view(live.payload) as V, template: live.template };

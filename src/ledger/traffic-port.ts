@@ -16,6 +16,9 @@ export interface TrafficCharge {
 }
 
 export interface TrafficPort {
-  /** Prices and reserves the cost of a transaction `userId` submits; a LedgerError refuses it. */
-  charge(transaction: Omit<TransactionRecord, "offset">, userId: string): Promise<TrafficCharge | LedgerError>;
+  /**
+   * Prices and reserves the cost of a transaction `userId` submits; a LedgerError refuses it.
+   * `signatures`: the external parties' signatures it carries (0 for a node-signed submission).
+   */
+  charge(transaction: Omit<TransactionRecord, "offset">, userId: string, signatures?: number): Promise<TrafficCharge | LedgerError>;
 }

@@ -1,6 +1,6 @@
 /**
  * A small demo package (`ccwallet-demo`) that exercises every engine feature: signatories and
- * observers, consuming and non-consuming choices, nested creates, a contract key and an
+ * observers, consuming and non-consuming choices, nested creates, fetches, a contract key and an
  * interface with a view. Tests and benchmarks use it; Canton Coin's templates use the same API.
  */
 import { t, type ValueOf } from "../ledger/daml-type.js";
@@ -68,13 +68,26 @@ export const Iou_Inspect = choice({
   body: (_ctx, self) => self.payload.amount,
 });
 
+/** Compares with another Iou the owner can see: the body fetches it (a Fetch node in a prepared transaction). */
+export const Iou_Compare = choice({
+  name: "Iou_Compare",
+  consuming: false,
+  argument: t.record({ otherCid: t.contractId }),
+  result: t.numeric(),
+  controllers: (p: IouPayload) => [p.owner],
+  body: async (ctx, self, arg) => {
+    const other = await ctx.fetch(Iou, arg.otherCid);
+    return self.payload.amount.sub(other.amount);
+  },
+});
+
 export const Iou: Template<IouPayload> = defineTemplate<IouPayload>({
   id: q("Ccwallet.Demo.Iou", "Iou"),
   payload: iouPayload,
   signatories: (p) => [p.issuer],
   observers: (p) => [p.owner, ...p.observers],
   ensure: (p) => (p.amount.isPositive() ? undefined : "amount must be positive"),
-  choices: [Iou_Transfer, Iou_Split, Iou_Inspect],
+  choices: [Iou_Transfer, Iou_Split, Iou_Inspect, Iou_Compare],
   interfaces: [
     {
       iface: Asset,

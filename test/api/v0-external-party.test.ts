@@ -81,6 +81,12 @@ describe("external party through /v0/admin/external-party", () => {
     const prepared = await s.json("POST", "/v0/admin/external-party/setup-proposal/prepare-accept", { contract_id: created.body.contract_id, user_party_id: party }, operator);
     expect(prepared.status, prepared.text).toBe(200);
     expect(prepared.body.tx_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(prepared.body).not.toHaveProperty("hashing_details");
+    // verbose_hashing: the trace of the hash (a second preparation: its own UUID, so its own hash).
+    const verbose = await s.json("POST", "/v0/admin/external-party/setup-proposal/prepare-accept", { contract_id: created.body.contract_id, user_party_id: party, verbose_hashing: true }, operator);
+    expect(verbose.status, verbose.text).toBe(200);
+    expect(verbose.body.hashing_details).toContain("# Exercise Node");
+    expect(verbose.body.hashing_details.trimEnd().split("\n").at(-1)).toBe(`# Prepared Transaction Hash: ${verbose.body.tx_hash}`);
 
     const forged = await s.json("POST", "/v0/admin/external-party/setup-proposal/submit-accept", { submission: submission(keyHolder(), prepared.body) }, operator);
     expect(forged.status, forged.text).toBe(400);
@@ -115,8 +121,9 @@ describe("external party through /v0/admin/external-party", () => {
     const past = await s.json("POST", "/v0/admin/external-party/transfer-preapproval/prepare-send", { ...body(0), expires_at: "2020-01-01T00:00:00Z" }, operator);
     expect(past.status, past.text).toBe(400);
 
-    const prepared = await s.json("POST", "/v0/admin/external-party/transfer-preapproval/prepare-send", body(0), operator);
+    const prepared = await s.json("POST", "/v0/admin/external-party/transfer-preapproval/prepare-send", { ...body(0), verbose_hashing: true }, operator);
     expect(prepared.status, prepared.text).toBe(200);
+    expect(prepared.body.hashing_details.trimEnd().split("\n").at(-1)).toBe(`# Prepared Transaction Hash: ${prepared.body.tx_hash}`);
     expect(prepared.body.transfer_command_contract_id_prefix).toMatch(/^00[0-9a-f]{64}$/);
     const submitted = await s.json("POST", "/v0/admin/external-party/transfer-preapproval/submit-send", { submission: submission(holder, prepared.body) }, operator);
     expect(submitted.status, submitted.text).toBe(200);

@@ -14,12 +14,12 @@ import {
   type PreparedTransaction,
   PreparedTransactionSchema,
 } from "../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
-import type { CreateSchema, ExerciseSchema } from "../../../gen/com/daml/ledger/api/v2/interactive/transaction/v1/interactive_submission_data_pb.js";
+import type { CreateSchema, ExerciseSchema, FetchSchema } from "../../../gen/com/daml/ledger/api/v2/interactive/transaction/v1/interactive_submission_data_pb.js";
 import type { IdentifierSchema, Value } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
 import { createdEventBlobOf } from "../../ledger/created-event-blob.js";
 import { fromDamlJson, type DamlType } from "../../ledger/daml-type.js";
 import { nodeSeed, unsuffixedContractId } from "../../ledger/ids.js";
-import type { InterpretedTransaction } from "../../ledger/interpreter.js";
+import type { FetchRecord, InterpretedTransaction } from "../../ledger/interpreter.js";
 import type { ContractRecord, CreateNodeRecord, ExerciseNodeRecord, NodeRecord } from "../../ledger/records.js";
 import type { TemplateRegistry } from "../../ledger/registry.js";
 import { valueToProto } from "./daml-value-proto.js";
@@ -29,10 +29,11 @@ const LF_VERSION = "2.1";
 
 type Create = MessageInitShape<typeof CreateSchema>;
 type Exercise = MessageInitShape<typeof ExerciseSchema>;
+type Fetch = MessageInitShape<typeof FetchSchema>;
 type Node = MessageInitShape<typeof DamlTransaction_NodeSchema>;
 
 export interface PreparedTransactionInput {
-  readonly interpreted: Pick<InterpretedTransaction, "nodes">;
+  readonly interpreted: Pick<InterpretedTransaction, "nodes" | "fetches">;
   /** The pre-existing contracts the transaction used (as stored, suffixed ids). */
   readonly inputContracts: readonly ContractRecord[];
   /** Seeds the nodes (and, through the ledger, the created contract ids). */
@@ -48,11 +49,15 @@ export function preparedTransactionOf(input: PreparedTransactionInput, registry:
   const nodes = input.interpreted.nodes;
   const local = new Set(nodes.filter((n) => n.kind === "create").map((n) => n.contractId));
   const encode = new ValueEncoder(registry, local);
+  const fetches = fetchesByParent(nodes.length, input.interpreted.fetches ?? []);
   return create(PreparedTransactionSchema, {
     transaction: {
       version: LF_VERSION,
       roots: rootsOf(nodes).map(String),
-      nodes: nodes.map((n) => nodeOf(n, nodes, encode)),
+      nodes: [
+        ...nodes.map((n) => nodeOf(n, nodes, encode, fetches.get(n.nodeId))),
+        ...[...fetches.values()].flat().map((f) => fetchNodeOf(f, encode)),
+      ],
       nodeSeeds: nodes.map((n) => ({ nodeId: n.nodeId, seed: nodeSeed(input.updateId, n.nodeId) })),
     },
     metadata: {
@@ -87,12 +92,45 @@ function childrenIn(nodes: readonly NodeRecord[], from: number, to: number): num
   return ids;
 }
 
-function nodeOf(n: NodeRecord, nodes: readonly NodeRecord[], encode: ValueEncoder): Node {
+/** A fetch with its prepared node id: after the ledger nodes (ids are opaque, not hashed). */
+interface NumberedFetch extends FetchRecord {
+  readonly id: number;
+}
+
+/** The recorded fetches by the exercise that ran them, numbered after the `count` ledger nodes. */
+function fetchesByParent(count: number, fetches: readonly FetchRecord[]): Map<number, NumberedFetch[]> {
+  const byParent = new Map<number, NumberedFetch[]>();
+  fetches.forEach((f, i) => {
+    const list = byParent.get(f.parent) ?? [];
+    list.push({ ...f, id: count + i });
+    byParent.set(f.parent, list);
+  });
+  return byParent;
+}
+
+/** An exercise's children in execution order: each fetch before the first child created after it. */
+function withFetches(children: readonly number[], fetches: readonly NumberedFetch[] | undefined): number[] {
+  if (!fetches) return [...children];
+  const out: number[] = [];
+  let f = 0;
+  for (const child of children) {
+    while (f < fetches.length && fetches[f].before <= child) out.push(fetches[f++].id);
+    out.push(child);
+  }
+  while (f < fetches.length) out.push(fetches[f++].id);
+  return out;
+}
+
+function nodeOf(n: NodeRecord, nodes: readonly NodeRecord[], encode: ValueEncoder, fetches: readonly NumberedFetch[] | undefined): Node {
   const nodeType =
     n.kind === "create"
       ? { case: "create" as const, value: encode.create(n) }
-      : { case: "exercise" as const, value: encode.exercise(n, childrenIn(nodes, n.nodeId + 1, n.lastDescendantNodeId)) };
+      : { case: "exercise" as const, value: encode.exercise(n, withFetches(childrenIn(nodes, n.nodeId + 1, n.lastDescendantNodeId), fetches)) };
   return { nodeId: String(n.nodeId), versionedNode: { case: "v1", value: { nodeType } } };
+}
+
+function fetchNodeOf(f: NumberedFetch, encode: ValueEncoder): Node {
+  return { nodeId: String(f.id), versionedNode: { case: "v1", value: { nodeType: { case: "fetch", value: encode.fetch(f) } } } };
 }
 
 const sorted = (xs: readonly string[]): string[] => [...new Set(xs)].sort();
@@ -119,6 +157,19 @@ class ValueEncoder {
       argument: this.value(template.payload, c.payload),
       signatories: sorted(c.signatories),
       stakeholders: sorted([...c.signatories, ...c.observers]),
+    };
+  }
+
+  fetch(f: FetchRecord): Fetch {
+    return {
+      lfVersion: LF_VERSION,
+      contractId: this.cid(f.contractId),
+      packageName: f.packageName,
+      templateId: identifierOfId(f.templateId),
+      signatories: sorted(f.signatories),
+      stakeholders: sorted(f.stakeholders),
+      actingParties: sorted(f.actingParties),
+      interfaceId: f.interfaceId ? identifierOfId(f.interfaceId) : undefined,
     };
   }
 

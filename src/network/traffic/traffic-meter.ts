@@ -80,10 +80,10 @@ export class TrafficMeter implements TrafficPort {
     this.reserve = { userId, bytes };
   }
 
-  async charge(tx: Omit<TransactionRecord, "offset">, userId: string): Promise<TrafficCharge | LedgerError> {
+  async charge(tx: Omit<TransactionRecord, "offset">, userId: string, signatures = 0): Promise<TrafficCharge | LedgerError> {
     const limits = await this.currentLimits();
-    if (!limits || tx.submitters.every((p) => this.exempt.has(p))) return this.free(tx);
-    const cost = trafficCostOf(tx.nodes);
+    if (!limits || this.isFree(tx.submitters)) return this.free(tx);
+    const cost = trafficCostOf(tx.nodes, signatures);
     const account = this.state ?? initialState(limits.rate, tx.recordTime);
     const reserved = this.reservedFrom(userId, tx.commandId, account, limits, tx.recordTime);
     if (reserved) return reserved;
@@ -104,6 +104,19 @@ export class TrafficMeter implements TrafficPort {
         await this.settled(tx, committed, offset);
       },
     };
+  }
+
+  /**
+   * What `charge` would price this transaction at now (cost estimation at prepare): the same
+   * formula and the same exemptions, without reserving anything.
+   */
+  async estimate(submitters: readonly string[], nodes: TransactionRecord["nodes"], signatures: number): Promise<bigint> {
+    const limits = await this.currentLimits();
+    return !limits || this.isFree(submitters) ? 0n : trafficCostOf(nodes, signatures);
+  }
+
+  private isFree(submitters: readonly string[]): boolean {
+    return submitters.every((p) => this.exempt.has(p));
   }
 
   /** The account now (undefined before the network has its rules). */

@@ -130,12 +130,17 @@ export async function execution(api: LedgerApi, req: ExecuteRequest, userId: str
   const submission = await submissionFromProto(commands, userId, api.registry, api.store);
   const updateId = pinnedUpdateId(md.preparationTime, md.transactionUuid);
   if (await api.store.transactionById(updateId)) throw errors.duplicateCommand(JSON.stringify([userId, [...actAs].sort(), md.submitterInfo!.commandId]));
-  const pinnedTo = { updateId, ledgerTime: md.preparationTime, externalTransactionHash: toHex(hash) };
+  const pinnedTo = { updateId, ledgerTime: md.preparationTime, externalTransactionHash: toHex(hash), signatures: signatureCount(req, actAs) };
   const prepared = api.prepared.take(updateId, pinnedTo.externalTransactionHash);
   return {
     submission,
     pinned: prepared ? { ...pinnedTo, prepared } : { ...pinnedTo, conforms: (interpreted) => conformance(api, signed, hash, updateId, interpreted) },
   };
+}
+
+/** The acting parties' signatures the request carries (others are ignored, as in Canton, and not sent on). */
+function signatureCount(req: ExecuteRequest, actAs: readonly string[]): number {
+  return (req.partySignatures?.signatures ?? []).filter((p) => actAs.includes(p.party)).reduce((n, p) => n + p.signatures.length, 0);
 }
 
 /** Undefined when the re-interpretation hashes to what the parties signed; the rejection otherwise. */

@@ -18,7 +18,7 @@ import {
 } from "../../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
 import { isParticipantAdmin, requireReadAs } from "../../../auth/index.js";
 import { toHex } from "../../../external/canton-hash.js";
-import { preparedTransactionHash } from "../../../external/prepared-transaction-hash.js";
+import { preparedTransactionHash, tracedPreparedTransactionHash } from "../../../external/prepared-transaction-hash.js";
 import { errors } from "../../../ledger/errors.js";
 import { pinnedUpdateId } from "../../../ledger/ids.js";
 import type { Submission } from "../../../ledger/commands.js";
@@ -26,6 +26,7 @@ import type { ContractRecord } from "../../../ledger/records.js";
 import { submissionFromProto } from "../../convert/commands-proto.js";
 import { preparedTransactionOf } from "../../convert/prepared-transaction.js";
 import { authenticate } from "./authenticate.js";
+import { costEstimationOf, type CostEstimationInit, type CostHints } from "./cost-estimation.js";
 import type { LedgerApi } from "./ledger-api.js";
 
 type Response = MessageInitShape<typeof PrepareSubmissionResponseSchema>;
@@ -37,7 +38,7 @@ export async function prepareSubmission(api: LedgerApi, req: PrepareSubmissionRe
     throw errors.permissionDenied(`the token's user ${user.id} may not prepare as user ${submission.userId}`);
   }
   requireReadAs(user, [...submission.actAs, ...submission.readAs]);
-  return prepare(api, submission);
+  return prepare(api, submission, { verboseHashing: req.verboseHashing, estimateTrafficCost: req.estimateTrafficCost ?? {} });
 }
 
 /** The request as a submission of its one command; `tokenUserId` stands in for an empty user id. */
@@ -61,10 +62,25 @@ export interface Prepared {
   readonly preparedTransaction: PreparedTransaction;
   readonly preparedTransactionHash: Uint8Array;
   readonly hashingSchemeVersion: HashingSchemeVersion;
+  /** The byte trace of the hash, when verbose hashing was asked for. */
+  readonly hashingDetails?: string;
+  readonly costEstimation?: CostEstimationInit;
+}
+
+/**
+ * What a prepare request asks for beyond the transaction. Verbose hashing is always allowed on this
+ * node (Canton needs `enable-verbose-hashing`): the trace shows only what the prepared transaction
+ * already holds, and only a request asking for it pays for it. The cost is estimated when hints
+ * are given and not disabled (the gRPC/JSON handler passes `{}` for absent hints, as Canton 3.4
+ * estimates by default; the node's own callers leave it out).
+ */
+export interface PrepareOptions {
+  readonly verboseHashing?: boolean;
+  readonly estimateTrafficCost?: CostHints;
 }
 
 /** Interprets an authorized submission and answers its prepared transaction and hash. */
-export async function prepare(api: LedgerApi, submission: Submission): Promise<Prepared> {
+export async function prepare(api: LedgerApi, submission: Submission, options: PrepareOptions = {}): Promise<Prepared> {
   const preparationTime = api.clock.now();
   const transactionUuid = randomUUID();
   const updateId = pinnedUpdateId(preparationTime, transactionUuid);
@@ -82,9 +98,17 @@ export async function prepare(api: LedgerApi, submission: Submission): Promise<P
     },
     api.registry,
   );
-  const hash = preparedTransactionHash(prepared);
-  api.prepared.remember(updateId, toHex(hash), interpreted);
-  return { preparedTransaction: prepared, preparedTransactionHash: hash, hashingSchemeVersion: HashingSchemeVersion.V2 };
+  const hints = options.estimateTrafficCost;
+  const costEstimation = hints ? await costEstimationOf(api, submission.actAs, interpreted.nodes, hints) : undefined;
+  const hashed = options.verboseHashing ? tracedPreparedTransactionHash(prepared) : { hash: preparedTransactionHash(prepared), details: undefined };
+  api.prepared.remember(updateId, toHex(hashed.hash), interpreted);
+  return {
+    preparedTransaction: prepared,
+    preparedTransactionHash: hashed.hash,
+    hashingSchemeVersion: HashingSchemeVersion.V2,
+    ...(hashed.details !== undefined ? { hashingDetails: hashed.details } : {}),
+    ...(costEstimation ? { costEstimation } : {}),
+  };
 }
 
 /** The stored records of the contracts an interpretation used; one archived since is contention. */

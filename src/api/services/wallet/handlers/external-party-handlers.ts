@@ -71,8 +71,8 @@ function amountOf(v: Value | undefined) {
   return parseAmount("amount", text);
 }
 
-/** Prepares `external` for `party`'s key, as the node's own ledger user. */
-async function prepareFor(api: WalletApi, party: string, external: ExternalCommand): Promise<Prepared> {
+/** Prepares `external` for `party`'s key, as the node's own ledger user (Splice's endpoints estimate no cost). */
+async function prepareFor(api: WalletApi, party: string, external: ExternalCommand, verboseHashing: boolean | undefined): Promise<Prepared> {
   const req = create(PrepareSubmissionRequestSchema, {
     userId: api.wallet.validatorUser,
     commandId: randomHex(16),
@@ -81,12 +81,13 @@ async function prepareFor(api: WalletApi, party: string, external: ExternalComma
     readAs: [party],
     disclosedContracts: external.disclosed.map((c) => disclosedContractToProto(c, api.ledger.identity.synchronizerId)),
   });
-  return prepare(api.ledger, await submissionToPrepare(api.ledger, req, api.wallet.validatorUser));
+  return prepare(api.ledger, await submissionToPrepare(api.ledger, req, api.wallet.validatorUser), { verboseHashing: verboseHashing === true });
 }
 
 const preparedAnswer = (p: Prepared) => ({
   transaction: Buffer.from(toBinary(PreparedTransactionSchema, p.preparedTransaction)).toString("base64"),
   txHash: toHex(p.preparedTransactionHash),
+  ...(p.hashingDetails !== undefined ? { hashingDetails: p.hashingDetails } : {}),
 });
 
 /** Executes what the party signed and waits for its commit; answers the update id. */
@@ -137,7 +138,7 @@ export const externalPartyHandlers: { [K in keyof Admin["method"]]: Handler<Admi
     contracts: (await listExternalPartySetupProposals(api.wallet)).map((c) => contractWithStateToProto(c, api.ledger.registry, api.ledger.identity.synchronizerId)),
   }),
   prepareAcceptExternalPartySetupProposal: async (req, _caller, api) =>
-    preparedAnswer(await prepareFor(api, req.userPartyId, await setupProposalAcceptCommand(api.wallet, req.contractId, req.userPartyId))),
+    preparedAnswer(await prepareFor(api, req.userPartyId, await setupProposalAcceptCommand(api.wallet, req.contractId, req.userPartyId), req.verboseHashing)),
   submitAcceptExternalPartySetupProposal: async (req, _caller, api) => {
     const { updateId, party } = await submit(api, req.submission);
     return { transferPreapprovalContractId: await acceptedPreapprovalOf(api.wallet, party), updateId };
@@ -152,7 +153,7 @@ export const externalPartyHandlers: { [K in keyof Admin["method"]]: Handler<Admi
       nonce: req.nonce,
       description: req.description,
     });
-    const prepared = await prepareFor(api, req.senderPartyId, external);
+    const prepared = await prepareFor(api, req.senderPartyId, external, req.verboseHashing);
     const firstCreate = prepared.preparedTransaction.transaction!.nodes.find((n) => n.versionedNode.value?.nodeType.case === "create")?.versionedNode.value?.nodeType.value as { contractId: string } | undefined;
     return { ...preparedAnswer(prepared), transferCommandContractIdPrefix: firstCreate?.contractId ?? "" };
   },
