@@ -1,22 +1,42 @@
 /**
  * The client side of bench/external/run.ts, in its own process: closed-loop JSON callers that
  * create an Iou either with plain submit-and-wait or with prepare, an Ed25519 signature of the
- * returned hash (node:crypto) and executeAndWait. Prints {latencies, errors} as JSON.
+ * returned hash (node:crypto) and executeAndWait. Prints {latencies, errors, ops, cpuMicros} as JSON.
  */
 import { createPrivateKey, sign } from "node:crypto";
+import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
 
-const a = JSON.parse(process.argv[2]) as { http: string; mode: "plain" | "signed"; seconds: number; clients: number; party: string; token: string; key?: string; fingerprint?: string };
+const a = JSON.parse(process.argv[2]) as { http: string; mode: "plain" | "signed" | "prepare"; seconds: number; clients: number; party: string; token: string; key?: string; fingerprint?: string };
 const IOU = "#ccwallet-demo:Ccwallet.Demo.Iou:Iou";
 const iou = { CreateCommand: { templateId: IOU, createArguments: { issuer: a.party, owner: a.party, currency: "CC", amount: "1", observers: [] } } };
 const key = a.key ? createPrivateKey({ key: Buffer.from(a.key, "base64"), format: "der", type: "pkcs8" }) : undefined;
 const run = `${a.mode}-${process.pid}-${Date.now().toString(36)}`;
 
-async function post(path: string, body: unknown): Promise<any> {
-  const res = await fetch(a.http + path, { method: "POST", headers: { authorization: `Bearer ${a.token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`POST ${path}: HTTP ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text);
+// node:http with keep-alive rather than fetch: undici's fetch costs the client more CPU per call
+// than the node spends serving it, and on 2 cores the client's CPU is taken from the node.
+const agent = new Agent({ keepAlive: true, maxSockets: a.clients });
+const target = new URL(a.http);
+
+function post(path: string, body: unknown): Promise<any> {
+  const payload = Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { agent, host: target.hostname, port: target.port, path, method: "POST", headers: { authorization: `Bearer ${a.token}`, "content-type": "application/json", "content-length": payload.length } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          if (res.statusCode !== 200) reject(new Error(`POST ${path}: HTTP ${res.statusCode} ${text.slice(0, 300)}`));
+          else resolve(JSON.parse(text));
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
 }
 
 async function plain(n: number): Promise<void> {
@@ -35,7 +55,11 @@ async function signed(n: number): Promise<void> {
   });
 }
 
-const op = a.mode === "plain" ? plain : signed;
+async function prepareOnly(n: number): Promise<void> {
+  await post("/v2/interactive-submission/prepare", { commands: [iou], commandId: `${run}-${n}`, actAs: [a.party] });
+}
+
+const op = { plain, signed, prepare: prepareOnly }[a.mode];
 const from = performance.now() + 750;
 const to = from + a.seconds * 1000;
 const latencies: number[] = [];
@@ -55,4 +79,5 @@ await Promise.all(
     }
   }),
 );
-process.stdout.write(JSON.stringify({ latencies, errors }));
+const cpu = process.cpuUsage();
+process.stdout.write(JSON.stringify({ latencies, errors, ops: n, cpuMicros: cpu.user + cpu.system }));

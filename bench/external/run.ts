@@ -57,16 +57,23 @@ const ext = await externalParty(`signed-${Date.now().toString(36)}`);
 console.log(`external signing bench: ${clients} JSON clients in a separate process, ${seconds} s windows`);
 
 /** Runs `mode`'s closed loops in a client process (own core, as a real client), prints and returns its rate. */
-async function measure(mode: "plain" | "signed", label: string): Promise<number> {
+async function measure(mode: "plain" | "signed" | "prepare", label: string): Promise<number> {
   const who = mode === "plain" ? { party: local.party, token: local.token } : { party: ext.party, token: ext.token, key: ext.pkcs8, fingerprint: ext.fingerprint };
   const args = JSON.stringify({ http, mode, seconds, clients, ...who });
   const child = spawn(process.execPath, ["--import", "tsx", "bench/external/client.ts", args], { stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
+  const cpu = process.cpuUsage();
   await new Promise((resolve) => child.on("exit", resolve));
-  const r = JSON.parse(out) as { latencies: number[]; errors: number };
+  const { user, system } = process.cpuUsage(cpu);
+  const r = JSON.parse(out) as { latencies: number[]; errors: number; cpuMicros: number; ops: number };
   const st = runStats(r.latencies, seconds, r.errors);
-  console.log(`${label.padEnd(34)} ${fmt(st.perSec).padStart(7)}/s  p50 ${fmt(st.p50, 2)}  p90 ${fmt(st.p90, 2)}  p99 ${fmt(st.p99, 2)} ms  errors ${r.errors}`);
+  // CPU per operation over the whole client run (warm-up included on both sides): on 2 cores the
+  // node and the client share the machine, so a client that costs as much as the node halves both.
+  const perOp = (micros: number) => `${fmt(micros / r.ops, 0)} µs/op`;
+  console.log(
+    `${label.padEnd(34)} ${fmt(st.perSec).padStart(7)}/s  p50 ${fmt(st.p50, 2)}  p90 ${fmt(st.p90, 2)}  p99 ${fmt(st.p99, 2)} ms  errors ${r.errors}  cpu node ${perOp(user + system)}, client ${perOp(r.cpuMicros)}`,
+  );
   return st.perSec;
 }
 
@@ -85,6 +92,7 @@ if (session) {
   writeFileSync(join(tmpdir(), "ccwallet-external.cpuprofile"), JSON.stringify(profile));
 }
 console.log(`ratio signed/plain: ${fmt(signed / plain, 2)} (target >= 0.50)`);
+await measure("prepare", "prepare alone (its share of signed)");
 const run = Date.now().toString(36);
 
 // The V2 hash alone, over one prepared transaction with n input contracts.

@@ -11,6 +11,8 @@ import type { InterpretedTransaction } from "./interpreter.js";
 interface Remembered {
   readonly hash: string;
   readonly interpreted: InterpretedTransaction;
+  /** The prepared message itself (a transport may hand the same instance back to the execute). */
+  readonly message: object;
 }
 
 export class PreparedInterpretations {
@@ -18,10 +20,16 @@ export class PreparedInterpretations {
 
   constructor(private readonly max = 4096) {}
 
-  remember(updateId: string, hash: string, interpreted: InterpretedTransaction): void {
+  remember(updateId: string, hash: string, interpreted: InterpretedTransaction, message: object): void {
     if (!interpreted.replayable) return;
     if (this.byUpdateId.size >= this.max) this.byUpdateId.delete(this.byUpdateId.keys().next().value!);
-    this.byUpdateId.set(updateId, { hash, interpreted });
+    this.byUpdateId.set(updateId, { hash, interpreted, message });
+  }
+
+  /** The hash remembered for `message` if it is the very object prepared under `updateId`. */
+  hashOf(updateId: string, message: object): string | undefined {
+    const r = this.byUpdateId.get(updateId);
+    return r?.message === message ? r.hash : undefined;
   }
 
   /** The interpretation prepared under `updateId` if it hashed to `hash`; each is handed out once. */

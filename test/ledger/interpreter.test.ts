@@ -151,17 +151,20 @@ describe("replayable interpretations", () => {
     expect(missed.replayable).toBe(false);
   });
 
-  it("are remembered by update id and hash, handed out once, the oldest dropped first", async () => {
+  it("are remembered by update id and hash (and the prepared message), handed out once, the oldest dropped first", async () => {
     await openAccount();
     const replayable = await probe("main");
     const prepared = new PreparedInterpretations(2);
-    prepared.remember("u1", "h1", replayable);
-    prepared.remember("u2", "h2", { ...replayable, replayable: false });
+    const message = { prepared: "u1" };
+    prepared.remember("u1", "h1", replayable, message);
+    prepared.remember("u2", "h2", { ...replayable, replayable: false }, {});
     expect(prepared.size).toBe(1);
+    expect(prepared.hashOf("u1", message)).toBe("h1");
+    expect(prepared.hashOf("u1", { ...message })).toBeUndefined(); // an equal message from elsewhere is hashed again
     expect(prepared.take("u1", "h-other")).toBeUndefined();
     expect(prepared.take("u1", "h1")).toBe(replayable);
     expect(prepared.take("u1", "h1")).toBeUndefined();
-    for (const id of ["a", "b", "c"]) prepared.remember(id, id, replayable);
+    for (const id of ["a", "b", "c"]) prepared.remember(id, id, replayable, {});
     expect([prepared.take("a", "a"), prepared.take("b", "b"), prepared.take("c", "c")].map(Boolean)).toEqual([false, true, true]);
   });
 });

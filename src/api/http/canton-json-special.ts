@@ -32,6 +32,23 @@ function forEachKnownKey(json: unknown, path: string, known: readonly string[], 
   }
 }
 
+/**
+ * Prepared transactions this process answered lately, by the base64 it answered: an execute sends
+ * back exactly what its prepare got, and a lookup of the text costs far less than decoding it. The
+ * message is the one the prepare built (equal to what the bytes decode to, and never mutated), so
+ * the execute can also recognize it (PreparedInterpretations) instead of hashing it again.
+ */
+const recentlyPrepared = new (class {
+  private readonly byText = new Map<string, PreparedTransaction>();
+  add(text: string, m: PreparedTransaction): void {
+    if (this.byText.size >= 4096) this.byText.delete(this.byText.keys().next().value!);
+    this.byText.set(text, m);
+  }
+  get(text: string): PreparedTransaction | undefined {
+    return this.byText.get(text);
+  }
+})();
+
 export const SPECIAL_MESSAGES: { readonly [typeName: string]: SpecialCodec } = {
   // JsTransaction.effectiveAt etc.: `type: string` (java.time.Instant#toString).
   [TYPE_TIMESTAMP]: {
@@ -96,8 +113,14 @@ export const SPECIAL_MESSAGES: { readonly [typeName: string]: SpecialCodec } = {
   // JsPrepareSubmissionResponse / JsExecuteSubmission*Request.preparedTransaction: `type: string`,
   // the protobuf bytes in base64, so a client hashes and returns exactly what the gRPC API carries.
   [PreparedTransactionSchema.typeName]: {
-    encode: (m) => Buffer.from(toBinary(PreparedTransactionSchema, m as PreparedTransaction)).toString("base64"),
+    encode(m) {
+      const base64 = Buffer.from(toBinary(PreparedTransactionSchema, m as PreparedTransaction)).toString("base64");
+      recentlyPrepared.add(base64, m as PreparedTransaction);
+      return base64;
+    },
     decode(json, path) {
+      const known = typeof json === "string" ? recentlyPrepared.get(json) : undefined;
+      if (known) return known;
       const bytes = decodeScalar(ScalarType.BYTES, false, json, path) as Uint8Array;
       try {
         return fromBinary(PreparedTransactionSchema, bytes);

@@ -115,7 +115,10 @@ export async function execution(api: LedgerApi, req: ExecuteRequest, userId: str
   const actAs = md.submitterInfo!.actAs;
   if (md.synchronizerId !== api.identity.synchronizerId) throw errors.invalidPrescribedSynchronizer(md.synchronizerId);
   checkPreparationTime(md.preparationTime, api.clock.now());
-  const hash = hashOf(signed);
+  const updateId = pinnedUpdateId(md.preparationTime, md.transactionUuid);
+  // The very message this node prepared (handed back by the JSON decoder) needs no second hash.
+  const known = api.prepared.hashOf(updateId, signed);
+  const hash = known ? Buffer.from(known, "hex") : hashOf(signed);
   await verifySignatures(api, hash, actAs, req);
 
   const commands = create(CommandsSchema, {
@@ -128,7 +131,6 @@ export async function execution(api: LedgerApi, req: ExecuteRequest, userId: str
     deduplicationPeriod: req.deduplicationPeriod,
   });
   const submission = await submissionFromProto(commands, userId, api.registry, api.store);
-  const updateId = pinnedUpdateId(md.preparationTime, md.transactionUuid);
   if (await api.store.transactionById(updateId)) throw errors.duplicateCommand(JSON.stringify([userId, [...actAs].sort(), md.submitterInfo!.commandId]));
   const pinnedTo = { updateId, ledgerTime: md.preparationTime, externalTransactionHash: toHex(hash), signatures: signatureCount(req, actAs) };
   const prepared = api.prepared.take(updateId, pinnedTo.externalTransactionHash);

@@ -101,7 +101,7 @@ export async function prepare(api: LedgerApi, submission: Submission, options: P
   const hints = options.estimateTrafficCost;
   const costEstimation = hints ? await costEstimationOf(api, submission.actAs, interpreted.nodes, hints) : undefined;
   const hashed = options.verboseHashing ? tracedPreparedTransactionHash(prepared) : { hash: preparedTransactionHash(prepared), details: undefined };
-  api.prepared.remember(updateId, toHex(hashed.hash), interpreted);
+  api.prepared.remember(updateId, toHex(hashed.hash), interpreted, prepared);
   return {
     preparedTransaction: prepared,
     preparedTransactionHash: hashed.hash,
