@@ -156,5 +156,7 @@ export interface PackageStore {
 export interface Store extends LedgerStore, PartyStore, UserStore, SettingsStore, PackageStore {
   /** Human-readable name for logs: `sqlite:/path` or `mongodb://host/db`. */
   readonly description: string;
+  /** A read that reaches the database itself, past every cache (readiness); throws if it cannot. */
+  probe(): Promise<void>;
   close(): Promise<void>;
 }

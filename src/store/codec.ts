@@ -2,6 +2,8 @@
  * JSON persistence of records: bigints are written as `{"$n":"123"}` so that offsets, times and
  * Daml Int64s survive a round trip through any document store or SQLite TEXT column.
  */
+import { plainJson } from "../ledger/plain-json.js";
+
 export function encodeRecord(value: unknown): string {
   // Native JSON.stringify without a replacer is about twice as fast as with one (a replacer is
   // called for every value); the bigints are swapped out first, copying only what holds one.
@@ -49,27 +51,6 @@ function withoutBigints(v: unknown): unknown {
     if (y !== x) (copy ??= { ...o })[k] = y;
   }
   return copy ?? o;
-}
-
-/**
- * The JSON of a value without bigints, or undefined if it holds one; kept per object, because a
- * transaction's nodes are serialized once to price their traffic and again to be stored. Only for
- * values nobody mutates once built (interpreted nodes are final).
- */
-const plainJsonOf = new WeakMap<object, string>();
-
-export function plainJson(value: object): string | undefined {
-  let json = plainJsonOf.get(value);
-  if (json === undefined) {
-    try {
-      json = JSON.stringify(value);
-    } catch (e) {
-      if (!(e instanceof TypeError)) throw e;
-      return undefined;
-    }
-    plainJsonOf.set(value, json);
-  }
-  return json;
 }
 
 /** `encodeRecord(record)` with `record[key]` spliced in from `plainJson` (same document, key last). */

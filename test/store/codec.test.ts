@@ -1,6 +1,7 @@
 /** The JSON persistence of records: bigints survive, everything else is plain JSON. */
 import { describe, expect, it } from "vitest";
-import { decodeRecord, encodeRecord, encodeRecordReusing, plainJson } from "../../src/store/codec.js";
+import { plainJson } from "../../src/ledger/plain-json.js";
+import { decodeRecord, encodeRecord, encodeRecordReusing } from "../../src/store/codec.js";
 
 describe("record codec", () => {
   it("writes bigints anywhere as {$n} and leaves the input untouched", () => {

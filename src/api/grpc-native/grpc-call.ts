@@ -14,7 +14,7 @@ import { create, fromBinary, isMessage, toBinary, type DescMessage, type DescMet
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { CallContext } from "../call-context.js";
+import { CallContext } from "../context/index.js";
 import { wireBytesOf } from "../convert/wire-encoded.js";
 import { asConnectError, errorStatus, frame, MAX_REQUEST_MESSAGE_BYTES, OK_STATUS, parseTimeout, splitFrames, type StatusHeaders } from "./grpc-wire.js";
 

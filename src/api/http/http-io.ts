@@ -1,7 +1,7 @@
 /** Reading request bodies and writing responses on node:http, shared by both JSON dialects. */
 import type { HandlerContext } from "@connectrpc/connect";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { CallContext } from "../call-context.js";
+import { CallContext } from "../context/index.js";
 import type { Route } from "./route-table.js";
 
 /** A body over its limit; `limit` says which (the JSON one, or the larger one of binary uploads). */

@@ -10,7 +10,7 @@
  * recompute it from the committed transaction.
  */
 import type { NodeRecord } from "../../ledger/records.js";
-import { plainJson } from "../../store/codec.js";
+import { plainJson } from "../../ledger/plain-json.js";
 
 /**
  * Bytes one external signature adds to an externally signed transaction's request: the 64-byte

@@ -215,6 +215,10 @@ export class MongoStore implements Store {
     return new MongoPackages(this.cols.packages).packages();
   }
 
+  async probe(): Promise<void> {
+    await this.cols.meta.findOne({});
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -357,6 +357,10 @@ export class SqliteStore implements Store {
     return this.packageTable.packages();
   }
 
+  async probe(): Promise<void> {
+    this.db.prepare("SELECT 1").get();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     // Acknowledge whatever is queued before closing, so no accepted request is left hanging.

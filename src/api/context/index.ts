@@ -1,0 +1,1 @@
+export { CallContext, type CallContextOptions } from "./call-context.js";

@@ -1,0 +1,20 @@
+/**
+ * The JSON of a value without bigints, or undefined if it holds one; kept per object, because a
+ * transaction's nodes are serialized once to price their traffic and again to be stored. Only for
+ * values nobody mutates once built (interpreted nodes are final).
+ */
+const plainJsonOf = new WeakMap<object, string>();
+
+export function plainJson(value: object): string | undefined {
+  let json = plainJsonOf.get(value);
+  if (json === undefined) {
+    try {
+      json = JSON.stringify(value);
+    } catch (e) {
+      if (!(e instanceof TypeError)) throw e;
+      return undefined;
+    }
+    plainJsonOf.set(value, json);
+  }
+  return json;
+}
