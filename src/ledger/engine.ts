@@ -209,19 +209,26 @@ export class Ledger {
   ): Promise<SubmitOutcome> {
     const updateId = transaction.updateId;
     let conflictError: LedgerError | undefined;
-    const result: CommitResult = await this.store.commit({
-      kind: "transaction",
-      dedup,
-      inputs: interpreted.inputs,
-      archives: interpreted.archives,
-      creates: interpreted.creates.map((c) => ({ ...c, createUpdateId: updateId })),
-      transaction,
-      completion,
-      onConflict: (conflict) => {
-        conflictError = conflictErrorOf(conflict, dedup.changeKey);
-        return { ...base, status: statusOf(conflictError, submission.submissionId) };
-      },
-    });
+    let result: CommitResult;
+    try {
+      result = await this.store.commit({
+        kind: "transaction",
+        dedup,
+        inputs: interpreted.inputs,
+        archives: interpreted.archives,
+        creates: interpreted.creates.map((c) => ({ ...c, createUpdateId: updateId })),
+        transaction,
+        completion,
+        onConflict: (conflict) => {
+          conflictError = conflictErrorOf(conflict, dedup.changeKey);
+          return { ...base, status: statusOf(conflictError, submission.submissionId) };
+        },
+      });
+    } catch (e) {
+      // No outcome to settle on (a failed write, or a failed sync that stops the store): refund.
+      await charge?.settle(false, 0n);
+      throw e;
+    }
     await charge?.settle(result.kind === "committed", result.offset);
     if (result.kind === "committed") {
       return { kind: "committed", transaction: { ...transaction, offset: result.offset }, completion: { ...completion, offset: result.offset } };

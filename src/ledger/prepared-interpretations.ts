@@ -4,8 +4,10 @@
  * re-hash to the remembered hash), the node commits what it interpreted at prepare instead of
  * interpreting again: a replayable interpretation depends only on its input contracts, and the
  * commit checks that they are still active. Executes of anything else, and of what was forgotten,
- * re-interpret and compare as before. The oldest entries go past `max` (prepares never executed).
+ * re-interpret and compare as before. The oldest entries go past the limits (prepares never
+ * executed); a transaction too big to keep is simply re-interpreted at its execute.
  */
+import { BoundedMap, type BoundedMapLimits } from "./bounded-map.js";
 import type { InterpretedTransaction } from "./interpreter.js";
 
 interface Remembered {
@@ -15,15 +17,19 @@ interface Remembered {
   readonly message: object;
 }
 
+const DEFAULT_LIMITS: BoundedMapLimits = { maxEntries: 4096, maxBytes: 64 * 1024 * 1024, maxEntryBytes: 1024 * 1024 };
+
 export class PreparedInterpretations {
-  private readonly byUpdateId = new Map<string, Remembered>();
+  private readonly byUpdateId: BoundedMap<string, Remembered>;
 
-  constructor(private readonly max = 4096) {}
+  constructor(limits: BoundedMapLimits = DEFAULT_LIMITS) {
+    this.byUpdateId = new BoundedMap(limits);
+  }
 
-  remember(updateId: string, hash: string, interpreted: InterpretedTransaction, message: object): void {
+  /** `bytes`: the caller's estimate of what the entry holds (interpretation and message). */
+  remember(updateId: string, hash: string, interpreted: InterpretedTransaction, message: object, bytes: number): void {
     if (!interpreted.replayable) return;
-    if (this.byUpdateId.size >= this.max) this.byUpdateId.delete(this.byUpdateId.keys().next().value!);
-    this.byUpdateId.set(updateId, { hash, interpreted, message });
+    this.byUpdateId.set(updateId, { hash, interpreted, message }, bytes);
   }
 
   /** The hash remembered for `message` if it is the very object prepared under `updateId`. */

@@ -51,4 +51,10 @@ describe("execute signatures", () => {
     expect(await outcome([BOB], [{ party: BOB, signatures: [k2.sig(HASH, k1.fp)] }], one)).toBe(expected(0, 1, 1));
     expect(await outcome([BOB], [{ party: BOB, signatures: [k1.sig()] }], {})).toMatch(/not an external party/);
   });
+
+  it("refuses more signatures from a party than it has keys (each would be checked on the thread pool)", async () => {
+    const padded = Array.from({ length: 3 }, () => k1.sig(new Uint8Array(32)));
+    expect(await outcome([BOB], [{ party: BOB, signatures: [...padded, k1.sig()] }], two)).toBe(`Party ${BOB} provided 4 signatures but has only 2 signing keys`);
+    expect(await outcome([BOB], [{ party: BOB, signatures: [k1.sig(), k1.sig()] }], one)).toBe(`Party ${BOB} provided 2 signatures but has only 1 signing keys`);
+  });
 });

@@ -151,20 +151,27 @@ describe("replayable interpretations", () => {
     expect(missed.replayable).toBe(false);
   });
 
-  it("are remembered by update id and hash (and the prepared message), handed out once, the oldest dropped first", async () => {
+  it("are remembered by update id and hash (and the prepared message), handed out once, within count and size limits", async () => {
     await openAccount();
     const replayable = await probe("main");
-    const prepared = new PreparedInterpretations(2);
+    const prepared = new PreparedInterpretations({ maxEntries: 2, maxBytes: 100, maxEntryBytes: 60 });
     const message = { prepared: "u1" };
-    prepared.remember("u1", "h1", replayable, message);
-    prepared.remember("u2", "h2", { ...replayable, replayable: false }, {});
+    prepared.remember("u1", "h1", replayable, message, 10);
+    prepared.remember("u2", "h2", { ...replayable, replayable: false }, {}, 10);
     expect(prepared.size).toBe(1);
     expect(prepared.hashOf("u1", message)).toBe("h1");
     expect(prepared.hashOf("u1", { ...message })).toBeUndefined(); // an equal message from elsewhere is hashed again
     expect(prepared.take("u1", "h-other")).toBeUndefined();
     expect(prepared.take("u1", "h1")).toBe(replayable);
     expect(prepared.take("u1", "h1")).toBeUndefined();
-    for (const id of ["a", "b", "c"]) prepared.remember(id, id, replayable, {});
+    // The oldest go past the count, and past the total size; one too big is not kept at all.
+    for (const id of ["a", "b", "c"]) prepared.remember(id, id, replayable, {}, 10);
     expect([prepared.take("a", "a"), prepared.take("b", "b"), prepared.take("c", "c")].map(Boolean)).toEqual([false, true, true]);
+    prepared.remember("big", "big", replayable, {}, 61);
+    expect(prepared.take("big", "big")).toBeUndefined();
+    prepared.remember("d", "d", replayable, {}, 50);
+    prepared.remember("e", "e", replayable, {}, 50);
+    prepared.remember("f", "f", replayable, {}, 40);
+    expect([prepared.take("d", "d"), prepared.take("e", "e"), prepared.take("f", "f")].map(Boolean)).toEqual([false, true, true]);
   });
 });

@@ -101,11 +101,13 @@ interface TxOptions {
   readonly creates?: readonly NewContract[];
   readonly dedup?: Deduplication;
   readonly recordTime?: bigint;
+  /** Fixed by the test (an externally signed transaction's is fixed by what its parties signed). */
+  readonly updateId?: string;
 }
 
 /** A transaction commit whose nodes exercise (consume) the archives and create the creates. */
 function txCommit(options: TxOptions = {}): TransactionCommit & { readonly updateId: string } {
-  const updateId = unique("1220upd");
+  const updateId = options.updateId ?? unique("1220upd");
   const commandId = options.commandId ?? unique("cmd");
   const recordTime = options.recordTime ?? 1_000n;
   const archives = options.archives ?? [];
@@ -501,6 +503,19 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         const other = txCommit({ dedup: { changeKey: unique("change"), since: 0n } });
         expect(await store.commit(other)).toEqual({ kind: "committed", offset: 7n });
         expect(offsets(await store.transactions(0n, 7n, 10))).toEqual([1n, 4n, 6n, 7n]);
+      });
+
+      it("a second transaction with an update id already committed is a duplicate of it, not a failed write", async () => {
+        const store = await fresh();
+        const updateId = unique("1220pinned");
+        const first = txCommit({ updateId, creates: [contract()] });
+        expect(await store.commit(first)).toEqual({ kind: "committed", offset: 1n });
+        // Another user executing the same signed transaction: another change key, the same update id.
+        const again = txCommit({ updateId, dedup: { changeKey: unique("change"), since: 0n }, creates: [contract()] });
+        const r = await store.commit(again);
+        expect(r).toEqual({ kind: "rejected", offset: 2n, conflict: { kind: "duplicateCommand", existingOffset: 1n } });
+        expect(await store.activeContract(again.creates[0].contractId)).toBeUndefined();
+        expect((await store.completions(1n, 2n, 1))[0].status).toEqual(conflictStatus({ kind: "duplicateCommand", existingOffset: 1n }));
       });
 
       it("two concurrent submissions of one change: one commits, the other is a duplicate of it", async () => {

@@ -228,4 +228,23 @@ describe("SqliteStore durability", () => {
     expect(ends).toEqual([1n]);
     await store.close();
   });
+
+  it("after a sync it cannot make refuses every later commit and answers the readiness probe with the error", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccwallet-store-"));
+    dirs.push(dir);
+    const file = join(dir, "ledger.sqlite");
+    const store = openFile(file);
+    expect(await store.commit(txCommit({ creates: [contract()] }))).toEqual({ kind: "committed", offset: 1n });
+    await store.close();
+    // Reopened, the WAL is opened for syncing at the first commit: gone by then, the sync fails.
+    const again = openFile(file);
+    rmSync(`${file}-wal`);
+    const first = again.commit(txCommit({ creates: [contract()] }));
+    await expect(first).rejects.toThrow(/ENOENT/);
+    const queued = [again.commit(txCommit({ creates: [contract()] })), again.commit(rejection())];
+    for (const r of await Promise.allSettled(queued)) expect(r.status).toBe("rejected");
+    await expect(again.probe()).rejects.toThrow(/ENOENT/);
+    expect(await again.ledgerEnd()).toBe(1n);
+    await again.close();
+  });
 });

@@ -15,8 +15,8 @@ export interface CallContextOptions {
   readonly requestMethod: string;
   /** Epoch milliseconds past which the call is abandoned. */
   readonly deadline?: number;
-  /** The transport's own cancellation (a client gone); without it the context makes one on first use. */
-  readonly signal?: AbortSignal;
+  /** The transport's own cancellation (a client gone, shutdown); without it one is made on first use. */
+  readonly controller?: AbortController;
 }
 
 export class CallContext implements HandlerContext {
@@ -24,7 +24,6 @@ export class CallContext implements HandlerContext {
   readonly requestMethod: string;
   readonly requestHeader: Headers;
   private readonly deadline: number | undefined;
-  private readonly given: AbortSignal | undefined;
   private controller: AbortController | undefined;
   private header: Headers | undefined;
   private trailer: Headers | undefined;
@@ -41,11 +40,11 @@ export class CallContext implements HandlerContext {
     this.protocolName = options.protocolName;
     this.requestMethod = options.requestMethod;
     this.deadline = options.deadline;
-    this.given = options.signal;
+    this.controller = options.controller;
   }
 
   get signal(): AbortSignal {
-    return this.given ?? (this.controller ??= new AbortController()).signal;
+    return (this.controller ??= new AbortController()).signal;
   }
 
   readonly timeoutMs = (): number | undefined => (this.deadline === undefined ? undefined : this.deadline - Date.now());
@@ -62,7 +61,7 @@ export class CallContext implements HandlerContext {
     return (this.contextValues ??= createContextValues());
   }
 
-  /** Ends the call for the implementation (cancelled, deadline passed): aborts its own signal. */
+  /** Ends the call for the implementation (cancelled, deadline passed): aborts its signal. */
   abort(reason: unknown): void {
     (this.controller ??= new AbortController()).abort(reason);
   }

@@ -7,6 +7,7 @@ import { create, fromBinary, ScalarType, toBinary, type Message } from "@bufbuil
 import { AnySchema, DurationSchema, EmptySchema, TimestampSchema, type Any, type Duration, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { type PreparedTransaction, PreparedTransactionSchema } from "../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
 import { type Identifier, IdentifierSchema } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
+import { BoundedMap } from "../../ledger/bounded-map.js";
 import { formatInstant, parseInstant } from "../convert/canton-json-daml.js";
 import { expectObject, fail } from "./canton-json-error.js";
 import { decodeScalar } from "./canton-json-scalars.js";
@@ -38,16 +39,7 @@ function forEachKnownKey(json: unknown, path: string, known: readonly string[], 
  * message is the one the prepare built (equal to what the bytes decode to, and never mutated), so
  * the execute can also recognize it (PreparedInterpretations) instead of hashing it again.
  */
-const recentlyPrepared = new (class {
-  private readonly byText = new Map<string, PreparedTransaction>();
-  add(text: string, m: PreparedTransaction): void {
-    if (this.byText.size >= 4096) this.byText.delete(this.byText.keys().next().value!);
-    this.byText.set(text, m);
-  }
-  get(text: string): PreparedTransaction | undefined {
-    return this.byText.get(text);
-  }
-})();
+const recentlyPrepared = new BoundedMap<string, PreparedTransaction>({ maxEntries: 4096, maxBytes: 64 * 1024 * 1024, maxEntryBytes: 1024 * 1024 });
 
 export const SPECIAL_MESSAGES: { readonly [typeName: string]: SpecialCodec } = {
   // JsTransaction.effectiveAt etc.: `type: string` (java.time.Instant#toString).
@@ -115,7 +107,8 @@ export const SPECIAL_MESSAGES: { readonly [typeName: string]: SpecialCodec } = {
   [PreparedTransactionSchema.typeName]: {
     encode(m) {
       const base64 = Buffer.from(toBinary(PreparedTransactionSchema, m as PreparedTransaction)).toString("base64");
-      recentlyPrepared.add(base64, m as PreparedTransaction);
+      // The text and the message it decodes to, about twice its length.
+      recentlyPrepared.set(base64, m as PreparedTransaction, 2 * base64.length);
       return base64;
     },
     decode(json, path) {

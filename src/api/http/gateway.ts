@@ -132,7 +132,7 @@ async function invoke(calls: CantonCalls, route: Route, params: string[], url: U
   // Only a client gone before the answer cancels the call (an abort builds a DOMException).
   res.on("close", () => res.writableFinished || abort.abort());
   try {
-    const ctx = handlerContextOf(route, "canton-json", url, req, abort.signal);
+    const ctx = handlerContextOf(route, "canton-json", url, req, abort);
     await calls.options.authenticate?.(route, ctx);
     const decoded = await readInput(calls, route, params, url, req);
     const impl = calls.impls.get(route.service)![route.method.localName];

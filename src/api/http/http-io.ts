@@ -71,6 +71,6 @@ export function headersOf(req: IncomingMessage): Headers {
 }
 
 /** The handler context a routed JSON request hands to the service implementation the gRPC port serves. */
-export function handlerContextOf(route: Route, protocolName: string, url: URL, req: IncomingMessage, signal: AbortSignal): HandlerContext {
-  return new CallContext(route.service, route.method, url.toString(), req.headers, { protocolName, requestMethod: req.method ?? "GET", signal });
+export function handlerContextOf(route: Route, protocolName: string, url: URL, req: IncomingMessage, controller: AbortController): HandlerContext {
+  return new CallContext(route.service, route.method, url.toString(), req.headers, { protocolName, requestMethod: req.method ?? "GET", controller });
 }

@@ -35,7 +35,7 @@ export function createSpliceHandler(options: SpliceHandlerOptions): SpliceHandle
     const abort = new AbortController();
     // Only a client gone before the answer cancels the call (an abort builds a DOMException).
     res.on("close", () => res.writableFinished || abort.abort());
-    const ctx = handlerContextOf(route, "splice-json", url, req, abort.signal);
+    const ctx = handlerContextOf(route, "splice-json", url, req, abort);
     const impl = (options.impls.get(route.service) as AnyImpl)[route.method.localName];
     // Splice's order: authenticate, authorize, then validate (a bad body of a bad caller is a 401/403).
     await impl.authorize?.(ctx);

@@ -70,7 +70,18 @@ async function write(tx: Tx, request: TransactionCommit, offset: bigint): Promis
 
 /** The first reason the request cannot commit, checked in the SQLite adapter's order. */
 async function findConflict(tx: Tx, request: TransactionCommit): Promise<Conflict | undefined> {
-  return (await duplicateCommand(tx, request.dedup)) ?? (await inactiveInputs(tx, request)) ?? (await duplicateKey(tx, request));
+  return (
+    (await duplicateCommand(tx, request.dedup)) ??
+    (await duplicateUpdateId(tx, request.transaction.updateId)) ??
+    (await inactiveInputs(tx, request)) ??
+    (await duplicateKey(tx, request))
+  );
+}
+
+/** Update ids are unique; only an externally signed one (fixed by its parties) can come twice. */
+async function duplicateUpdateId(tx: Tx, updateId: string): Promise<Conflict | undefined> {
+  const prev = await tx.cols.transactions.findOne({ updateId }, { session: tx.session, projection: { _id: 1 } });
+  return prev ? { kind: "duplicateCommand", existingOffset: prev._id } : undefined;
 }
 
 async function duplicateCommand(tx: Tx, dedup: Deduplication | undefined): Promise<Conflict | undefined> {

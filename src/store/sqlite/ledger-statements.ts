@@ -59,6 +59,7 @@ export function prepareLedgerStatements(db: Database.Database) {
     insertTx: p("INSERT INTO transactions (offset, update_id, record) VALUES (?, ?, ?)"),
     txRange: p("SELECT record FROM transactions WHERE offset > ? AND offset <= ? ORDER BY offset LIMIT ?"),
     txById: p("SELECT record FROM transactions WHERE update_id = ?"),
+    txOffsetById: p("SELECT offset FROM transactions WHERE update_id = ?"),
     txByOffset: p("SELECT record FROM transactions WHERE offset = ?"),
     insertCompletion: p("INSERT INTO completions (offset, record) VALUES (?, ?)"),
     completionRange: p("SELECT record FROM completions WHERE offset > ? AND offset <= ? ORDER BY offset LIMIT ?"),

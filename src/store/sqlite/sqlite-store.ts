@@ -134,6 +134,11 @@ export class SqliteStore implements Store {
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return;
+    // After a failed sync nothing more is written: queued requests fail as later ones do.
+    if (this.failure) {
+      for (const p of batch) p.reject(this.failure);
+      return;
+    }
     this.checkpointer?.beforeWrite(this.rewindCheckpoint);
     const outcomes = this.write(batch);
     if (!outcomes) return;
@@ -248,6 +253,9 @@ export class SqliteStore implements Store {
         return { kind: "duplicateCommand", existingOffset: prev.offset };
       }
     }
+    // Update ids are unique; only an externally signed one (fixed by its parties) can come twice.
+    const sameId = s.txOffsetById.get(request.transaction.updateId) as { offset: bigint } | undefined;
+    if (sameId) return { kind: "duplicateCommand", existingOffset: sameId.offset };
     const inactive = request.inputs.filter((cid) => s.isActive.get(cid) === undefined);
     if (inactive.length > 0) return { kind: "inactive", contractIds: inactive };
     const archived = new Set(request.archives);
@@ -358,7 +366,9 @@ export class SqliteStore implements Store {
   }
 
   async probe(): Promise<void> {
-    this.db.prepare("SELECT 1").get();
+    // A store that lost a sync is not ready until a restart recovers it from the file.
+    if (this.failure) throw this.failure;
+    this.stmts.maxOffset.get();
   }
 
   async close(): Promise<void> {

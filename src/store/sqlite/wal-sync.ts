@@ -11,7 +11,8 @@
  * several batches share an fsync. A failed fsync leaves no way to know what reached the disk:
  * every waiting and later caller gets the error (the store then refuses to commit).
  */
-import { closeSync, fdatasync, openSync } from "node:fs";
+import { closeSync, fdatasync, fsyncSync, openSync } from "node:fs";
+import { dirname } from "node:path";
 
 export class WalSync {
   private fd: number | undefined;
@@ -56,7 +57,8 @@ export class WalSync {
     let fd: number;
     try {
       // Opened once a commit has made the file exist; SQLite keeps it (same inode) while open.
-      fd = this.fd ??= openSync(this.walFile, "r");
+      // Writable, because Windows flushes only handles that may write.
+      fd = this.fd ??= openWal(this.walFile);
     } catch (e) {
       this.fail(covered, e);
       return;
@@ -79,3 +81,27 @@ export class WalSync {
     this.idle = undefined;
   }
 }
+
+/**
+ * The WAL file, with its directory entry made durable first: SQLite syncs the directory of a new
+ * WAL on its first sync of the file, which under NORMAL happens only at a checkpoint, so a batch
+ * acknowledged after our fdatasync could otherwise sit in a file the directory does not yet name.
+ */
+function openWal(file: string): number {
+  const fd = openSync(file, "r+");
+  let dir: number | undefined;
+  try {
+    dir = openSync(dirname(file), "r");
+    fsyncSync(dir);
+  } catch (e) {
+    // Windows cannot open a directory (and journals its entries itself); elsewhere this is fatal.
+    if (process.platform !== "win32") {
+      closeSync(fd);
+      throw e;
+    }
+  } finally {
+    if (dir !== undefined) closeSync(dir);
+  }
+  return fd;
+}
+

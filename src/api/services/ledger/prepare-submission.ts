@@ -20,6 +20,7 @@ import { isParticipantAdmin, requireReadAs } from "../../../auth/index.js";
 import { toHex } from "../../../external/canton-hash.js";
 import { preparedTransactionHash, tracedPreparedTransactionHash } from "../../../external/prepared-transaction-hash.js";
 import { errors } from "../../../ledger/errors.js";
+import { plainJson } from "../../../ledger/plain-json.js";
 import { pinnedUpdateId } from "../../../ledger/ids.js";
 import type { Submission } from "../../../ledger/commands.js";
 import type { ContractRecord } from "../../../ledger/records.js";
@@ -101,7 +102,9 @@ export async function prepare(api: LedgerApi, submission: Submission, options: P
   const hints = options.estimateTrafficCost;
   const costEstimation = hints ? await costEstimationOf(api, submission.actAs, interpreted.nodes, hints) : undefined;
   const hashed = options.verboseHashing ? tracedPreparedTransactionHash(prepared) : { hash: preparedTransactionHash(prepared), details: undefined };
-  api.prepared.remember(updateId, toHex(hashed.hash), interpreted, prepared);
+  // Its size: the nodes' JSON (already made to price their traffic) held about three times over
+  // (the nodes, the created contracts, the prepared message).
+  api.prepared.remember(updateId, toHex(hashed.hash), interpreted, prepared, 3 * (plainJson(interpreted.nodes)?.length ?? Infinity));
   return {
     preparedTransaction: prepared,
     preparedTransactionHash: hashed.hash,

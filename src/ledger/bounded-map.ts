@@ -1,0 +1,47 @@
+/**
+ * A cache of work the node can redo: it forgets its oldest entries past a count or a total size
+ * (sizes the caller estimates), and does not keep an entry bigger than `maxEntryBytes` at all, so
+ * clients that send large requests and never come back cannot make it hold more than `maxBytes`.
+ */
+export interface BoundedMapLimits {
+  readonly maxEntries: number;
+  readonly maxBytes: number;
+  readonly maxEntryBytes: number;
+}
+
+export class BoundedMap<K, V> {
+  private readonly entries = new Map<K, { readonly value: V; readonly bytes: number }>();
+  private bytes = 0;
+
+  constructor(private readonly limits: BoundedMapLimits) {}
+
+  set(key: K, value: V, bytes: number): void {
+    this.delete(key);
+    if (bytes > this.limits.maxEntryBytes) return;
+    while (this.entries.size > 0 && (this.entries.size >= this.limits.maxEntries || this.bytes + bytes > this.limits.maxBytes)) {
+      this.delete(this.entries.keys().next().value!);
+    }
+    this.entries.set(key, { value, bytes });
+    this.bytes += bytes;
+  }
+
+  get(key: K): V | undefined {
+    return this.entries.get(key)?.value;
+  }
+
+  delete(key: K): void {
+    const e = this.entries.get(key);
+    if (!e) return;
+    this.entries.delete(key);
+    this.bytes -= e.bytes;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The sum of the sizes of the entries kept. */
+  get totalBytes(): number {
+    return this.bytes;
+  }
+}
