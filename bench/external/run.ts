@@ -77,22 +77,28 @@ async function measure(mode: "plain" | "signed" | "prepare", label: string): Pro
   return st.perSec;
 }
 
-await measure("plain", "warm-up (not counted)");
-const plain = await measure("plain", "plain submit-and-wait");
-// BENCH_PROFILE=1: the server's CPU profile during the signed run, written to $TMPDIR/ccwallet-external.cpuprofile.
-const session = process.env.BENCH_PROFILE ? new Session() : undefined;
-if (session) {
+/**
+ * BENCH_PROFILE=signed (or 1) | plain | prepare: the node's CPU profile during that run, written to
+ * $TMPDIR/ccwallet-external.cpuprofile.
+ */
+const profiled = process.env.BENCH_PROFILE === "1" ? "signed" : process.env.BENCH_PROFILE;
+async function profiling<T>(mode: string, run: () => Promise<T>): Promise<T> {
+  if (mode !== profiled) return run();
+  const session = new Session();
   session.connect();
   await session.post("Profiler.enable");
   await session.post("Profiler.start");
-}
-const signed = await measure("signed", "prepare + sign + executeAndWait");
-if (session) {
+  const result = await run();
   const { profile } = await session.post("Profiler.stop");
   writeFileSync(join(tmpdir(), "ccwallet-external.cpuprofile"), JSON.stringify(profile));
+  return result;
 }
+
+await measure("plain", "warm-up (not counted)");
+const plain = await profiling("plain", () => measure("plain", "plain submit-and-wait"));
+const signed = await profiling("signed", () => measure("signed", "prepare + sign + executeAndWait"));
 console.log(`ratio signed/plain: ${fmt(signed / plain, 2)} (target >= 0.50)`);
-await measure("prepare", "prepare alone (its share of signed)");
+await profiling("prepare", () => measure("prepare", "prepare alone (its share of signed)"));
 const run = Date.now().toString(36);
 
 // The V2 hash alone, over one prepared transaction with n input contracts.

@@ -3,6 +3,7 @@
  * bytes (neither length-prefixed), carried as a multihash `0x12 0x20 || digest` (34 bytes, hex
  * `1220…`). Fingerprints, topology-transaction hashes and the multi-transaction hash are all this.
  */
+import * as crypto from "node:crypto";
 import { createHash } from "node:crypto";
 
 /** Canton `HashPurpose` ids that external parties touch. */
@@ -17,10 +18,14 @@ export type HashPurpose = (typeof HashPurpose)[keyof typeof HashPurpose];
 /** Varint code of SHA-256 (0x12) and its digest length (0x20): the multihash header. */
 const MULTIHASH_SHA256 = Uint8Array.of(0x12, 0x20);
 
+/** node:crypto's one-shot digest (Node >= 20.12): no Hash object per call. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encoding: "buffer") => Buffer }).hash;
+
 export function sha256(...parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1 && oneShot) return oneShot("sha256", parts[0], "buffer");
   const h = createHash("sha256");
   for (const p of parts) h.update(p);
-  return new Uint8Array(h.digest());
+  return h.digest();
 }
 
 export function int32be(n: number): Uint8Array {

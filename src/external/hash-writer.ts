@@ -12,7 +12,20 @@ import { sha256 } from "./canton-hash.js";
 
 const utf8 = new TextEncoder();
 
+/**
+ * Writers whose digest was taken, kept for the next encodings: a hash makes a writer per node and
+ * per input contract, and allocating a fresh 1 KiB buffer each time was a tenth of its cost.
+ */
+const idle: HashWriter[] = [];
+const MAX_IDLE = 16;
+const MAX_KEPT_BUFFER = 64 * 1024;
+
 export class HashWriter {
+  /** A writer to encode one hash input; `digest()` ends it. */
+  static create(): HashWriter {
+    return idle.pop() ?? new HashWriter();
+  }
+
   private buf = new Uint8Array(1024);
   private view = new DataView(this.buf.buffer);
   private at = 0;
@@ -67,10 +80,20 @@ export class HashWriter {
   /** `_kind` names the string in a trace: "string", "numeric", "party". */
   string(s: string, _kind?: string): this {
     // UTF-8 is at most 3 bytes per UTF-16 unit: reserve, encode in place, then write the length.
-    this.reserve(4 + s.length * 3);
-    const { written } = utf8.encodeInto(s, this.buf.subarray(this.at + 4));
-    this.view.setInt32(this.at, written, false);
-    this.at += 4 + written;
+    const n = s.length;
+    this.reserve(4 + n * 3);
+    const buf = this.buf;
+    let at = this.at + 4;
+    let i = 0;
+    // Names, parties, numerics and ids are short ASCII: copied here, without a view per string.
+    if (n <= 256) for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) break;
+      buf[at++] = c;
+    }
+    if (i < n) at += utf8.encodeInto(i === 0 ? s : s.slice(i), buf.subarray(at)).written;
+    this.view.setInt32(this.at, at - this.at - 4, false);
+    this.at = at;
     return this;
   }
 
@@ -92,10 +115,16 @@ export class HashWriter {
 
   /** The writer of a nested encoding. */
   sub(): HashWriter {
-    return new HashWriter();
+    return HashWriter.create();
   }
 
+  /** The SHA-256 of what was written. The writer is done: it may be handed out again. */
   digest(): Uint8Array {
-    return sha256(this.buf.subarray(0, this.at));
+    const d = sha256(this.buf.subarray(0, this.at));
+    if (Object.getPrototypeOf(this) === HashWriter.prototype && idle.length < MAX_IDLE && this.buf.length <= MAX_KEPT_BUFFER) {
+      this.at = 0;
+      idle.push(this);
+    }
+    return d;
   }
 }

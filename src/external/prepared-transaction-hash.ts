@@ -230,7 +230,7 @@ class NodeHasher {
 export function transactionHash(tx: NonNullable<PreparedTransactionShape["transaction"]>, parent?: HashWriter): Uint8Array {
   checkVersion(tx.version);
   const nodes = new NodeHasher(tx);
-  const w = parent ? parent.sub() : new HashWriter();
+  const w = parent ? parent.sub() : HashWriter.create();
   w.raw(PURPOSE, "Hash Purpose");
   w.context("Serialization Version");
   w.string(tx.version);
@@ -241,7 +241,7 @@ export function transactionHash(tx: NonNullable<PreparedTransactionShape["transa
 
 export function metadataHash(md: NonNullable<PreparedTransactionShape["metadata"]>, parent?: HashWriter): Uint8Array {
   const submitter = required(md.submitterInfo, "submitter info");
-  const w = parent ? parent.sub() : new HashWriter();
+  const w = parent ? parent.sub() : HashWriter.create();
   w.raw(PURPOSE, "Hash Purpose").byte(METADATA_ENCODING_V1, "01 (Metadata Encoding Version)");
   parties(w, "Act As Parties", submitter.actAs);
   w.context("Command Id");

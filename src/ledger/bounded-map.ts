@@ -18,11 +18,24 @@ export class BoundedMap<K, V> {
   set(key: K, value: V, bytes: number): void {
     this.delete(key);
     if (bytes > this.limits.maxEntryBytes) return;
-    while (this.entries.size > 0 && (this.entries.size >= this.limits.maxEntries || this.bytes + bytes > this.limits.maxBytes)) {
-      this.delete(this.entries.keys().next().value!);
-    }
+    if (this.entries.size >= this.limits.maxEntries || this.bytes + bytes > this.limits.maxBytes) this.evict(bytes);
     this.entries.set(key, { value, bytes });
     this.bytes += bytes;
+  }
+
+  /**
+   * Drops the oldest entries down to 7/8 of the limits, in one pass: a Map's oldest key is found
+   * by walking past the holes its deletions left, so dropping one per insert made each insert
+   * walk them all again.
+   */
+  private evict(incoming: number): void {
+    const entries = Math.floor((this.limits.maxEntries * 7) / 8);
+    const bytes = Math.floor((this.limits.maxBytes * 7) / 8) - incoming;
+    for (const [key, e] of this.entries) {
+      if (this.entries.size <= entries && this.bytes <= bytes) break;
+      this.entries.delete(key);
+      this.bytes -= e.bytes;
+    }
   }
 
   get(key: K): V | undefined {

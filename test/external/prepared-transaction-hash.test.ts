@@ -23,6 +23,15 @@ describe("prepared-transaction hash V2", () => {
     expect(Buffer.from(hash).toString("base64")).toBe(V.expectedHashBase64);
   });
 
+  it("gives the same hash however often and between whatever other hashes it is computed (writers are reused)", () => {
+    const other = clone(PreparedTransactionSchema, decoded());
+    other.metadata!.submitterInfo!.commandId = "x".repeat(5000) + "é"; // grows a writer past its first buffer
+    const otherHash = toHex(preparedTransactionHash(other));
+    const hashes = Array.from({ length: 40 }, (_, i) => toHex(preparedTransactionHash(i % 3 === 0 ? other : decoded())));
+    expect(hashes.filter((h, i) => h !== (i % 3 === 0 ? otherHash : V.expectedHashHex))).toEqual([]);
+    expect(otherHash).not.toBe(V.expectedHashHex);
+  });
+
   it("covers what is signed, not what is not (max record time, key mappings)", () => {
     const base = toHex(preparedTransactionHash(decoded()));
     const edits: [string, (t: PreparedTransaction) => void, boolean][] = [
