@@ -61,6 +61,18 @@ describe("paidTrafficCost (default network: generous base rate)", () => {
     );
     expect(res.transaction?.paidTrafficCost).toBe(await formulaCost(fx, res.transaction!.updateId));
   });
+
+  it("keeps its limits over transactions that exercise AmuletRules without consuming it (every transfer does)", async () => {
+    const alice = await fx.t.partyUser("ivy");
+    const limitsRead = () => (fx.t.server.api.traffic as unknown as { limits: Promise<unknown> | undefined }).limits;
+    await fx.tap(alice.party, "5");
+    const before = limitsRead();
+    expect(before).toBeDefined();
+    for (let i = 0; i < 3; i++) await fx.tap(alice.party, "1");
+    const last = await fx.t.server.api.store.transactions((await fx.t.server.api.store.ledgerEnd()) - 1n, await fx.t.server.api.store.ledgerEnd(), 1);
+    expect(last[0]!.nodes.some((n) => n.kind === "exercise" && n.choice === "AmuletRules_DevNet_Tap" && !n.consuming)).toBe(true);
+    expect(limitsRead()).toBe(before);
+  });
 });
 
 const iou = (party: string) => ({

@@ -10,7 +10,7 @@
  * the reservations in flight, a crash can count a transaction twice but never forget one.
  */
 import { errors, LedgerError } from "../../ledger/errors.js";
-import type { TransactionRecord } from "../../ledger/records.js";
+import type { NodeRecord, TransactionRecord } from "../../ledger/records.js";
 import type { Store } from "../../ledger/store-port.js";
 import type { TrafficCharge, TrafficPort } from "../../ledger/traffic-port.js";
 import { trafficCostOf } from "./traffic-cost.js";
@@ -146,10 +146,13 @@ export class TrafficMeter implements TrafficPort {
     return this.limits;
   }
 
-  /** A purchase or a new rules config changes the limits: read them again next time. */
+  /**
+   * A purchase or a new rules config changes the limits: read them again next time. Only a create
+   * or an archive changes them; every transfer exercises AmuletRules without consuming it.
+   */
   private async settled(tx: Omit<TransactionRecord, "offset">, committed: boolean, offset: bigint): Promise<void> {
     if (!committed) return;
-    if (tx.nodes.some((n) => n.templateId === MEMBER_TRAFFIC_ID || n.templateId === AMULET_RULES_ID)) this.limits = undefined;
+    if (tx.nodes.some(changesLimits)) this.limits = undefined;
     if (offset > this.offset) this.offset = offset;
     if (!this.state) return;
     this.dirty = true;
@@ -200,4 +203,9 @@ export class TrafficMeter implements TrafficPort {
     }
     this.offset = end;
   }
+}
+
+function changesLimits(n: NodeRecord): boolean {
+  if (n.templateId !== MEMBER_TRAFFIC_ID && n.templateId !== AMULET_RULES_ID) return false;
+  return n.kind === "create" || n.consuming;
 }
