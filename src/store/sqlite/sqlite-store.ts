@@ -67,7 +67,8 @@ export class SqliteStore implements Store {
   private readonly hot = new ContractCache(HOT_CONTRACTS);
   private readonly byPartyTemplate = new PartyTemplateCache();
   private readonly checkpointer: WalCheckpointer | undefined;
-  private readonly rewindCheckpoint = () => this.db.pragma("wal_checkpoint(PASSIVE)");
+  /** A write is held while the checkpointer makes the WAL rewindable (see checkpointer.ts). */
+  private holding = false;
   /** Absent for `:memory:`, which has no disk to wait for. */
   private readonly walSync: WalSync | undefined;
   private readonly syncOff: Database.Statement;
@@ -129,8 +130,13 @@ export class SqliteStore implements Store {
   }
 
   /** Writes every queued request in one SQLite transaction; acknowledges them once it is synced. */
-  private flush(): void {
+  private flush(mayHold = true): void {
     this.flushScheduled = false;
+    if (this.holding || this.queue.length === 0) return;
+    if (mayHold && !this.failure && this.checkpointer?.rewindBefore(() => this.release())) {
+      this.holding = true;
+      return;
+    }
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return;
@@ -139,7 +145,6 @@ export class SqliteStore implements Store {
       for (const p of batch) p.reject(this.failure);
       return;
     }
-    this.checkpointer?.beforeWrite(this.rewindCheckpoint);
     const outcomes = this.write(batch);
     if (!outcomes) return;
     // The cache follows the file at once: later interpretations read these writes, and their own
@@ -191,6 +196,12 @@ export class SqliteStore implements Store {
     } finally {
       if (this.walSync) this.syncOn.run();
     }
+  }
+
+  private release(): void {
+    if (!this.holding) return;
+    this.holding = false;
+    this.flush();
   }
 
   /** What a committed write did to the active contracts, applied to the cache once it is durable. */
@@ -373,8 +384,10 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    // Acknowledge whatever is queued before closing, so no accepted request is left hanging.
-    if (this.queue.length > 0) this.flush();
+    // Acknowledge whatever is queued before closing, so no accepted request is left hanging
+    // (a write held for a WAL rewind goes now: the rewind no longer matters).
+    this.holding = false;
+    if (this.queue.length > 0) this.flush(false);
     this.closed = true;
     await this.walSync?.close();
     await this.checkpointer?.stop();
