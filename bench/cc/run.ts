@@ -179,7 +179,7 @@ async function balance(net: CcNetwork) {
   const file = join(bs.dataDir, "ledger.sqlite");
   const db = new Database(file, { readonly: true });
   const select = db.prepare(
-    `SELECT c.record FROM contract_stakeholders s JOIN contracts c ON c.contract_id = s.contract_id WHERE s.party = ? AND c.archived_offset IS NULL`,
+    `SELECT c.record FROM active_stakeholders s JOIN contracts c ON c.contract_id = s.contract_id WHERE s.party = ?`,
   );
   const raw = await measure(() => select.all(owner).map((r) => JSON.parse((r as { record: string }).record)).length);
   db.close();

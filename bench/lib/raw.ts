@@ -104,7 +104,7 @@ export function sqliteBaselines(dir: string, seconds: number): SqliteBaselines {
 
     const s = {
       contract: db.prepare("INSERT INTO contracts (contract_id, template_id, key_hash, created_offset, node_id, record) VALUES (?, ?, ?, ?, ?, ?)"),
-      stakeholder: db.prepare("INSERT OR IGNORE INTO contract_stakeholders (party, contract_id) VALUES (?, ?)"),
+      stakeholder: db.prepare("INSERT INTO active_stakeholders (party, template_id, created_offset, node_id, contract_id) VALUES (?, ?, ?, ?, ?)"),
       tx: db.prepare("INSERT INTO transactions (offset, update_id, record) VALUES (?, ?, ?)"),
       completion: db.prepare("INSERT INTO completions (offset, record) VALUES (?, ?)"),
       dedup: db.prepare(
@@ -118,7 +118,7 @@ export function sqliteBaselines(dir: string, seconds: number): SqliteBaselines {
         o++;
         const r = sampleRows(o, party, hashed);
         s.contract.run(r.cid, "tpl", null, o, 0, r.contract);
-        s.stakeholder.run(party, r.cid);
+        s.stakeholder.run(party, "tpl", o, 0, r.cid);
         s.tx.run(o, r.updateId, r.tx);
         s.completion.run(o, r.completion);
         s.dedup.run(r.changeKey, o, 1763000000000000);
