@@ -24,7 +24,7 @@ const idle = await bs.partyUser(`idle-${Date.now().toString(36)}`);
 
 async function measure(label: string, durationS = seconds): Promise<number> {
   const target = { grpcUrl: bs.grpcUrl, httpUrl: bs.httpUrl, token: load.token, party: load.party };
-  const r = await runTaskIn<LoadResult>("worker", { kind: "closed", op: "grpcjs-submit", target, concurrency: 32, warmupMs: 750, durationMs: durationS * 1000, idPrefix: `${label}-${Date.now().toString(36)}` });
+  const r = await runTaskIn<LoadResult>("worker", { kind: "closed", op: "grpcjs-submit", target, concurrency: 32, warmupMs: 750, durationMs: durationS * 1000, idPrefix: `${label.replace(/[^A-Za-z0-9]+/g, "-")}-${Date.now().toString(36)}` });
   const s = runStats(r.latencies, r.seconds, r.errors);
   console.log(`${label.padEnd(28)} ${fmt(s.perSec).padStart(7)}/s  p50 ${fmt(s.p50, 2)}  p99 ${fmt(s.p99, 2)} ms  errors ${r.errors}`);
   return s.perSec;
