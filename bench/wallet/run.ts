@@ -142,7 +142,7 @@ async function sendsOn(key: string, what: string, automation: object | undefined
       await post(bs, "/v0/wallet/tap", sender.token, { amount: "100000" });
       senders.push(sender);
     }
-    // BENCH_PROFILE=1: the server's CPU profile during the sends, in $TMPDIR/ccwallet-sends.cpuprofile.
+    // BENCH_PROFILE=1: the server's CPU profile during the sends, in $TMPDIR/ccwallet-<key>.cpuprofile (sends-32, sends-32-noauto).
     const session = process.env.BENCH_PROFILE ? new Session() : undefined;
     if (session) {
       session.connect();
@@ -152,7 +152,7 @@ async function sendsOn(key: string, what: string, automation: object | undefined
     await workerPoint(key, what, {
       kind: "sends", httpUrl: bs.httpUrl, senders, receiver: receiver.party, amount: "0.01", warmupMs: CFG.warmupMs, durationMs: CFG.durationMs, idPrefix: `${runId}-${key}`,
     });
-    if (session) writeFileSync(join(os.tmpdir(), "ccwallet-sends.cpuprofile"), JSON.stringify((await session.post("Profiler.stop")).profile));
+    if (session) writeFileSync(join(os.tmpdir(), `ccwallet-${key}.cpuprofile`), JSON.stringify((await session.post("Profiler.stop")).profile));
   } finally {
     await bs.stop();
   }

@@ -6,7 +6,8 @@
  * contract's signatories.
  */
 import type { Command, Submission } from "./commands.js";
-import { fromDamlJson, toDamlJson, ValueError } from "./daml-type.js";
+import { decodedPayload } from "./decoded-payloads.js";
+import { toDamlJson, ValueError } from "./daml-type.js";
 import { errors, LedgerError } from "./errors.js";
 import { newContractId, type ContractId } from "./ids.js";
 import { NumericError, NumericOverflowError } from "./numeric.js";
@@ -164,7 +165,7 @@ class Interpretation {
       const rec = await this.reader.activeContract(cid);
       if (!rec) throw errors.contractNotFound(cid);
       const template = this.registry.template(rec.templateId);
-      live = { record: rec, template, payload: payloadOf(template, rec), local: false, active: true };
+      live = { record: rec, template, payload: decodedPayload(template.payload, rec), local: false, active: true };
       this.contracts.set(cid, live);
       this.inputs.add(cid);
     }
@@ -428,18 +429,4 @@ class Interpretation {
 /** Whether a contract's template is the one a choice body names (the template itself, or a ref by id). */
 function isTemplate(template: Template<unknown>, ref: TemplateRef<unknown>): boolean {
   return template === ref || template.id === ref.id || qualifiedId(template.id) === qualifiedId(ref.id);
-}
-
-/**
- * Typed payloads of stored contracts, by record object: a store that keeps hot contracts hands
- * out the same record each time (the network's rules and rounds in every transfer), so their
- * payloads are decoded once. Payloads are immutable values; nobody writes into them.
- */
-const decodedPayloads = new WeakMap<ContractRecord, unknown>();
-
-function payloadOf(template: Template<unknown>, record: ContractRecord): unknown {
-  if (decodedPayloads.has(record)) return decodedPayloads.get(record);
-  const payload = fromDamlJson(template.payload, record.payload);
-  decodedPayloads.set(record, payload);
-  return payload;
 }

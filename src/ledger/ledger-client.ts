@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { createCommand, exerciseCommand, exerciseInterfaceCommand, type Command, type DeduplicationPeriod } from "./commands.js";
 import { fromDamlJson } from "./daml-type.js";
+import { decodedPayload } from "./decoded-payloads.js";
 import type { Ledger } from "./engine.js";
 import { partyIdFor, randomHex, type ContractId, type PartyId } from "./ids.js";
 import type { ContractRecord, ExerciseNodeRecord, TransactionRecord } from "./records.js";
@@ -102,12 +103,12 @@ export class LedgerClient {
   /** Active contracts of a template, optionally only those a set of parties can see. */
   async active<P>(template: Template<P>, parties?: readonly string[]): Promise<Active<P>[]> {
     const records = await this.ledger.store.activeContracts({ templateIds: [qualifiedId(template.id)], parties });
-    return records.map((record) => ({ contractId: record.contractId as ContractId, payload: fromDamlJson(template.payload, record.payload) as P, record }));
+    return records.map((record) => ({ contractId: record.contractId as ContractId, payload: decodedPayload(template.payload, record) as P, record }));
   }
 
   async contract<P>(template: Template<P>, contractId: string): Promise<Active<P> | undefined> {
     const record = await this.ledger.store.activeContract(contractId);
     if (!record || record.templateId !== qualifiedId(template.id)) return undefined;
-    return { contractId: record.contractId as ContractId, payload: fromDamlJson(template.payload, record.payload) as P, record };
+    return { contractId: record.contractId as ContractId, payload: decodedPayload(template.payload, record) as P, record };
   }
 }
