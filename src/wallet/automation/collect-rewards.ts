@@ -42,25 +42,26 @@ export async function mergeHoldings(
   state: NetworkState,
   scope: Scope,
   threshold = 10,
-  delegated: () => Promise<ReadonlySet<string>> = async () => new Set(),
+  delegated: (scope: Scope) => Promise<ReadonlySet<string>> = async () => new Set(),
 ): Promise<boolean> {
   let acted = false;
   // Read only when some party is over the threshold: most runs (a transfer changed holdings) are not.
   let skip: Promise<ReadonlySet<string>> | undefined;
-  const isDelegated = async (party: string) => (await (skip ??= delegated())).has(party);
+  const isDelegated = async (party: string) => (await (skip ??= delegated(scope))).has(party);
   for (const party of (await parties()).filter((p) => inScope(scope, p))) {
     // Counted from the index before queueing behind the party's own spends: most changes leave a
     // party under the threshold, and its sends should not wait for a merge that has nothing to do.
     if ((await deps.holdings.of(party)).amulets.length <= threshold) continue;
-    if (await spendingAs(deps, party, () => mergeFor(deps, party, state, threshold, isDelegated))) acted = true;
+    if (await isDelegated(party)) continue;
+    if (await spendingAs(deps, party, () => mergeFor(deps, party, state, threshold))) acted = true;
   }
   return acted;
 }
 
-async function mergeFor(deps: WalletDeps, party: string, state: NetworkState, threshold: number, isDelegated: (party: string) => Promise<boolean>): Promise<boolean> {
+async function mergeFor(deps: WalletDeps, party: string, state: NetworkState, threshold: number): Promise<boolean> {
   const spendable = await spendableOf(deps, party, { coupons: false });
   const holdings = spendable.candidates;
-  if (holdings.length <= threshold || (await isDelegated(party))) return false;
+  if (holdings.length <= threshold) return false;
   const inputs = [...holdings].sort((a, b) => a.value.cmp(b.value)).slice(0, MAX_INPUTS);
   if (!Numeric.total(inputs.map((c) => c.value)).isPositive()) return false; // total: never overflows
   await selfTransfer(deps, party, state, spendable, inputs);

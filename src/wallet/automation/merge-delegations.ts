@@ -38,11 +38,20 @@ interface DueOwner {
   readonly count: number;
 }
 
-/** Owners other than the operator with an active MergeDelegation to it, each with one delegation's id. */
-export async function delegationsToOperator(deps: WalletDeps): Promise<Map<string, string>> {
-  const mine = (await deps.client.active(MergeDelegation, [deps.validator])).filter((d) => d.payload.operator === deps.validator && d.payload.owner !== deps.validator);
+/**
+ * Owners other than the operator with an active MergeDelegation to it, each with one delegation's
+ * id; with a set of owners, only theirs. A pass for a few changed owners reads each owner's own
+ * delegations (a small set the store keeps) rather than the operator's, one per user of the node.
+ */
+export async function delegationsToOperator(deps: WalletDeps, owners: Scope = "all"): Promise<Map<string, string>> {
+  const read = owners === "all" ? [deps.validator] : [...owners];
+  const found = owners === "all" ? await deps.client.active(MergeDelegation, read) : (await Promise.all(read.map((o) => deps.client.active(MergeDelegation, [o])))).flat();
   const byOwner = new Map<string, string>();
-  for (const d of mine) if (!byOwner.has(d.payload.owner)) byOwner.set(d.payload.owner, d.contractId);
+  for (const d of found) {
+    const { owner, operator } = d.payload;
+    if (operator !== deps.validator || owner === deps.validator || !inScope(owners, owner)) continue;
+    if (!byOwner.has(owner)) byOwner.set(owner, d.contractId);
+  }
   return byOwner;
 }
 
@@ -52,8 +61,7 @@ const amuletsOf = async (deps: WalletDeps, owner: string): Promise<Held<AmuletPa
 export async function mergeDelegatedHoldings(ctx: MergeDelegationContext, scope: Scope): Promise<boolean> {
   const { deps } = ctx;
   const due: DueOwner[] = [];
-  for (const [owner, delegationCid] of await delegationsToOperator(deps)) {
-    if (!inScope(scope, owner)) continue;
+  for (const [owner, delegationCid] of await delegationsToOperator(deps, scope)) {
     const count = (await amuletsOf(deps, owner)).length;
     if (count > ctx.threshold) due.push({ owner, delegationCid, count });
   }

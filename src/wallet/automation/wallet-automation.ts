@@ -4,7 +4,7 @@
  * looks at changed (see src/automation/automation-step.ts).
  */
 import type { AutomationConfig } from "../../config/automation.js";
-import { automationStep, type AutomationStep } from "../../automation/automation-step.js";
+import { automationStep, type AutomationStep, type Scope } from "../../automation/automation-step.js";
 import { Amulet } from "../../templates/splice/amulet.js";
 import { TransferCommand, TransferCommandCounter } from "../../templates/splice/external-party-amulet-rules.js";
 import { MergeDelegation } from "../../templates/splice/merge-delegation.js";
@@ -79,7 +79,7 @@ function topupSteps(deps: WalletDeps, config: AutomationConfig, log: AutomationL
  * itself, users onboarded without a delegation or who withdrew it) merges its own.
  */
 function mergeSteps(deps: WalletDeps, parties: WalletParties, threshold: number, log: AutomationLog): AutomationStep[] {
-  const delegated = async () => new Set((await delegationsToOperator(deps)).keys());
+  const delegated = async (scope: Scope) => new Set((await delegationsToOperator(deps, scope)).keys());
   const ctx = { deps, threshold, log };
   // Only the owners whose holdings changed can have crossed the merge threshold; a new delegation
   // can make a party's holdings the operator's to merge.
