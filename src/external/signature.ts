@@ -55,20 +55,21 @@ export function checkSignatureShape(key: SigningKey, sig: ClientSignature): void
   }
 }
 
+/** node:crypto's arguments for checking a signature of `key`: the digest and the key as it takes it. */
+function verifyArgs(key: SigningKey): [algorithm: string | null, key: KeyLike | VerifyKeyObjectInput] {
+  return key.kind === "ed25519" ? [null, key.key] : ["sha256", { key: key.key, dsaEncoding: "der" }];
+}
+
 /** Whether `sig` is `key`'s signature of `message` (after `checkSignatureShape`). */
 export function verifySignature(key: SigningKey, message: Uint8Array, sig: ClientSignature): boolean {
   checkSignatureShape(key, sig);
+  const [algorithm, input] = verifyArgs(key);
   try {
-    if (key.kind === "ed25519") return verify(null, message, key.key, sig.signature);
-    return verify("sha256", message, { key: key.key, dsaEncoding: "der" }, sig.signature);
+    return verify(algorithm, message, input, sig.signature);
   } catch {
     // OpenSSL refuses some malformed DER outright; that is a signature that does not verify.
     return false;
   }
-}
-
-function verifyOnPool(algorithm: string | null, message: Uint8Array, key: KeyLike | VerifyKeyObjectInput, signature: Uint8Array): Promise<boolean> {
-  return new Promise((resolve, reject) => verify(algorithm, message, key, signature, (e, ok) => (e ? reject(e) : resolve(ok))));
 }
 
 /**
@@ -77,10 +78,12 @@ function verifyOnPool(algorithm: string | null, message: Uint8Array, key: KeyLik
  */
 export async function verifySignatureOffLoop(key: SigningKey, message: Uint8Array, sig: ClientSignature): Promise<boolean> {
   checkSignatureShape(key, sig);
-  try {
-    if (key.kind === "ed25519") return await verifyOnPool(null, message, key.key, sig.signature);
-    return await verifyOnPool("sha256", message, { key: key.key, dsaEncoding: "der" }, sig.signature);
-  } catch {
-    return false;
-  }
+  const [algorithm, input] = verifyArgs(key);
+  return new Promise((resolve) => {
+    try {
+      verify(algorithm, message, input, sig.signature, (e, ok) => resolve(!e && ok));
+    } catch {
+      resolve(false); // malformed DER refused outright, as above
+    }
+  });
 }
