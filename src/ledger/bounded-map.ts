@@ -52,9 +52,4 @@ export class BoundedMap<K, V> {
   get size(): number {
     return this.entries.size;
   }
-
-  /** The sum of the sizes of the entries kept. */
-  get totalBytes(): number {
-    return this.bytes;
-  }
 }

@@ -76,7 +76,8 @@ export class CallContext implements HandlerContext {
   }
 }
 
-function requestHeaders(headers: IncomingHttpHeaders): Headers {
+/** A request's headers as Web Headers, without HTTP/2 pseudo-headers (HTTP/1.1 and HTTP/2 alike). */
+export function requestHeaders(headers: IncomingHttpHeaders): Headers {
   const h = new Headers();
   for (const name in headers) {
     // HTTP/2 pseudo-headers (:path, :method, ...) are not metadata.

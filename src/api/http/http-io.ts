@@ -61,15 +61,6 @@ export function sendText(res: ServerResponse, status: number, text: string): voi
   res.end(text);
 }
 
-export function headersOf(req: IncomingMessage): Headers {
-  const h = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (typeof v === "string") h.set(k, v);
-    else if (Array.isArray(v)) for (const x of v) h.append(k, x);
-  }
-  return h;
-}
-
 /** The handler context a routed JSON request hands to the service implementation the gRPC port serves. */
 export function handlerContextOf(route: Route, protocolName: string, url: URL, req: IncomingMessage, controller: AbortController): HandlerContext {
   return new CallContext(route.service, route.method, url.toString(), req.headers, { protocolName, requestMethod: req.method ?? "GET", controller });

@@ -17,7 +17,7 @@ import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
 import { WebSocketServer, type WebSocket } from "ws";
 import { randomHex } from "../../ledger/ids.js";
-import { headersOf } from "./http-io.js";
+import { requestHeaders } from "../context/index.js";
 import { HttpRefusal, jsCantonError, ledgerErrorOf } from "./js-canton-error.js";
 import { matchRoute, type Route } from "./route-table.js";
 import { authorizationOf, chooseSubprotocol, refuseUpgrade } from "./websocket-handshake.js";
@@ -124,7 +124,7 @@ async function admit(options: WebSocketStreamsOptions, route: Route, ctx: Handle
  * (from the `jwt.token.` subprotocol when sent), and without the subprotocol header that carries it.
  */
 function wsHandlerContext(route: Route, url: URL, req: IncomingMessage, signal: AbortSignal): HandlerContext {
-  const requestHeader = headersOf(req);
+  const requestHeader = requestHeaders(req.headers);
   requestHeader.delete("sec-websocket-protocol");
   const authorization = authorizationOf(req);
   if (authorization !== undefined) requestHeader.set("authorization", authorization);

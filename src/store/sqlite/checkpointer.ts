@@ -133,10 +133,6 @@ export class WalCheckpointer {
     return true;
   }
 
-  /** The worker's last report: WAL frames and frames checkpointed, or an error. */
-  get report(): WorkerReport {
-    return this.last;
-  }
 
   /** Runs a last checkpoint and ends the worker. */
   stop(): Promise<void> {
