@@ -3,6 +3,7 @@ import type { HandlerContext } from "@connectrpc/connect";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CallContext } from "../context/index.js";
 import type { Route } from "./route-table.js";
+import { endThisTurn } from "./turn-writes.js";
 
 /** A body over its limit; `limit` says which (the JSON one, or the larger one of binary uploads). */
 export class BodyTooLarge extends Error {
@@ -53,7 +54,7 @@ export function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buff
 export function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
+  endThisTurn(res, text);
 }
 
 export function sendText(res: ServerResponse, status: number, text: string): void {
