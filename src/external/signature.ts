@@ -5,9 +5,10 @@
  * algorithm or length cannot belong to the key is an `InvalidSignatureInput`, distinct from one
  * that is well-formed but does not verify (`verifySignature` → false).
  */
-import { verify, type KeyLike, type VerifyKeyObjectInput } from "node:crypto";
+import { verify } from "node:crypto";
 import { SignatureFormat, SigningAlgorithmSpec } from "./crypto-enums.js";
-import type { SigningKey } from "./signing-key.js";
+import { verifyOffLoop } from "./signature-worker.js";
+import { verifyArgsOf, type SigningKey } from "./signing-key.js";
 
 export interface ClientSignature {
   readonly format: SignatureFormat;
@@ -55,15 +56,10 @@ export function checkSignatureShape(key: SigningKey, sig: ClientSignature): void
   }
 }
 
-/** node:crypto's arguments for checking a signature of `key`: the digest and the key as it takes it. */
-function verifyArgs(key: SigningKey): [algorithm: string | null, key: KeyLike | VerifyKeyObjectInput] {
-  return key.kind === "ed25519" ? [null, key.key] : ["sha256", { key: key.key, dsaEncoding: "der" }];
-}
-
 /** Whether `sig` is `key`'s signature of `message` (after `checkSignatureShape`). */
 export function verifySignature(key: SigningKey, message: Uint8Array, sig: ClientSignature): boolean {
   checkSignatureShape(key, sig);
-  const [algorithm, input] = verifyArgs(key);
+  const [algorithm, input] = verifyArgsOf(key);
   try {
     return verify(algorithm, message, input, sig.signature);
   } catch {
@@ -73,17 +69,10 @@ export function verifySignature(key: SigningKey, message: Uint8Array, sig: Clien
 }
 
 /**
- * `verifySignature` on libuv's thread pool: an Ed25519 check costs ~60 µs of CPU, which an execute
- * should not spend on the event loop that serves every other request.
+ * `verifySignature` off the event loop (an Ed25519 check costs ~60 µs of CPU, which an execute
+ * should not spend on the loop that serves every other request); see signature-worker.ts.
  */
 export async function verifySignatureOffLoop(key: SigningKey, message: Uint8Array, sig: ClientSignature): Promise<boolean> {
   checkSignatureShape(key, sig);
-  const [algorithm, input] = verifyArgs(key);
-  return new Promise((resolve) => {
-    try {
-      verify(algorithm, message, input, sig.signature, (e, ok) => resolve(!e && ok));
-    } catch {
-      resolve(false); // malformed DER refused outright, as above
-    }
-  });
+  return verifyOffLoop(key, message, sig.signature);
 }

@@ -3,7 +3,7 @@
  * X.509 SubjectPublicKeyInfo) or ECDSA P-256 (DER SubjectPublicKeyInfo), the two kinds Canton's
  * external parties use. Anything else is an `InvalidSigningKey` the API answers INVALID_ARGUMENT.
  */
-import { createPublicKey, type KeyObject } from "node:crypto";
+import { createPublicKey, type KeyLike, type KeyObject, type VerifyKeyObjectInput } from "node:crypto";
 import { CryptoKeyFormat, SigningKeySpec } from "./crypto-enums.js";
 
 export type KeyKind = "ed25519" | "ecdsa-p256";
@@ -18,6 +18,11 @@ export interface SigningKey {
    */
   readonly fingerprintData: Uint8Array;
   readonly key: KeyObject;
+}
+
+/** node:crypto's `verify` arguments for a signature of `key`: the digest, and the key as it takes it. */
+export function verifyArgsOf(key: SigningKey): [algorithm: string | null, key: KeyLike | VerifyKeyObjectInput] {
+  return key.kind === "ed25519" ? [null, key.key] : ["sha256", { key: key.key, dsaEncoding: "der" }];
 }
 
 export class InvalidSigningKey extends Error {

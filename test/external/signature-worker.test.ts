@@ -1,0 +1,58 @@
+import { generateKeyPairSync, sign } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import { CryptoKeyFormat, SigningKeySpec } from "../../src/external/crypto-enums.js";
+import { SignatureWorker } from "../../src/external/signature-worker.js";
+import { parseSigningPublicKey, type SigningKey } from "../../src/external/signing-key.js";
+
+function ed25519() {
+  const { publicKey, privateKey } = generateKeyPairSync("ed25519");
+  const key = parseSigningPublicKey(CryptoKeyFormat.DerX509SubjectPublicKeyInfo, publicKey.export({ format: "der", type: "spki" }), SigningKeySpec.EcCurve25519);
+  return { key, sign: (m: Uint8Array) => new Uint8Array(sign(null, m, privateKey)) };
+}
+
+function p256() {
+  const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  const key = parseSigningPublicKey(CryptoKeyFormat.DerX509SubjectPublicKeyInfo, publicKey.export({ format: "der", type: "spki" }), SigningKeySpec.EcP256);
+  return { key, sign: (m: Uint8Array) => new Uint8Array(sign("sha256", m, { key: privateKey, dsaEncoding: "der" })) };
+}
+
+const message = (i: number) => new Uint8Array(32).fill(i);
+const flipped = (s: Uint8Array) => s.map((b, i) => (i === 5 ? b ^ 1 : b));
+
+describe("signature checks on the worker thread", () => {
+  const worker = new SignatureWorker();
+  afterAll(() => worker.close());
+
+  it("answers each check of a turn's batch with its own verdict", async () => {
+    const a = ed25519();
+    const b = p256();
+    const cases: [SigningKey, Uint8Array, Uint8Array, boolean][] = [];
+    for (let i = 0; i < 40; i++) {
+      const k = i % 2 === 0 ? a : b;
+      const sig = k.sign(message(i));
+      // Every third is tampered, every fifth signed by the other key: neither may verify.
+      if (i % 3 === 0) cases.push([k.key, message(i), flipped(sig), false]);
+      else if (i % 5 === 0) cases.push([(k === a ? b : a).key, message(i), sig, false]);
+      else cases.push([k.key, message(i), sig, true]);
+    }
+    const verdicts = await Promise.all(cases.map(([key, m, sig]) => worker.check(key, m, sig)));
+    expect(verdicts).toEqual(cases.map((c) => c[3]));
+  });
+
+  it("a malformed DER signature is a false verdict, not an error", async () => {
+    const b = p256();
+    expect(await worker.check(b.key, message(1), Uint8Array.of(0x30, 0x06, 0x02, 0x01, 0x00, 0x02, 0x09, 0xff))).toBe(false);
+  });
+
+  it("after close, checks waiting for the worker and later ones run on the thread pool", async () => {
+    const w = new SignatureWorker();
+    const a = ed25519();
+    expect(await w.check(a.key, message(1), a.sign(message(1)))).toBe(true);
+    const waiting = w.check(a.key, message(2), a.sign(message(2)));
+    const tampered = w.check(a.key, message(3), flipped(a.sign(message(3))));
+    await w.close();
+    expect([await waiting, await tampered]).toEqual([true, false]);
+    expect(await w.check(a.key, message(4), a.sign(message(4)))).toBe(true);
+    expect(await w.check(a.key, message(4), a.sign(message(5)))).toBe(false);
+  });
+});
