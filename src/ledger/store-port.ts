@@ -95,8 +95,12 @@ export interface LedgerStore {
   transactions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<TransactionRecord[]>;
   transactionById(updateId: string): Promise<TransactionRecord | undefined>;
   transactionByOffset(offset: bigint): Promise<TransactionRecord | undefined>;
-  /** Completions with beginExclusive < offset <= endInclusive, ascending, at most `limit`. */
-  completions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<CompletionRecord[]>;
+  /**
+   * Completions with beginExclusive < offset <= endInclusive, ascending, at most `limit`; with
+   * `userId`, only that user's (read through an index, so a stream catching up reads its user's
+   * completions, not everyone's).
+   */
+  completions(beginExclusive: bigint, endInclusive: bigint, limit: number, userId?: string): Promise<CompletionRecord[]>;
 
   /** Called with the new ledger end after commits (from this or, for shared stores, another instance). */
   onLedgerEnd(listener: (end: bigint) => void): () => void;

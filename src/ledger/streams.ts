@@ -36,7 +36,15 @@ export async function* tail<T extends { readonly offset: bigint }>(
           yield row;
         }
         // Offsets without rows of this kind (e.g. rejections for the update stream) are skipped too.
-        cursor = rows.length === PAGE ? rows[rows.length - 1].offset : upTo;
+        if (rows.length < PAGE) {
+          cursor = upTo;
+          continue;
+        }
+        cursor = rows[rows.length - 1].offset;
+        // More to catch up on: let the node's other I/O in first. The store answers at once, so a
+        // long catch-up would otherwise run page after page in microtasks, and many streams opened
+        // from an early offset kept every other request (and their own clients) waiting.
+        await new Promise((resolve) => setImmediate(resolve));
         continue;
       }
       if (options.endInclusive !== undefined && cursor >= options.endInclusive) return;

@@ -582,6 +582,24 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         expect(await store.transactionByOffset(N + 1n)).toBeUndefined();
       });
 
+      it("read one user's completions, in offset order, bounded and paged as all of them are", async () => {
+        const store = await fresh();
+        const asUser = (r: CommitRequest, userId: string): CommitRequest =>
+          r.kind === "rejection"
+            ? { ...r, completion: { ...r.completion, userId } }
+            : { ...r, completion: { ...r.completion, userId }, onConflict: (c) => ({ ...r.onConflict(c), userId }) };
+        const users = ["user-a", "user-b", "user-a", "user-c", "user-a", "user-b", "user-a"];
+        for (const [i, u] of users.entries()) await store.commit(asUser(i % 2 === 0 ? txCommit({ creates: [contract()] }) : rejection(), u));
+        const offsetsOf = (u: string) => users.flatMap((x, i) => (x === u ? [BigInt(i + 1)] : []));
+        expect(offsets(await store.completions(0n, 7n, 100, "user-a"))).toEqual(offsetsOf("user-a"));
+        expect((await store.completions(0n, 7n, 100, "user-b")).map((c) => c.userId)).toEqual(["user-b", "user-b"]);
+        expect(offsets(await store.completions(1n, 5n, 100, "user-a"))).toEqual([3n, 5n]);
+        expect(offsets(await store.completions(0n, 7n, 2, "user-a"))).toEqual([1n, 3n]);
+        expect(await store.completions(0n, 7n, 100, "nobody")).toEqual([]);
+        // Without a user, everyone's.
+        expect(offsets(await store.completions(0n, 7n, 100))).toEqual(range(1n, 7n));
+      });
+
       it("onLedgerEnd tells listeners each new end once the commits are readable; unsubscribing stops it", async () => {
         const store = await fresh();
         const seen: bigint[] = [];

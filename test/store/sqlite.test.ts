@@ -209,6 +209,33 @@ describe("SqliteStore schema migration", () => {
     expect(tables).not.toContain("contract_stakeholders");
     expect(rows).toEqual([{ party: "alice::1220", cid: kept.contractId }, { party: "bob::1220", cid: kept.contractId }]);
   });
+
+  it("gives a version-4 data dir's completions their user, so a user's completions are read through the index", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccwallet-store-"));
+    dirs.push(dir);
+    const file = join(dir, "ledger.sqlite");
+    const first = openFile(file);
+    await first.commit(txCommit({ creates: [contract()] }));
+    await first.commit(rejection());
+    const before = await first.completions(0n, 2n, 10);
+    await first.close();
+    // Rewind the file to version 4's layout: completions without the user column.
+    const db = new Database(file);
+    db.exec("DROP INDEX completions_user; ALTER TABLE completions DROP COLUMN user_id;");
+    db.close();
+
+    const store = openFile(file);
+    const user = before[0].userId;
+    expect(await store.completions(0n, 2n, 10, user)).toEqual(before);
+    expect(await store.completions(0n, 2n, 10, `${user}-other`)).toEqual([]);
+    await store.commit(rejection());
+    expect((await store.completions(0n, 3n, 10, user)).map((c) => c.offset)).toEqual([1n, 2n, 3n]);
+    await store.close();
+    const after = new Database(file, { readonly: true });
+    const plan = after.prepare("EXPLAIN QUERY PLAN SELECT record FROM completions WHERE user_id = ? AND offset > ? AND offset <= ? ORDER BY offset LIMIT ?").all("u", 0, 1, 1) as { detail: string }[];
+    after.close();
+    expect(plan.map((p) => p.detail).join(" ")).toContain("completions_user");
+  });
 });
 
 describe("SqliteStore durability", () => {

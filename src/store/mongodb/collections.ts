@@ -50,6 +50,9 @@ const CONTRACT_INDEXES: IndexDescription[] = [
 
 const TRANSACTION_INDEXES: IndexDescription[] = [{ name: "update_id", key: { updateId: 1 }, unique: true }];
 
+/** A user's completions in offset order (completion streams catching up). */
+const COMPLETION_INDEXES: IndexDescription[] = [{ name: "user", key: { userId: 1, _id: 1 } }];
+
 const NAMESPACE_EXISTS = 48;
 
 /** Opens the collections, creating any that are missing and their indexes (both idempotent). */
@@ -70,6 +73,7 @@ export async function openCollections(db: Db): Promise<Collections> {
   for (const collection of Object.values(collections)) await ensureCollection(db, collection.collectionName);
   await collections.contracts.createIndexes(CONTRACT_INDEXES);
   await collections.transactions.createIndexes(TRANSACTION_INDEXES);
+  await collections.completions.createIndexes(COMPLETION_INDEXES);
   return collections;
 }
 

@@ -35,6 +35,8 @@ export interface TransactionDoc {
 export interface CompletionDoc {
   _id: bigint;
   record: string;
+  /** Absent on documents written before completions were read by user (a query's `null` matches them). */
+  userId?: string | null;
 }
 
 /** The last acceptance of a change id (`_id`), for command deduplication. */
@@ -92,5 +94,5 @@ export function transactionDoc(transaction: TransactionRecord): TransactionDoc {
 }
 
 export function completionDoc(completion: CompletionRecord): CompletionDoc {
-  return { _id: completion.offset, record: encodeRecord(completion) };
+  return { _id: completion.offset, record: encodeRecord(completion), userId: completion.userId };
 }

@@ -133,8 +133,12 @@ export class MongoStore implements Store {
     return decodeOne(await this.cols.transactions.findOne({ _id: offset }));
   }
 
-  async completions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<CompletionRecord[]> {
-    const range = this.cols.completions.find({ _id: { $gt: beginExclusive, $lte: endInclusive } }).sort({ _id: 1 });
+  async completions(beginExclusive: bigint, endInclusive: bigint, limit: number, userId?: string): Promise<CompletionRecord[]> {
+    const offsets = { _id: { $gt: beginExclusive, $lte: endInclusive } };
+    // `null` also matches documents written before they carried the user (decoded, they are the
+    // caller's to filter, as every completion was before).
+    const filter = userId === undefined ? offsets : { ...offsets, userId: { $in: [userId, null] } };
+    const range = this.cols.completions.find(filter).sort({ _id: 1 });
     return decodeAll(range, limit);
   }
 

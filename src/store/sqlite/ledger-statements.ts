@@ -61,8 +61,9 @@ export function prepareLedgerStatements(db: Database.Database) {
     txById: p("SELECT record FROM transactions WHERE update_id = ?"),
     txOffsetById: p("SELECT offset FROM transactions WHERE update_id = ?"),
     txByOffset: p("SELECT record FROM transactions WHERE offset = ?"),
-    insertCompletion: p("INSERT INTO completions (offset, record) VALUES (?, ?)"),
+    insertCompletion: p("INSERT INTO completions (offset, record, user_id) VALUES (?, ?, ?)"),
     completionRange: p("SELECT record FROM completions WHERE offset > ? AND offset <= ? ORDER BY offset LIMIT ?"),
+    userCompletionRange: p("SELECT record FROM completions WHERE user_id = ? AND offset > ? AND offset <= ? ORDER BY offset LIMIT ?"),
     dedup: p("SELECT offset, record_time FROM dedup WHERE change_key = ?"),
     upsertDedup: p(
       `INSERT INTO dedup (change_key, offset, record_time) VALUES (?, ?, ?)

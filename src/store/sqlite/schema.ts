@@ -3,9 +3,10 @@
  * index. Every statement is idempotent, so opening a data dir of an older version migrates it in
  * place. Version 2 added `contracts_archived` (snapshots of the ACS at a past offset), version 3
  * `packages` (uploaded DARs' Daml-LF packages), version 4 replaced `contract_stakeholders` (every
- * contract a party was ever a stakeholder of) with `active_stakeholders` (see MIGRATIONS).
+ * contract a party was ever a stakeholder of) with `active_stakeholders`, version 5 gave
+ * `completions` their user's id, indexed (see MIGRATIONS and AFTER_MIGRATIONS).
  */
-export const SCHEMA_VERSION = "4";
+export const SCHEMA_VERSION = "5";
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -43,7 +44,7 @@ CREATE TABLE IF NOT EXISTS transactions (
   update_id TEXT NOT NULL UNIQUE,
   record TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS completions (offset INTEGER PRIMARY KEY, record TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS completions (offset INTEGER PRIMARY KEY, record TEXT NOT NULL, user_id TEXT);
 CREATE TABLE IF NOT EXISTS dedup (
   change_key TEXT PRIMARY KEY,
   offset INTEGER NOT NULL,
@@ -74,4 +75,15 @@ export const MIGRATIONS: readonly { readonly applies: string; readonly sql: stri
             WHERE c.archived_offset IS NULL;
           DROP TABLE contract_stakeholders;`,
   },
+  {
+    // Version 4's completions had no user column: it is added and filled from the records.
+    applies: "SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM pragma_table_info('completions') WHERE name = 'user_id')",
+    sql: `ALTER TABLE completions ADD COLUMN user_id TEXT;
+          UPDATE completions SET user_id = json_extract(record, '$.userId');`,
+  },
 ];
+
+/** What needs the migrated columns: a user's completions in offset order (completion streams). */
+export const AFTER_MIGRATIONS = `
+CREATE INDEX IF NOT EXISTS completions_user ON completions(user_id, offset);
+`;

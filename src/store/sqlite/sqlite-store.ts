@@ -27,7 +27,7 @@ import { SqliteDirectory } from "./directory.js";
 import { prepareLedgerStatements, type LedgerStatements } from "./ledger-statements.js";
 import { SqlitePackages } from "./packages.js";
 import { allRecords, oneRecord } from "./rows.js";
-import { MIGRATIONS, SCHEMA } from "./schema.js";
+import { AFTER_MIGRATIONS, MIGRATIONS, SCHEMA } from "./schema.js";
 import { WalSync } from "./wal-sync.js";
 
 /** SQLite's own default, restored if the checkpoint worker dies. */
@@ -96,6 +96,7 @@ export class SqliteStore implements Store {
     this.db.defaultSafeIntegers(true);
     this.db.exec(SCHEMA);
     for (const m of MIGRATIONS) if (this.db.prepare(m.applies).get() !== undefined) this.db.exec(m.sql);
+    this.db.exec(AFTER_MIGRATIONS);
     this.stmts = prepareLedgerStatements(this.db);
     this.directory = new SqliteDirectory(this.db);
     this.packageTable = new SqlitePackages(this.db);
@@ -282,7 +283,7 @@ export class SqliteStore implements Store {
   }
 
   private writeCompletion(c: CompletionRecord): void {
-    this.stmts.insertCompletion.run(c.offset, encodeRecord(c));
+    this.stmts.insertCompletion.run(c.offset, encodeRecord(c), c.userId);
   }
 
   async activeContract(contractId: string): Promise<ContractRecord | undefined> {
@@ -320,7 +321,8 @@ export class SqliteStore implements Store {
     return oneRecord<TransactionRecord>(this.stmts.txByOffset, offset);
   }
 
-  async completions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<CompletionRecord[]> {
+  async completions(beginExclusive: bigint, endInclusive: bigint, limit: number, userId?: string): Promise<CompletionRecord[]> {
+    if (userId !== undefined) return allRecords<CompletionRecord>(this.stmts.userCompletionRange, userId, beginExclusive, endInclusive, limit);
     return allRecords<CompletionRecord>(this.stmts.completionRange, beginExclusive, endInclusive, limit);
   }
 

@@ -34,7 +34,7 @@ export function completionService(api: LedgerApi): ServiceImpl<typeof CommandCom
         if (req.beginExclusive > end) throw errors.offsetAfterLedgerEnd(req.beginExclusive, end);
         const parties = new Set(req.parties);
         yield* watchedTail<CompletionRecord, Response>(api.completions, api.completions.watch(userId, parties), api.store, {
-          page: (b, e, l) => api.store.completions(b, e, l),
+          page: (b, e, l) => api.store.completions(b, e, l, userId),
           beginExclusive: req.beginExclusive,
           signal: ctx.signal,
           project: (c) =>
