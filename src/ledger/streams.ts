@@ -3,6 +3,7 @@
  * update streams. A reader resumes exactly after `beginExclusive`; with `endInclusive` it stops
  * there, otherwise it waits for new commits until the signal aborts.
  */
+import { catchUpTurn } from "./catch-up-turns.js";
 import type { LedgerStore } from "./store-port.js";
 
 /**
@@ -30,21 +31,18 @@ export async function* tail<T extends { readonly offset: bigint }>(
       const ledgerEnd = await store.ledgerEnd();
       const upTo = options.endInclusive !== undefined && options.endInclusive < ledgerEnd ? options.endInclusive : ledgerEnd;
       if (cursor < upTo) {
+        // A backlog (more offsets than a page) waits its turn among the streams catching up
+        // (catch-up-turns.ts). Without it the store's immediate answers chained page after page
+        // in microtasks, and streams opened from an early offset held up the whole node.
+        if (upTo - cursor > BigInt(PAGE)) await catchUpTurn();
+        if (options.signal.aborted) return;
         const rows = await page(cursor, upTo, PAGE);
         for (const row of rows) {
           if (options.signal.aborted) return;
           yield row;
         }
         // Offsets without rows of this kind (e.g. rejections for the update stream) are skipped too.
-        if (rows.length < PAGE) {
-          cursor = upTo;
-          continue;
-        }
-        cursor = rows[rows.length - 1].offset;
-        // More to catch up on: let the node's other I/O in first. The store answers at once, so a
-        // long catch-up would otherwise run page after page in microtasks, and many streams opened
-        // from an early offset kept every other request (and their own clients) waiting.
-        await new Promise((resolve) => setImmediate(resolve));
+        cursor = rows.length === PAGE ? rows[rows.length - 1].offset : upTo;
         continue;
       }
       if (options.endInclusive !== undefined && cursor >= options.endInclusive) return;
