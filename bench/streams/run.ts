@@ -34,14 +34,16 @@ async function measure(label: string, durationS = seconds): Promise<number> {
 async function withIdleStreams<T>(work: () => Promise<T>): Promise<T> {
   const holder = spawn(process.execPath, ["--import", "tsx", "bench/streams/idle-streams-client.ts", `127.0.0.1:${bs.server.grpcPort}`, idle.token, idle.party, String(streams)], { stdio: ["pipe", "pipe", "inherit"] });
   const lines = createInterface({ input: holder.stdout! });
-  const next = () => new Promise<string>((resolve) => lines.once("line", resolve));
+  const exited = new Promise<never>((_, reject) => holder.once("exit", (code) => reject(new Error(`the stream holder exited (${code})`))));
+  exited.catch(() => undefined);
+  const next = () => Promise.race([new Promise<string>((resolve) => lines.once("line", resolve)), exited]);
   console.log(`  holder: ${await next()} (server counts ${bs.server.api.streams.open} open)`);
   const result = await work();
   holder.stdin!.write("?\n");
   console.log(`  holder: ${await next()}`);
-  const exited = new Promise((resolve) => holder.once("exit", resolve));
+  const gone = new Promise((resolve) => holder.once("exit", resolve));
   holder.stdin!.end();
-  await exited;
+  await gone;
   return result;
 }
 

@@ -52,6 +52,14 @@ interface Waiting {
   readonly resolve: (ok: boolean) => void;
 }
 
+/**
+ * The bytes alone: posting a view copies its whole buffer, and a signature decoded from a request
+ * is a view into the request's body (the prepared transaction included).
+ */
+function own(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+}
+
 /** The thread pool's check, for when the worker is not there. */
 function verifyOnPool(key: SigningKey, message: Uint8Array, signature: Uint8Array): Promise<boolean> {
   return new Promise((resolve) => {
@@ -67,6 +75,7 @@ function verifyOnPool(key: SigningKey, message: Uint8Array, signature: Uint8Arra
 export class SignatureWorker {
   private worker: Worker | undefined;
   private broken = false;
+  private closing = false;
   private queued: Waiting[] = [];
   private readonly inFlight = new Map<number, Waiting[]>();
   private nextId = 0;
@@ -74,7 +83,7 @@ export class SignatureWorker {
   check(key: SigningKey, message: Uint8Array, signature: Uint8Array): Promise<boolean> {
     if (this.broken) return verifyOnPool(key, message, signature);
     return new Promise((resolve) => {
-      const check = { spki: key.spki, ecdsa: key.kind === "ecdsa-p256", message, signature };
+      const check = { spki: own(key.spki), ecdsa: key.kind === "ecdsa-p256", message: own(message), signature: own(signature) };
       if (this.queued.push({ check, key, resolve }) === 1) setImmediate(() => this.post());
     });
   }
@@ -82,6 +91,7 @@ export class SignatureWorker {
   /** Stops the worker; checks still waiting for it, and any later ones, run on the thread pool. */
   async close(): Promise<void> {
     const worker = this.worker;
+    this.closing = true;
     this.fail();
     await worker?.terminate();
   }
@@ -120,6 +130,7 @@ export class SignatureWorker {
 
   /** The worker is gone: what it held is checked on the pool, and so is everything after. */
   private fail(): void {
+    if (!this.broken && !this.closing) process.emitWarning("the signature worker stopped; signatures are checked on the thread pool from now on", { code: "CCWALLET_SIGNATURE_WORKER" });
     this.broken = true;
     this.worker = undefined;
     for (const batch of this.inFlight.values()) this.toPool(batch);

@@ -11,10 +11,24 @@ export const CATCH_UP_PAGES_PER_TURN = 2;
 const waiting: (() => void)[] = [];
 let scheduled = false;
 
-/** Resolves in a later turn, when this caller's page is among the turn's allowance. */
-export function catchUpTurn(): Promise<void> {
+/**
+ * Resolves in a later turn, when this caller's page is among the turn's allowance, or at once
+ * when `signal` aborts (a cancelled stream gives its place up rather than spend a slot).
+ */
+export function catchUpTurn(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
-    waiting.push(resolve);
+    const onAbort = () => {
+      const at = waiting.indexOf(granted);
+      if (at >= 0) waiting.splice(at, 1);
+      resolve();
+    };
+    const granted = () => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    waiting.push(granted);
     schedule();
   });
 }

@@ -17,6 +17,8 @@ export interface TailOptions {
   readonly beginExclusive: bigint;
   readonly endInclusive?: bigint;
   readonly signal: AbortSignal;
+  /** The reader already follows the ledger end (it read up to it before): its first page is free. */
+  readonly following?: boolean;
 }
 
 export async function* tail<T extends { readonly offset: bigint }>(
@@ -25,16 +27,21 @@ export async function* tail<T extends { readonly offset: bigint }>(
   options: TailOptions,
 ): AsyncGenerator<T> {
   let cursor = options.beginExclusive;
+  /** Once it has read up to the end, a stream follows it: its next page after a wake-up is free. */
+  let caughtUp = options.following ?? false;
+  /** The last page was full: more backlog to read, which waits its turn like any catch-up. */
+  let backlog = false;
   const wake = new Wakeup(store, options.signal);
   try {
     while (!options.signal.aborted) {
       const ledgerEnd = await store.ledgerEnd();
       const upTo = options.endInclusive !== undefined && options.endInclusive < ledgerEnd ? options.endInclusive : ledgerEnd;
       if (cursor < upTo) {
-        // A backlog (more offsets than a page) waits its turn among the streams catching up
-        // (catch-up-turns.ts). Without it the store's immediate answers chained page after page
-        // in microtasks, and streams opened from an early offset held up the whole node.
-        if (upTo - cursor > BigInt(PAGE)) await catchUpTurn();
+        // A backlog waits its turn among the streams catching up (catch-up-turns.ts): a new
+        // stream more than a page behind, and every page after a full one. Without it the store's
+        // immediate answers chained page after page in microtasks, and streams opened from an
+        // early offset held up the whole node.
+        if (backlog || (!caughtUp && upTo - cursor > BigInt(PAGE))) await catchUpTurn(options.signal);
         if (options.signal.aborted) return;
         const rows = await page(cursor, upTo, PAGE);
         for (const row of rows) {
@@ -42,7 +49,9 @@ export async function* tail<T extends { readonly offset: bigint }>(
           yield row;
         }
         // Offsets without rows of this kind (e.g. rejections for the update stream) are skipped too.
-        cursor = rows.length === PAGE ? rows[rows.length - 1].offset : upTo;
+        backlog = rows.length === PAGE;
+        if (!backlog) caughtUp = true;
+        cursor = backlog ? rows[rows.length - 1].offset : upTo;
         continue;
       }
       if (options.endInclusive !== undefined && cursor >= options.endInclusive) return;

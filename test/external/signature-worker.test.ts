@@ -55,4 +55,23 @@ describe("signature checks on the worker thread", () => {
     expect(await w.check(a.key, message(4), a.sign(message(4)))).toBe(true);
     expect(await w.check(a.key, message(4), a.sign(message(5)))).toBe(false);
   });
+
+  it("checks already posted to the worker when it stops are answered by the thread pool", async () => {
+    const w = new SignatureWorker();
+    const a = ed25519();
+    expect(await w.check(a.key, message(1), a.sign(message(1)))).toBe(true);
+    const inFlight = Array.from({ length: 30 }, (_, i) => w.check(a.key, message(i), i % 2 === 0 ? a.sign(message(i)) : flipped(a.sign(message(i)))));
+    await new Promise((r) => setImmediate(r)); // the turn's batch is posted
+    await w.close();
+    expect(await Promise.all(inFlight)).toEqual(inFlight.map((_, i) => i % 2 === 0));
+  });
+
+  it("a signature that is a view into a larger buffer is checked on its own bytes", async () => {
+    const a = ed25519();
+    const body = new Uint8Array(10_000);
+    body.set(a.sign(message(9)), 5_000);
+    const view = body.subarray(5_000, 5_064);
+    expect(await worker.check(a.key, message(9), view)).toBe(true);
+    expect(await worker.check(a.key, message(8), view)).toBe(false);
+  });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CATCH_UP_PAGES_PER_TURN } from "../../src/ledger/catch-up-turns.js";
+import { CATCH_UP_PAGES_PER_TURN, catchUpTurn } from "../../src/ledger/catch-up-turns.js";
 import { tail } from "../../src/ledger/streams.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { rejection } from "../store/conformance.js";
@@ -14,36 +14,75 @@ describe("streams catching up", () => {
   });
   afterAll(() => store.close());
 
-  /** Runs `streams` tails over the whole ledger; how many rows they had read when the loop's next turn came. */
-  async function catchUp(streams: number): Promise<{ rowsBeforeTheLoopRan: number; rows: number[] }> {
+  const read = (signal: AbortSignal, following = false) => tail(store, (b, e, l) => store.completions(b, e, l), { beginExclusive: 0n, endInclusive: BigInt(N), signal, following });
+
+  /** Runs `streams` tails over the whole ledger, counting the rows read between turns of the event loop. */
+  async function catchUp(streams: number): Promise<{ perTurn: number[]; rows: number[] }> {
     const signal = new AbortController().signal;
     let total = 0;
-    let rowsBeforeTheLoopRan = -1;
-    setImmediate(() => (rowsBeforeTheLoopRan = total));
+    let seen = 0;
+    const perTurn: number[] = [];
+    let done = false;
+    const sample = () => {
+      perTurn.push(total - seen);
+      seen = total;
+      if (!done) setImmediate(sample);
+    };
+    setImmediate(sample);
     const rows = await Promise.all(
       Array.from({ length: streams }, async () => {
         let n = 0;
-        for await (const row of tail(store, (b, e, l) => store.completions(b, e, l), { beginExclusive: 0n, endInclusive: BigInt(N), signal })) {
+        for await (const row of read(signal)) {
           expect(row.offset).toBe(BigInt(++n));
           total++;
         }
         return n;
       }),
     );
-    return { rowsBeforeTheLoopRan, rows };
+    done = true;
+    return { perTurn, rows };
   }
 
   it("one stream lets the event loop in between pages", async () => {
-    const { rowsBeforeTheLoopRan, rows } = await catchUp(1);
+    const { perTurn, rows } = await catchUp(1);
     expect(rows).toEqual([N]);
     // Before, all 2,000 rows were read before any other work got a turn.
-    expect(rowsBeforeTheLoopRan).toBeLessThanOrEqual(PAGE);
+    expect(Math.max(...perTurn)).toBeLessThanOrEqual(PAGE);
   });
 
-  it("many streams together read a bounded number of pages per turn", async () => {
-    const { rowsBeforeTheLoopRan, rows } = await catchUp(20);
+  it("many streams together read a bounded number of pages per turn, and every row once", async () => {
+    const { perTurn, rows } = await catchUp(20);
     expect(rows).toEqual(Array(20).fill(N));
-    // Before, each of the 20 read a page (5,000 rows) before the loop's next turn.
-    expect(rowsBeforeTheLoopRan).toBeLessThanOrEqual(CATCH_UP_PAGES_PER_TURN * PAGE);
+    // Before, each of the 20 read a page (5,000 rows) in the same turn.
+    expect(Math.max(...perTurn)).toBeLessThanOrEqual(CATCH_UP_PAGES_PER_TURN * PAGE);
+    expect(perTurn.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(20 * N);
+  });
+
+  it("a stream that follows the ledger end reads its first page without queueing behind catch-ups", async () => {
+    const signal = new AbortController().signal;
+    const queued = Array.from({ length: 20 }, () => catchUpTurn(signal));
+    let rowsBeforeNextTurn = -1;
+    let rows = 0;
+    setImmediate(() => (rowsBeforeNextTurn = rows));
+    const follower = (async () => {
+      for await (const _ of read(signal, true)) rows++;
+    })();
+    await Promise.all([...queued, follower]);
+    expect(rows).toBe(N);
+    expect(rowsBeforeNextTurn).toBe(PAGE);
+  });
+
+  it("a cancelled stream gives up its place in the queue at once", async () => {
+    const waiting = new AbortController();
+    const order: string[] = [];
+    const first = catchUpTurn(waiting.signal).then(() => order.push("cancelled"));
+    const others = Array.from({ length: CATCH_UP_PAGES_PER_TURN }, (_, i) => catchUpTurn(new AbortController().signal).then(() => order.push(`other-${i}`)));
+    waiting.abort();
+    await first;
+    expect(order).toEqual(["cancelled"]);
+    // The next turn's allowance goes to the others, not to the cancelled stream.
+    await new Promise((r) => setImmediate(r));
+    await Promise.all(others);
+    expect(order).toEqual(["cancelled", ...Array.from({ length: CATCH_UP_PAGES_PER_TURN }, (_, i) => `other-${i}`)]);
   });
 });

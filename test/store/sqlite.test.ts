@@ -195,12 +195,16 @@ describe("SqliteStore schema migration", () => {
     const db = new Database(file);
     db.exec(`DROP TABLE active_stakeholders;
       CREATE TABLE contract_stakeholders (party TEXT NOT NULL, contract_id TEXT NOT NULL, PRIMARY KEY (party, contract_id)) WITHOUT ROWID;
-      INSERT INTO contract_stakeholders VALUES ('alice::1220', '${kept.contractId}'), ('bob::1220', '${kept.contractId}'), ('alice::1220', '${gone.contractId}');`);
+      INSERT INTO contract_stakeholders VALUES ('alice::1220', '${kept.contractId}'), ('bob::1220', '${kept.contractId}'), ('alice::1220', '${gone.contractId}');
+      DROP INDEX completions_user; ALTER TABLE completions DROP COLUMN user_id;`);
     db.close();
 
     const store = openFile(file);
     expect((await store.activeContracts({ parties: ["alice::1220"] })).map((c) => c.contractId)).toEqual([kept.contractId]);
     expect((await store.activeContracts({ parties: ["bob::1220"], templateIds: [kept.templateId] })).map((c) => c.contractId)).toEqual([kept.contractId]);
+    // Both migrations ran in the one open: version 5's user column too.
+    const [c1] = await store.completions(0n, 1n, 1);
+    expect((await store.completions(0n, 2n, 10, c1.userId)).map((c) => c.offset)).toEqual([1n, 2n]);
     await store.close();
     const after = new Database(file, { readonly: true });
     const tables = (after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);

@@ -95,7 +95,9 @@ export class SqliteStore implements Store {
     }
     this.db.defaultSafeIntegers(true);
     this.db.exec(SCHEMA);
-    for (const m of MIGRATIONS) if (this.db.prepare(m.applies).get() !== undefined) this.db.exec(m.sql);
+    // Each migration commits whole or not at all: a crash halfway would leave a state its
+    // `applies` check no longer sees (say, the user column added but never filled).
+    for (const m of MIGRATIONS) if (this.db.prepare(m.applies).get() !== undefined) this.db.transaction(() => this.db.exec(m.sql))();
     this.db.exec(AFTER_MIGRATIONS);
     this.stmts = prepareLedgerStatements(this.db);
     this.directory = new SqliteDirectory(this.db);

@@ -47,6 +47,8 @@ export async function* watchedTail<T extends { readonly offset: bigint }, R>(
   signal.addEventListener("abort", onAbort);
   let cursor = options.beginExclusive;
   let lastSent = cursor;
+  // After its first read to the end, the stream follows the ledger: its reads are not catch-ups.
+  let following = false;
   try {
     while (!signal.aborted) {
       // Read together: the record time belongs to this end.
@@ -57,7 +59,7 @@ export async function* watchedTail<T extends { readonly offset: bigint }, R>(
       else {
         if (watch.dirty) {
           watch.dirty = false;
-          for await (const row of tail(store, page, { beginExclusive: cursor, endInclusive: end, signal })) {
+          for await (const row of tail(store, page, { beginExclusive: cursor, endInclusive: end, signal, following })) {
             const message = options.project(row);
             if (message === undefined) continue;
             lastSent = row.offset;
@@ -65,6 +67,7 @@ export async function* watchedTail<T extends { readonly offset: bigint }, R>(
           }
           if (signal.aborted) return;
         }
+        following = true;
         cursor = end;
         if (lastSent < end) {
           lastSent = end;
