@@ -6,6 +6,8 @@
  * contract a party was ever a stakeholder of) with `active_stakeholders`, version 5 gave
  * `completions` their user's id, indexed (see MIGRATIONS and AFTER_MIGRATIONS).
  */
+import type Database from "better-sqlite3";
+
 export const SCHEMA_VERSION = "5";
 
 export const SCHEMA = `
@@ -87,3 +89,12 @@ export const MIGRATIONS: readonly { readonly applies: string; readonly sql: stri
 export const AFTER_MIGRATIONS = `
 CREATE INDEX IF NOT EXISTS completions_user ON completions(user_id, offset);
 `;
+
+/** Brings a database of any earlier version (or none) to this one, in place. */
+export function applySchema(db: Database.Database): void {
+  db.exec(SCHEMA);
+  // Each migration commits whole or not at all: a crash halfway would leave a state its
+  // `applies` check no longer sees (say, the user column added but never filled).
+  for (const m of MIGRATIONS) if (db.prepare(m.applies).get() !== undefined) db.transaction(() => db.exec(m.sql))();
+  db.exec(AFTER_MIGRATIONS);
+}

@@ -27,7 +27,7 @@ import { SqliteDirectory } from "./directory.js";
 import { prepareLedgerStatements, type LedgerStatements } from "./ledger-statements.js";
 import { SqlitePackages } from "./packages.js";
 import { allRecords, oneRecord } from "./rows.js";
-import { AFTER_MIGRATIONS, MIGRATIONS, SCHEMA } from "./schema.js";
+import { applySchema } from "./schema.js";
 import { WalSync } from "./wal-sync.js";
 
 /** SQLite's own default, restored if the checkpoint worker dies. */
@@ -94,11 +94,7 @@ export class SqliteStore implements Store {
       this.walSync = new WalSync(`${options.file}-wal`);
     }
     this.db.defaultSafeIntegers(true);
-    this.db.exec(SCHEMA);
-    // Each migration commits whole or not at all: a crash halfway would leave a state its
-    // `applies` check no longer sees (say, the user column added but never filled).
-    for (const m of MIGRATIONS) if (this.db.prepare(m.applies).get() !== undefined) this.db.transaction(() => this.db.exec(m.sql))();
-    this.db.exec(AFTER_MIGRATIONS);
+    applySchema(this.db);
     this.stmts = prepareLedgerStatements(this.db);
     this.directory = new SqliteDirectory(this.db);
     this.packageTable = new SqlitePackages(this.db);
