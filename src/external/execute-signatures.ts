@@ -30,15 +30,15 @@ export class ExecuteSignaturesRejected extends Error {
 
 /**
  * Rejects with `ExecuteSignaturesRejected` unless every party of `actAs` authorized `hash`.
- * `keysOf` answers undefined for a party with no signing keys (not external). The checks run on
- * the thread pool, all at once; the first party that falls short (in `actAs` order) is reported.
+ * `keysOf` answers undefined for a party with no signing keys (not external). The checks run off
+ * the event loop, all at once; the first party that falls short (in `actAs` order) is reported.
  */
 export async function verifyExecuteSignatures(hash: Uint8Array, actAs: readonly string[], given: readonly PartySignaturesOf[], keysOf: (party: string) => PartyKeys | undefined): Promise<void> {
   const byParty = new Map<string, SignatureBy[]>();
   for (const p of given) byParty.set(p.party, [...(byParty.get(p.party) ?? []), ...p.signatures]);
   const unsigned = actAs.filter((p) => (byParty.get(p) ?? []).length === 0);
   if (unsigned.length > 0) throw new ExecuteSignaturesRejected(`The following actAs parties did not provide an external signature: ${unsigned.join(", ")}`);
-  // Every signature goes to the pool at once; the verdicts are read party by party, in order.
+  // Every signature is sent to be checked at once; the verdicts are read party by party, in order.
   const checks = actAs.map((party) => checkOf(party, byParty.get(party)!, keysOf(party), hash));
   for (const check of checks) {
     if (check instanceof ExecuteSignaturesRejected) throw check;
@@ -62,8 +62,8 @@ interface PartyCheck {
 
 function checkOf(party: string, signatures: readonly SignatureBy[], keys: PartyKeys | undefined, hash: Uint8Array): PartyCheck | ExecuteSignaturesRejected {
   if (!keys) return new ExecuteSignaturesRejected(`Party ${party} has no signing keys on this participant: it is not an external party`);
-  // One signature per key is all a party can use; more would only buy work on the thread pool
-  // (which also syncs the ledger) for a request that can be no more valid for it.
+  // One signature per key is all a party can use; more would only buy checks on the signature
+  // worker (shared by every execute) for a request that can be no more valid for it.
   if (signatures.length > keys.keys.size) {
     return new ExecuteSignaturesRejected(`Party ${party} provided ${signatures.length} signatures but has only ${keys.keys.size} signing keys`);
   }

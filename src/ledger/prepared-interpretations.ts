@@ -17,12 +17,13 @@ interface Remembered {
   readonly message: object;
 }
 
-const DEFAULT_LIMITS: BoundedMapLimits = { maxEntries: 4096, maxBytes: 64 * 1024 * 1024, maxEntryBytes: 1024 * 1024 };
+/** The limits of every cache of prepared transactions (this one, and a transport's decoded messages). */
+export const PREPARED_CACHE_LIMITS: BoundedMapLimits = { maxEntries: 4096, maxBytes: 64 * 1024 * 1024, maxEntryBytes: 1024 * 1024 };
 
 export class PreparedInterpretations {
   private readonly byUpdateId: BoundedMap<string, Remembered>;
 
-  constructor(limits: BoundedMapLimits = DEFAULT_LIMITS) {
+  constructor(limits: BoundedMapLimits = PREPARED_CACHE_LIMITS) {
     this.byUpdateId = new BoundedMap(limits);
   }
 

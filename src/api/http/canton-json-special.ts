@@ -8,6 +8,7 @@ import { AnySchema, DurationSchema, EmptySchema, TimestampSchema, type Any, type
 import { type PreparedTransaction, PreparedTransactionSchema } from "../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
 import { type Identifier, IdentifierSchema } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
 import { BoundedMap } from "../../ledger/bounded-map.js";
+import { PREPARED_CACHE_LIMITS } from "../../ledger/prepared-interpretations.js";
 import { formatInstant, parseInstant } from "../convert/canton-json-daml.js";
 import { expectObject, fail } from "./canton-json-error.js";
 import { decodeScalar } from "./canton-json-scalars.js";
@@ -39,7 +40,7 @@ function forEachKnownKey(json: unknown, path: string, known: readonly string[], 
  * message is the one the prepare built (equal to what the bytes decode to, and never mutated), so
  * the execute can also recognize it (PreparedInterpretations) instead of hashing it again.
  */
-const recentlyPrepared = new BoundedMap<string, PreparedTransaction>({ maxEntries: 4096, maxBytes: 64 * 1024 * 1024, maxEntryBytes: 1024 * 1024 });
+const recentlyPrepared = new BoundedMap<string, PreparedTransaction>(PREPARED_CACHE_LIMITS);
 
 export const SPECIAL_MESSAGES: { readonly [typeName: string]: SpecialCodec } = {
   // JsTransaction.effectiveAt etc.: `type: string` (java.time.Instant#toString).

@@ -138,7 +138,6 @@ export class SqliteStore implements Store {
     }
     const batch = this.queue;
     this.queue = [];
-    if (batch.length === 0) return;
     // After a failed sync nothing more is written: queued requests fail as later ones do.
     if (this.failure) {
       for (const p of batch) p.reject(this.failure);
