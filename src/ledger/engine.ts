@@ -31,7 +31,13 @@ export interface LedgerOptions {
 }
 
 export type SubmitOutcome =
-  | { readonly kind: "committed"; readonly transaction: TransactionRecord; readonly completion: CompletionRecord }
+  | {
+      readonly kind: "committed";
+      readonly transaction: TransactionRecord;
+      readonly completion: CompletionRecord;
+      /** Each command's typed root result (see InterpretedTransaction.results). */
+      readonly results: readonly unknown[];
+    }
   | { readonly kind: "rejected"; readonly error: LedgerError; readonly completion: CompletionRecord };
 
 /**
@@ -231,7 +237,8 @@ export class Ledger {
     }
     await charge?.settle(result.kind === "committed", result.offset);
     if (result.kind === "committed") {
-      return { kind: "committed", transaction: { ...transaction, offset: result.offset }, completion: { ...completion, offset: result.offset } };
+      const committed = { ...transaction, offset: result.offset };
+      return { kind: "committed", transaction: committed, completion: { ...completion, offset: result.offset }, results: interpreted.results };
     }
     const error = conflictError ?? conflictErrorOf(result.conflict!, dedup.changeKey);
     return { kind: "rejected", error, completion: { ...base, status: statusOf(error, submission.submissionId), offset: result.offset } };

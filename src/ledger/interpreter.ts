@@ -36,6 +36,11 @@ export interface InterpretedTransaction {
    * committed later as interpreted now, given its inputs are still active then.
    */
   readonly replayable: boolean;
+  /**
+   * What each command's root returned, typed (a create: its contract id). For in-process callers
+   * (LedgerClient), which would otherwise decode it back from the root node's JSON; never stored.
+   */
+  readonly results: readonly unknown[];
 }
 
 interface LiveContract {
@@ -62,12 +67,13 @@ export async function interpret(
   recordFetches = false,
 ): Promise<InterpretedTransaction> {
   const run = new Interpretation(submission, registry, reader, ledgerTime, updateSeed, updateId, recordFetches);
+  const results: unknown[] = [];
   try {
-    for (const command of submission.commands) await run.command(command);
+    for (const command of submission.commands) results.push(await run.command(command));
   } catch (e) {
     throw asLedgerError(e);
   }
-  return run.result();
+  return { ...run.result(), results };
 }
 
 function asLedgerError(e: unknown): LedgerError {
@@ -105,7 +111,7 @@ class Interpretation {
     this.disclosed = new Set(submission.disclosed.map((c) => c.contractId));
   }
 
-  result(): InterpretedTransaction {
+  result(): Omit<InterpretedTransaction, "results"> {
     const creates = [...this.contracts.values()]
       .filter((c) => c.local && c.active)
       .map((c) => c.record as Omit<ContractRecord, "createdOffset">);
@@ -119,36 +125,33 @@ class Interpretation {
     };
   }
 
-  async command(cmd: Command): Promise<void> {
+  /** Runs one command; returns what its root returned (a create: the contract id). */
+  async command(cmd: Command): Promise<unknown> {
     const top = new Set(this.submission.actAs);
     const witnesses: string[] = [];
     switch (cmd.kind) {
       case "create":
-        await this.create(cmd.template, cmd.payload, top, witnesses);
-        return;
+        return this.create(cmd.template, cmd.payload, top, witnesses);
       case "createAndExercise": {
         const cid = await this.create(cmd.template, cmd.payload, top, witnesses);
-        await this.exerciseTemplate(cmd.template, cid, this.choiceOf(cmd.template, cmd.choice), cmd.argument, top, witnesses, true);
-        return;
+        return this.exerciseTemplate(cmd.template, cid, this.choiceOf(cmd.template, cmd.choice), cmd.argument, top, witnesses, true);
       }
-      case "exercise":
+      case "exercise": {
         if (cmd.target.kind === "template") {
           const tpl = cmd.target.template;
-          await this.exerciseTemplate(tpl, cmd.contractId, this.choiceOf(tpl, cmd.choice), cmd.argument, top, witnesses, true);
-        } else {
-          const iface = cmd.target.iface;
-          const ch = iface.choices.get(cmd.choice);
-          if (!ch) throw errors.invalidArgument(`Couldn't find requested choice ${cmd.choice} of interface ${qualifiedId(iface.id)}`);
-          await this.exerciseInterface(iface, cmd.contractId, ch, cmd.argument, top, witnesses, true);
+          return this.exerciseTemplate(tpl, cmd.contractId, this.choiceOf(tpl, cmd.choice), cmd.argument, top, witnesses, true);
         }
-        return;
+        const iface = cmd.target.iface;
+        const ch = iface.choices.get(cmd.choice);
+        if (!ch) throw errors.invalidArgument(`Couldn't find requested choice ${cmd.choice} of interface ${qualifiedId(iface.id)}`);
+        return this.exerciseInterface(iface, cmd.contractId, ch, cmd.argument, top, witnesses, true);
+      }
       case "exerciseByKey": {
         if (!cmd.template.key) throw errors.invalidArgument(`Template ${qualifiedId(cmd.template.id)} has no contract key`);
         const hash = keyHashOf(cmd.template, cmd.key);
         const cid = await this.findByKey(hash);
         if (!cid) throw errors.contractKeyNotFound(JSON.stringify(toDamlJson(cmd.template.key.type, cmd.key)));
-        await this.exerciseTemplate(cmd.template, cid, this.choiceOf(cmd.template, cmd.choice), cmd.argument, top, witnesses, true);
-        return;
+        return this.exerciseTemplate(cmd.template, cid, this.choiceOf(cmd.template, cmd.choice), cmd.argument, top, witnesses, true);
       }
     }
   }

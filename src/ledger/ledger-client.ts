@@ -6,11 +6,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { createCommand, exerciseCommand, exerciseInterfaceCommand, type Command, type DeduplicationPeriod } from "./commands.js";
-import { fromDamlJson } from "./daml-type.js";
 import { decodedPayload } from "./decoded-payloads.js";
 import type { Ledger } from "./engine.js";
 import { partyIdFor, randomHex, type ContractId, type PartyId } from "./ids.js";
-import type { ContractRecord, ExerciseNodeRecord, TransactionRecord } from "./records.js";
+import type { ContractRecord, TransactionRecord } from "./records.js";
 import type { Choice, ContractRef, InterfaceChoice, InterfaceDef, Template } from "./template.js";
 import { qualifiedId } from "./template.js";
 
@@ -42,6 +41,11 @@ export class LedgerClient {
 
   /** Submits and waits; a rejection is thrown as its `LedgerError`. */
   async submit(actAs: readonly string[], commands: readonly Command[], options: SubmitOptions = {}): Promise<TransactionRecord> {
+    return (await this.committed(actAs, commands, options)).transaction;
+  }
+
+  /** The committed transaction and each command's typed root result. */
+  private async committed(actAs: readonly string[], commands: readonly Command[], options: SubmitOptions = {}): Promise<{ transaction: TransactionRecord; results: readonly unknown[] }> {
     const commandId = options.commandId ?? randomUUID();
     const outcome = await this.ledger.submit({
       userId: this.userId,
@@ -55,7 +59,7 @@ export class LedgerClient {
       disclosed: options.disclosed ?? [],
     });
     if (outcome.kind === "rejected") throw outcome.error;
-    return outcome.transaction;
+    return outcome;
   }
 
   async create<P>(actAs: readonly string[], template: Template<P>, payload: P, options?: SubmitOptions): Promise<ContractId> {
@@ -76,9 +80,9 @@ export class LedgerClient {
     argument: A,
     options?: SubmitOptions,
   ): Promise<{ result: R; transaction: TransactionRecord }> {
-    const transaction = await this.submit(actAs, [exerciseCommand(template, contractId, choice, argument)], options);
-    const root = transaction.nodes[0] as ExerciseNodeRecord;
-    return { result: fromDamlJson(choice.result, root.result) as R, transaction };
+    const { transaction, results } = await this.committed(actAs, [exerciseCommand(template, contractId, choice, argument)], options);
+    // The interpreter's own value: the root node's JSON decoded back would be the same, and cost a decode.
+    return { result: results[0] as R, transaction };
   }
 
   /** Exercises an interface choice (the interface's exported choice constant), like `exercise`. */
@@ -90,9 +94,8 @@ export class LedgerClient {
     argument: A,
     options?: SubmitOptions,
   ): Promise<{ result: R; transaction: TransactionRecord }> {
-    const transaction = await this.submit(actAs, [exerciseInterfaceCommand(iface, contractId, choice, argument)], options);
-    const root = transaction.nodes[0] as ExerciseNodeRecord;
-    return { result: fromDamlJson(choice.result, root.result) as R, transaction };
+    const { transaction, results } = await this.committed(actAs, [exerciseInterfaceCommand(iface, contractId, choice, argument)], options);
+    return { result: results[0] as R, transaction };
   }
 
   /** Archives a contract through the template's implicit `Archive` choice (as its signatories). */

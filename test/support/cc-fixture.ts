@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { choiceOf } from "./choice-of.js";
-import { LedgerClient, type SubmitOptions } from "../../src/ledger/ledger-client.js";
+import type { LedgerClient, SubmitOptions } from "../../src/ledger/ledger-client.js";
+import { CheckedLedgerClient } from "./checked-ledger-client.js";
 import { Numeric } from "../../src/ledger/numeric.js";
 import { StaticClock } from "../../src/ledger/clock.js";
 import { LedgerError } from "../../src/ledger/errors.js";
@@ -128,7 +129,7 @@ export async function startCc(env: Record<string, string> = {}, dataDir?: string
   const t = await startTestServer({ CCWALLET_TIME: "static", ...env }, dataDir);
   const { server } = t;
   const clock = server.api.clock as StaticClock;
-  const client = new LedgerClient(server.api.ledger, "cc-test", server.api.namespace);
+  const client = new CheckedLedgerClient(server.api.ledger, "cc-test", server.api.namespace);
   const { dso, validator } = server.network.parties;
   let n = 0;
   const fx: CcFixture = {
