@@ -6,7 +6,7 @@
  * contract's signatories.
  */
 import type { Command, Submission } from "./commands.js";
-import { decodedPayload } from "./decoded-payloads.js";
+import { decodedPayload, rememberPayload } from "./decoded-payloads.js";
 import { toDamlJson, ValueError } from "./daml-type.js";
 import { errors, LedgerError } from "./errors.js";
 import { newContractId, type ContractId } from "./ids.js";
@@ -214,6 +214,7 @@ class Interpretation {
       key = toDamlJson(template.key.type, k);
     }
     const json = toDamlJson(template.payload, payload);
+    rememberPayload(template.payload, json, payload);
     const record: Omit<ContractRecord, "createdOffset"> = {
       contractId,
       templateId: qualifiedId(template.id),

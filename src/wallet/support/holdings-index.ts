@@ -15,7 +15,7 @@
  * read); a dropped party is loaded again, with one ACS read, on its next use. A single party
  * larger than the bound is still held while it is used.
  */
-import { fromDamlJson } from "../../ledger/daml-type.js";
+import { decodedPayload } from "../../ledger/decoded-payloads.js";
 import type { ContractRecord, CreateNodeRecord, TransactionRecord } from "../../ledger/records.js";
 import { qualifiedId } from "../../ledger/template.js";
 import type { TransactionFeed } from "../../ledger/transaction-feed.js";
@@ -134,8 +134,8 @@ export class HoldingsIndex {
   }
 
   private add(h: Holdings, record: ContractRecord): void {
-    if (record.templateId === AMULET) h.amulets.set(record.contractId, { record, payload: fromDamlJson(Amulet.payload, record.payload) as AmuletPayload });
-    else h.locked.set(record.contractId, { record, payload: fromDamlJson(LockedAmulet.payload, record.payload) as LockedAmuletPayload });
+    if (record.templateId === AMULET) h.amulets.set(record.contractId, { record, payload: decodedPayload(Amulet.payload, record) as AmuletPayload });
+    else h.locked.set(record.contractId, { record, payload: decodedPayload(LockedAmulet.payload, record) as LockedAmuletPayload });
     this.holderOf.set(record.contractId, h);
     this.held++;
   }
