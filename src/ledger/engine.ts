@@ -159,6 +159,13 @@ export class Ledger {
       return { kind: "rejected", error, completion: { ...base, status: statusOf(error, submission.submissionId), offset: result.offset } };
     };
 
+    // An external party is hosted to confirm, not to submit: it acts only through a transaction it
+    // signed (a pinned run), whichever API or automation asks for it.
+    if (!pinned) {
+      const external = await this.externalActAs(submission.actAs);
+      if (external) return reject(externalPartyCannotSubmit(external));
+    }
+
     const dedup = this.deduplication(submission, recordTime);
     if (dedup instanceof LedgerError) return reject(dedup);
     const previous = await this.store.acceptedCommand(dedup.changeKey);
@@ -244,6 +251,12 @@ export class Ledger {
     return { kind: "rejected", error, completion: { ...base, status: statusOf(error, submission.submissionId), offset: result.offset } };
   }
 
+  /** The first of `actAs` that is an external party, if any. */
+  async externalActAs(actAs: readonly string[]): Promise<string | undefined> {
+    for (const party of actAs) if ((await this.store.party(party))?.external) return party;
+    return undefined;
+  }
+
   private deduplication(submission: Submission, now: bigint): Deduplication | LedgerError {
     const changeKey = changeKeyOf(submission.userId, submission.actAs, submission.commandId);
     const d = submission.deduplication;
@@ -276,3 +289,7 @@ function conflictErrorOf(conflict: Conflict, changeKey: string): LedgerError {
   }
 }
 
+/** Canton's answer to a submission acting as a party the participant hosts without submission rights. */
+export function externalPartyCannotSubmit(party: string): LedgerError {
+  return errors.authorization(`${party} is an external party: it acts only through interactive submissions signed with its key (PrepareSubmission, ExecuteSubmission)`);
+}

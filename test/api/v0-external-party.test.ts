@@ -6,6 +6,8 @@
  * its balance. Bad input (signatures, keys, hex, callers, nonces) is refused and changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LedgerClient } from "../../src/ledger/ledger-client.js";
+import { Amulet } from "../../src/templates/splice/index.js";
 import { keyHolder, type KeyHolder } from "../support/external-key-holder.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -109,6 +111,35 @@ describe("external party through /v0/admin/external-party", () => {
     const sent = await s.json("POST", "/v0/wallet/transfer-preapproval/send", { receiver_party_id: party, amount: "40", deduplication_id: "v0ext-1" }, alice.token);
     expect(sent.status, sent.text).toBe(200);
     expect(await balanceOf(party)).toMatchObject({ party_id: party, total_unlocked_coin: "40.0000000000" });
+  });
+
+  it("is acted for by nobody without its signature: no wallet user, no wallet install, no unsigned command", async () => {
+    const before = await balanceOf(party);
+    const admin = await s.adminToken();
+    // The operator onboarding a wallet user for it: refused, and no user is left behind.
+    const onboard = await s.json("POST", "/v0/admin/users", { name: "v0ext-thief", party_id: party }, operator);
+    expect(onboard.status, onboard.text).toBe(400);
+    expect(onboard.body.error).toContain("is an external party");
+    expect((await s.json("GET", "/v2/users/v0ext-thief", undefined, admin)).status).toBe(404);
+    // A ledger user that may act as it (the Ledger API's own onboarding) asking for a wallet.
+    const user = await s.json("POST", "/v2/users", { user: { id: "v0ext-self", primaryParty: party }, rights: [{ kind: { CanActAs: { value: { party } } } }] }, admin);
+    expect(user.status, user.text).toBe(200);
+    const self = await s.token("v0ext-self");
+    const register = await s.json("POST", "/v0/register", {}, self);
+    expect(register.status, register.text).toBe(400);
+    expect(register.body.error).toContain("is an external party");
+    for (const [path, body] of [
+      ["/v0/wallet/transfer-preapproval/send", { receiver_party_id: alice.party, amount: "1", deduplication_id: "v0ext-steal" }],
+      ["/v0/wallet/tap", { amount: "1" }],
+    ] as const) {
+      const r = await s.json("POST", path, body, self);
+      expect(r.status, `${path}: ${r.text}`).toBe(403);
+    }
+    // Unsigned commands as the party, from any in-process caller (the wallet, the automation).
+    const client = new LedgerClient(s.server.api.ledger, "v0ext-self", s.server.api.namespace);
+    const holding = (await client.active(Amulet, [party]))[0];
+    await expect(client.exercise([party], Amulet, holding.contractId, Amulet.archive, {})).rejects.toMatchObject({ code: "DAML_AUTHORIZATION_ERROR" });
+    expect(await balanceOf(party)).toEqual(before);
   });
 
   it("sends CC with prepare-send and submit-send; the operator's automation executes it in nonce order", async () => {

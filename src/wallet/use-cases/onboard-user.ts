@@ -25,6 +25,11 @@ export async function onboardUser(ctx: OnboardingDeps, input: OnboardUserInput):
       throw walletErrors.conflict(`user ${name} is already onboarded with party ${known.party}`);
     }
     const party = (known?.party as PartyId | undefined) ?? (await partyFor(ctx, name, wanted, input.createPartyIfMissing === true));
+    // Its wallet would be contracts it signs, and the node holds no key of it (the engine refuses
+    // to act for it anyway): an external party's CC is served by /v0/admin/external-party/*.
+    if ((await ctx.store.party(party))?.external) {
+      throw walletErrors.badRequest(`party ${party} is an external party: it signs its own transactions, so no wallet can be installed for it here (its CC is served by /v0/admin/external-party/*)`);
+    }
     await ensureLedgerUser(ctx, name, party);
     if (!known) await ctx.users.put({ userId: name, party, walletInstalled: false });
     if (!known?.walletInstalled) {

@@ -9,7 +9,7 @@ import { CommandSubmissionService, SubmitResponseSchema } from "../../../../gen/
 import type { Commands } from "../../../../gen/com/daml/ledger/api/v2/commands_pb.js";
 import { requireActAs, requireReadAs } from "../../../auth/index.js";
 import type { Submission } from "../../../ledger/commands.js";
-import type { SubmitOutcome } from "../../../ledger/engine.js";
+import { externalPartyCannotSubmit, type SubmitOutcome } from "../../../ledger/engine.js";
 import { errors } from "../../../ledger/errors.js";
 import { submissionFromProto } from "../../convert/commands-proto.js";
 import { defaultTransactionFormat, transactionFormatOf } from "../../convert/format-proto.js";
@@ -33,12 +33,10 @@ async function prepare(api: LedgerApi, commands: Commands | undefined, ctx: Hand
 }
 
 /** An external party's key is held outside the node: it authorizes only signed interactive submissions. */
+/** Refused before anything is written, as Canton refuses it at submission (the engine refuses it too). */
 async function refuseExternalActAs(api: LedgerApi, actAs: readonly string[]): Promise<void> {
-  for (const party of actAs) {
-    if ((await api.store.party(party))?.external) {
-      throw errors.authorization(`${party} is an external party: it acts only through interactive submissions signed with its key (PrepareSubmission, ExecuteSubmission)`);
-    }
-  }
+  const external = await api.ledger.externalActAs(actAs);
+  if (external) throw externalPartyCannotSubmit(external);
 }
 
 function committed(api: LedgerApi, outcome: SubmitOutcome) {
