@@ -174,8 +174,9 @@ export const errors = {
       {},
       cids.map((c) => ["CONTRACT_ID", c] as [string, string]),
     ),
+  /** Canton: the resource is missing (NOT_FOUND), not contention; only locked contracts are ABORTED. */
   inactiveContracts: (cids: string[]) =>
-    make("LOCAL_VERDICT_INACTIVE_CONTRACTS", Category.ContentionOnSharedResources)(
+    make("LOCAL_VERDICT_INACTIVE_CONTRACTS", Category.InvalidGivenCurrentSystemStateResourceMissing)(
       `Rejected transaction is referring to inactive contracts ${cids.join(", ")}`,
       {},
       cids.map((c) => ["CONTRACT_ID", c] as [string, string]),

@@ -146,8 +146,10 @@ describe("interactive submission, JSON Ledger API", () => {
     expect((await executeAndWait(executeBody(first.base64, holder.sign(first.hash)))).status).toBe(200);
     const before = await ious();
     const stale = await executeAndWait(executeBody(second.base64, holder.sign(second.hash)));
-    expect(stale.status, stale.text).toBeGreaterThanOrEqual(400);
-    expect(stale.status).toBeLessThan(500);
+    // Canton's InactiveContracts: the resource is missing (NOT_FOUND, 404), not contention, no retry.
+    expect(stale.status, stale.text).toBe(404);
+    expect(stale.body).toMatchObject({ code: "LOCAL_VERDICT_INACTIVE_CONTRACTS", errorCategory: 11, grpcCodeValue: 5 });
+    expect(stale.body).not.toHaveProperty("retryInfo");
     expect(await ious()).toEqual(before);
   });
 

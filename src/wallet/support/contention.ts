@@ -2,8 +2,8 @@
  * What a client is told when its request lost a race with a concurrent transaction.
  *
  * The ledger refuses the later of two commands that consume the same contract: at commit with
- * contention (LOCAL_VERDICT_INACTIVE_CONTRACTS, 429), or — when the contract was already gone as
- * the command was interpreted — with CONTRACT_NOT_FOUND (404), as Canton does. For the wallet the
+ * LOCAL_VERDICT_INACTIVE_CONTRACTS, or — when the contract was already gone as the command was
+ * interpreted — with CONTRACT_NOT_FOUND, both NOT_FOUND (404) as in Canton. For the wallet the
  * two differ only in timing, and the right answer depends on whose contract it was:
  * - contracts the wallet picked itself (selected holdings, the operator's inputs, the open round,
  *   the receiver's preapproval): a concurrent transaction used them, retrying picks fresh ones —
@@ -15,9 +15,9 @@
 import { LedgerError } from "../../ledger/errors.js";
 import { WalletError } from "../wallet-error.js";
 
-/** A CONTRACT_NOT_FOUND of a wallet-picked contract as contention (429); any other error unchanged. */
+/** A wallet-picked contract found gone (at interpretation or at commit) as contention (429); any other error unchanged. */
 export function asContention(e: unknown): unknown {
-  if (!(e instanceof LedgerError) || e.code !== "CONTRACT_NOT_FOUND") return e;
+  if (!(e instanceof LedgerError) || (e.code !== "CONTRACT_NOT_FOUND" && e.code !== "LOCAL_VERDICT_INACTIVE_CONTRACTS")) return e;
   return new WalletError("too-many-requests", `${e.message}: a concurrent transaction used it; retry`, { cause: e });
 }
 
