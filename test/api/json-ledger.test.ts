@@ -503,5 +503,13 @@ describe("JSON Ledger API errors: Canton's shape, nothing changed", () => {
     expect(far.body.code).toBe("OFFSET_AFTER_LEDGER_END");
     const noParties = await s.json("POST", "/v2/commands/completions?stream_idle_timeout_ms=100", { parties: [] }, alice.token);
     expect(noParties.status).toBe(400);
+    // An update stream's end past the ledger end is refused as its begin is (it used to wait for it).
+    const end = Number((await s.json("GET", "/v2/state/ledger-end", undefined, alice.token)).body.offset);
+    const updates = (endInclusive: number) =>
+      s.json("POST", "/v2/updates?stream_idle_timeout_ms=100", { beginExclusive: 0, endInclusive, updateFormat: { includeTransactions: wildcard(alice.party) } }, alice.token);
+    const pastEnd = await updates(end + 5);
+    expect(pastEnd.status, pastEnd.text).toBe(400);
+    expect(pastEnd.body).toMatchObject({ code: "OFFSET_AFTER_LEDGER_END", cause: `End offset (${end + 5}) is after ledger end (${end})` });
+    expect((await updates(end)).status).toBe(200);
   });
 });

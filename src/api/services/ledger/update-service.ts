@@ -85,6 +85,8 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
         if (req.beginExclusive < 0n) throw errors.invalidField("begin_exclusive", "offset must not be negative");
         const end = await api.store.ledgerEnd();
         if (req.beginExclusive > end) throw errors.offsetAfterLedgerEnd(req.beginExclusive, end);
+        // Canton checks both ends against the ledger end (a bounded stream does not wait for its end).
+        if (req.endInclusive !== undefined && req.endInclusive > end) throw errors.offsetAfterLedgerEnd(req.endInclusive, end, "End");
         if (req.endInclusive !== undefined && req.endInclusive < req.beginExclusive) {
           throw errors.invalidArgument(`end_inclusive (${req.endInclusive}) is before begin_exclusive (${req.beginExclusive})`);
         }
