@@ -6,7 +6,8 @@
  *
  * Ends:
  * - the stream ends (an `endInclusive` reached): close 1000;
- * - anything refused (bad frame, a second frame, a binary frame, an error the service raises):
+ * - anything refused (bad frame, a second frame, a binary frame, no frame within
+ *   REQUEST_FRAME_TIMEOUT_MS, an error the service raises):
  *   one text frame with the JsCantonError the POST form would answer, then close 1011. Canton
  *   delivers such errors in-band as a frame of the stream; the close code is ours: 1011 lets a
  *   client that only looks at the close tell an error from a finished stream;
@@ -66,18 +67,36 @@ interface Frame {
   readonly isBinary: boolean;
 }
 
+/**
+ * How long an open socket may wait before sending its request frame. A socket holds no stream
+ * slot until then (the slot is taken when the stream starts), so without a deadline one user
+ * could hold any number of sockets, and file descriptors, open by never asking for anything.
+ */
+export const REQUEST_FRAME_TIMEOUT_MS = 10_000;
+
 /** The request frame; any later frame is a protocol error that ends the session. */
 function firstFrame(ws: WebSocket, session: StreamSession): Promise<Frame | typeof STOPPED> {
   return new Promise((resolve) => {
     let received = false;
+    const late = setTimeout(() => {
+      fail(ws, session, new HttpRefusal(408, `Invalid value for: body (no request frame within ${REQUEST_FRAME_TIMEOUT_MS / 1000} s of the upgrade)`));
+    }, REQUEST_FRAME_TIMEOUT_MS);
     ws.on("message", (data, isBinary) => {
       if (!received) {
         received = true;
+        clearTimeout(late);
         return resolve({ data, isBinary });
       }
       fail(ws, session, new HttpRefusal(400, "Invalid value for: body (a stream takes exactly one request frame; a second frame was sent)"));
     });
-    session.abort.signal.addEventListener("abort", () => resolve(STOPPED), { once: true });
+    session.abort.signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(late);
+        resolve(STOPPED);
+      },
+      { once: true },
+    );
   });
 }
 

@@ -246,6 +246,16 @@ describe("WebSocket streams: bad input", () => {
     expect((await b.closed).code).toBe(1011);
     expect(await ledgerEnd()).toBe(end);
   });
+
+  it("closes a socket that sends no request frame within 10 s (it holds no stream slot meanwhile)", async () => {
+    const opened = Date.now();
+    const c = await connect(s, "/v2/updates", alice.token);
+    const frame = await c.next(15_000);
+    expect(frame.code).toBe("INVALID_ARGUMENT");
+    expect(frame.cause).toMatch(/no request frame within 10 s/);
+    expect((await c.closed).code).toBe(1011);
+    expect(Date.now() - opened).toBeGreaterThanOrEqual(9_900);
+  }, 30_000);
 });
 
 describe("WebSocket streams: limits and shutdown", () => {
