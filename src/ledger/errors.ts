@@ -269,6 +269,13 @@ export const errors = {
     make("UNAUTHENTICATED", Category.AuthInterceptorInvalidAuthenticationCredentials)(
       `The command is missing a (valid) JWT token: ${why}`,
     ),
+  /** Canton's ongoing stream authorization: the token a stream was opened with has expired. */
+  accessTokenExpired: (validUntil: Date, now: Date) =>
+    make("ACCESS_TOKEN_EXPIRED", Category.AuthInterceptorInvalidAuthenticationCredentials)(
+      `Claims were valid until ${validUntil.toISOString()}, current time is ${now.toISOString()}`,
+    ),
+  /** Canton's ongoing stream authorization: the user's rights changed (or it was deleted or deactivated). */
+  staleStreamAuthorization: () => make("STALE_STREAM_AUTHORIZATION", Category.ContentionOnSharedResources)("Stale stream authorization. Retry quickly."),
   permissionDenied: (why: string) =>
     make("PERMISSION_DENIED", Category.InsufficientPermission)(`The provided JWT token is not sufficient to authorize the intended command: ${why}`),
   unimplemented: (what: string) =>

@@ -203,6 +203,26 @@ describe("gRPC via the generated Connect client", () => {
     expect((err as ConnectError).rawMessage).toMatch(/currency: Text of 65537 characters exceeds the limit of 65536/);
   });
 
+  it("aborts a completion stream once its user's rights change (STALE_STREAM_AUTHORIZATION, ABORTED)", async () => {
+    const g = await s.partyUser("yara");
+    const stream = createClient(CommandCompletionService, transport()).completionStream({ parties: [g.party] }, { headers: { authorization: `Bearer ${g.token}` } });
+    const drained = (async () => {
+      for await (const _ of stream) {
+        // offset checkpoints until the stream is cut
+      }
+    })().then(
+      () => undefined,
+      (e: unknown) => ConnectError.from(e),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    // PATCH revokes the rights it lists.
+    const revoked = await s.json("PATCH", `/v2/users/${g.user}/rights`, { userId: g.user, rights: [{ kind: { CanActAs: { value: { party: g.party } } } }] }, await s.adminToken());
+    expect(revoked.status, revoked.text).toBe(200);
+    const err = await drained;
+    expect(err?.code).toBe(Code.Aborted);
+    expect(err?.rawMessage).toMatch(/^STALE_STREAM_AUTHORIZATION\(2,/);
+  });
+
   it("streams rejections as completions too", async () => {
     const g = await s.partyUser("ivy");
     const headers = { authorization: `Bearer ${g.token}` };

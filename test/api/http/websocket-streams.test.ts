@@ -247,6 +247,51 @@ describe("WebSocket streams: bad input", () => {
     expect(await ledgerEnd()).toBe(end);
   });
 
+  it("ends a stream whose user lost its rights, was deleted, or whose token expired (ongoing stream authorization)", async () => {
+    const admin = await s.adminToken();
+    const ursula = await s.partyUser("ursula");
+    const opened = async (token: string) => {
+      const c = await connect(s, "/v2/updates", token);
+      c.ws.send(JSON.stringify(updatesRequest(ursula.party, await ledgerEnd())));
+      return c;
+    };
+    const endsWith = async (c: Conn, code: string) => {
+      const frame = await c.until((f) => f.code !== undefined, 5000);
+      expect(frame.code).toBe(code);
+      expect((await c.closed).code).toBe(1011);
+      return frame;
+    };
+    // Rights revoked: STALE_STREAM_AUTHORIZATION (retry at once; the retry is refused).
+    const revoked = await opened(ursula.token);
+    const patch = await s.json("PATCH", `/v2/users/${ursula.user}/rights`, { userId: ursula.user, rights: [{ kind: { CanActAs: { value: { party: ursula.party } } } }] }, admin);
+    expect(patch.status, patch.text).toBe(200);
+    expect((await endsWith(revoked, "STALE_STREAM_AUTHORIZATION")).cause).toBe("Stale stream authorization. Retry quickly.");
+    const again = await open(s, "/v2/updates", ursula.token);
+    if ("refused" in again) throw new Error("the upgrade itself is not where rights are checked");
+    again.ws.send(JSON.stringify(updatesRequest(ursula.party, await ledgerEnd())));
+    expect((await again.until((f) => f.code !== undefined)).code).toBe("PERMISSION_DENIED");
+
+    // The token expires while the stream runs: ACCESS_TOKEN_EXPIRED.
+    const victor = await s.partyUser("victor");
+    const shortLived = await s.token(victor.user, 2);
+    const c = await connect(s, "/v2/updates", shortLived);
+    c.ws.send(JSON.stringify(updatesRequest(victor.party, await ledgerEnd())));
+    expect((await endsWith(c, "ACCESS_TOKEN_EXPIRED")).cause).toMatch(/^Claims were valid until \S+, current time is \S+$/);
+
+    // The user is deleted: STALE_STREAM_AUTHORIZATION; an unchanged user's stream goes on.
+    const wanda = await s.partyUser("wanda");
+    const deleted = await connect(s, "/v2/updates", wanda.token);
+    deleted.ws.send(JSON.stringify(updatesRequest(wanda.party, await ledgerEnd())));
+    const untouched = await connect(s, "/v2/updates", alice.token);
+    untouched.ws.send(JSON.stringify(updatesRequest(alice.party, await ledgerEnd())));
+    expect((await s.json("DELETE", `/v2/users/${wanda.user}`, undefined, admin)).status).toBe(200);
+    await endsWith(deleted, "STALE_STREAM_AUTHORIZATION");
+    const created = await s.json("POST", "/v2/commands/submit-and-wait-for-transaction", createIou(alice.party, "1.25"), alice.token);
+    expect((await untouched.until((f) => f.update?.Transaction !== undefined)).update.Transaction.value.updateId).toBe(created.body.transaction.updateId);
+    untouched.ws.close();
+    await untouched.closed;
+  }, 30_000);
+
   it("closes a socket that sends no request frame within 10 s (it holds no stream slot meanwhile)", async () => {
     const opened = Date.now();
     const c = await connect(s, "/v2/updates", alice.token);

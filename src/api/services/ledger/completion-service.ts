@@ -22,7 +22,7 @@ type Response = MessageInitShape<typeof CompletionStreamResponseSchema>;
 export function completionService(api: LedgerApi): ServiceImpl<typeof CommandCompletionService> {
   return {
     completionStream: (req, ctx) =>
-      guardStream(api.log, () => limitedStream(api, ctx, async function* () {
+      guardStream(api.log, () => limitedStream(api, ctx, async function* (signal) {
         const user = await authenticate(api, ctx);
         if (req.parties.length === 0) throw errors.missingField("parties");
         for (const p of req.parties) if (!isPartyId(p)) throw errors.invalidField("parties", `Invalid party id ${JSON.stringify(p)}`);
@@ -36,7 +36,7 @@ export function completionService(api: LedgerApi): ServiceImpl<typeof CommandCom
         yield* watchedTail<CompletionRecord, Response>(api.completions, api.completions.watch(userId, parties), api.store, {
           page: (b, e, l) => api.store.completions(b, e, l, userId),
           beginExclusive: req.beginExclusive,
-          signal: ctx.signal,
+          signal,
           project: (c) =>
             c.userId === userId && c.actAs.some((p) => parties.has(p))
               ? (completionResponse(c, api.identity) as Response)

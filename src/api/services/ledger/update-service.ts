@@ -74,7 +74,7 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
   };
   return {
     getUpdates: (req, ctx) =>
-      guardStream(api.log, () => limitedStream(api, ctx, async function* () {
+      guardStream(api.log, () => limitedStream(api, ctx, async function* (signal) {
         const format = await authorizedFormat(
           api,
           ctx,
@@ -97,7 +97,7 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
         };
         if (req.endInclusive !== undefined) {
           // Canton checkpoints only open-ended (tailing) streams.
-          for await (const tx of tail(api.store, page, { beginExclusive: req.beginExclusive, endInclusive: req.endInclusive, signal: ctx.signal })) {
+          for await (const tx of tail(api.store, page, { beginExclusive: req.beginExclusive, endInclusive: req.endInclusive, signal })) {
             const response = project(tx);
             if (response) yield response;
           }
@@ -106,7 +106,7 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
         yield* watchedTail<TransactionRecord, UpdatesResponse>(api.updates, api.updates.watch(watchedParties(format)), api.store, {
           page,
           beginExclusive: req.beginExclusive,
-          signal: ctx.signal,
+          signal,
           project,
           checkpoint: (at) => ({ update: { case: "offsetCheckpoint", value: offsetCheckpointToProto(at, api.identity) } }),
         });
