@@ -5,7 +5,7 @@
  * decoding its JSON gives. Every fixture-driven test of Canton Coin and the wallet runs through it.
  */
 import { expect } from "vitest";
-import { fromDamlJson } from "../../src/ledger/daml-type.js";
+import { fromDamlJson, type DamlType } from "../../src/ledger/daml-type.js";
 import { decodedPayload } from "../../src/ledger/decoded-payloads.js";
 import { LedgerClient, type SubmitOptions } from "../../src/ledger/ledger-client.js";
 import type { ExerciseNodeRecord, TransactionRecord } from "../../src/ledger/records.js";
@@ -34,10 +34,7 @@ export class CheckedLedgerClient extends LedgerClient {
     argument: A,
     options?: SubmitOptions,
   ): Promise<{ result: R; transaction: TransactionRecord }> {
-    const out = await super.exercise(actAs, template, contractId, choice, argument, options);
-    this.checked(out.transaction);
-    expect(out.result).toStrictEqual(fromDamlJson(choice.result, (out.transaction.nodes[0] as ExerciseNodeRecord).result));
-    return out;
+    return this.checkedExercise(choice.result, await super.exercise(actAs, template, contractId, choice, argument, options));
   }
 
   override async exerciseInterface<V, A, R>(
@@ -48,9 +45,13 @@ export class CheckedLedgerClient extends LedgerClient {
     argument: A,
     options?: SubmitOptions,
   ): Promise<{ result: R; transaction: TransactionRecord }> {
-    const out = await super.exerciseInterface(actAs, iface, contractId, choice, argument, options);
+    return this.checkedExercise(choice.result, await super.exerciseInterface(actAs, iface, contractId, choice, argument, options));
+  }
+
+  /** The exercise's creates, and its typed result against its root node's JSON decoded. */
+  private checkedExercise<R>(resultType: DamlType, out: { result: R; transaction: TransactionRecord }): { result: R; transaction: TransactionRecord } {
     this.checked(out.transaction);
-    expect(out.result).toStrictEqual(fromDamlJson(choice.result, (out.transaction.nodes[0] as ExerciseNodeRecord).result));
+    expect(out.result).toStrictEqual(fromDamlJson(resultType, (out.transaction.nodes[0] as ExerciseNodeRecord).result));
     return out;
   }
 }
