@@ -11,6 +11,7 @@ import pino, { type Logger } from "pino";
 import type { Registry } from "prom-client";
 import { authenticateFirst, createRoutes, ledgerServices, STATIC_TIME_SETTING } from "./api/services/ledger/index.js";
 import type { LedgerApi } from "./api/services/ledger/index.js";
+import { StreamAuthorizations } from "./api/services/ledger/stream-authorizations.js";
 import { StreamLimits } from "./api/services/ledger/stream-limits.js";
 import { instrumentServices } from "./api/services/instrument.js";
 import { createNodeMetrics, opsEndpoints, OPS_PATHS, routeLabeler, type NodeMetrics, type OpsEndpoints } from "./ops/index.js";
@@ -169,6 +170,7 @@ async function openLedgerApi(config: Config, log: Logger, metrics: NodeMetrics):
     namespace: identity.namespace,
     apiVersion: LEDGER_API_VERSION,
     streams: new StreamLimits({ maxStreams: config.maxStreams, maxStreamsPerUser: config.maxStreamsPerUser }),
+    streamAuthorizations: new StreamAuthorizations((id) => store.user(id)),
     completions: new CompletionHub(ledger.feed, config.offsetCheckpointIntervalMs),
     updates: new UpdateHub(ledger.feed, config.offsetCheckpointIntervalMs),
     signingKeys: new SigningKeyCache(),

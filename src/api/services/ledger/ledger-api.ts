@@ -10,6 +10,7 @@ import type { Clock } from "../../../ledger/clock.js";
 import type { CompletionHub } from "../../../ledger/completion-hub.js";
 import type { UpdateHub } from "../../../ledger/update-hub.js";
 import type { ErrorLog } from "./connect-error.js";
+import type { StreamAuthorizations } from "./stream-authorizations.js";
 import type { StreamLimits } from "./stream-limits.js";
 import type { TrafficMeter } from "../../../network/traffic/traffic-meter.js";
 
@@ -30,6 +31,8 @@ export interface LedgerApi {
   readonly updates: UpdateHub;
   /** Streams open now, against the configured caps. */
   readonly streams: StreamLimits;
+  /** Ongoing authorization of the open streams (token expiry, changed rights). */
+  readonly streamAuthorizations: StreamAuthorizations;
   /** External parties' public keys, parsed once (execute verifies many signatures per key). */
   readonly signingKeys: SigningKeyCache;
   /** What this node prepared, so an execute of exactly that commits without interpreting again. */
