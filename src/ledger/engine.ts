@@ -244,8 +244,8 @@ export class Ledger {
     }
     await charge?.settle(result.kind === "committed", result.offset);
     if (result.kind === "committed") {
-      const committed = { ...transaction, offset: result.offset };
-      return { kind: "committed", transaction: committed, completion: { ...completion, offset: result.offset }, results: interpreted.results };
+      const offset = result.offset;
+      return { kind: "committed", transaction: { ...transaction, offset }, completion: { ...completion, offset }, results: interpreted.results };
     }
     const error = conflictError ?? conflictErrorOf(result.conflict!, dedup.changeKey);
     return { kind: "rejected", error, completion: { ...base, status: statusOf(error, submission.submissionId), offset: result.offset } };
