@@ -281,7 +281,7 @@ function createListeners(
   // The web UI shares the JSON port; its dev login only where nobody else can reach it (or when enabled).
   const webUi = createWebUi({
     issueToken: (user) => issueToken({ secret: observed.secret, userId: user, audience: config.auth.audience, expiresInSeconds: 12 * 3600 }),
-    devLogin: config.devLogin ?? isLoopback(config.host),
+    devLogin: config.devLogin === undefined ? (isLoopback(config.host) ? "loopback" : "off") : config.devLogin ? "on" : "off",
     oidc: config.uiOidc,
   });
   const label = routeLabeler(gateway.routes, [...OPS_PATHS, "/ui/session"]);

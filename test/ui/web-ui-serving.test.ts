@@ -4,6 +4,7 @@
  * `npm install`'s prepare script (web/dist).
  */
 import { readdirSync } from "node:fs";
+import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -49,6 +50,40 @@ describe("the web UI on the JSON port", () => {
   it("tells the browser how to log in at GET /ui/config: the dev login, no OIDC issuer by default", async () => {
     const r = await node.json("GET", "/ui/config", undefined, null);
     expect([r.status, r.body]).toEqual([200, { devLogin: true }]);
+  });
+
+  it("gives no token to another site's page: text/plain bodies, a foreign Origin, a rebound Host name", async () => {
+    const port = Number(new URL(node.http).port);
+    const post = (headers: Record<string, string>, body = JSON.stringify({ user: "participant_admin" })) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const req = request({ host: "127.0.0.1", port, path: "/ui/session", method: "POST", headers: { "content-length": Buffer.byteLength(body), ...headers } }, (res) => {
+          let text = "";
+          res.on("data", (c: Buffer) => (text += c.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+    const refusals = [
+      // A CORS "simple" request: no preflight, so the body must be declared JSON.
+      [{ "content-type": "text/plain" }, 415, /content-type application\/json/],
+      [{}, 415, /content-type application\/json/],
+      // A page on another origin (the browser says so in Origin).
+      [{ "content-type": "application/json", origin: "http://evil.example" }, 403, /Origin differs from Host/],
+      // DNS rebinding: the attacker's name now points at 127.0.0.1, so its page is "same-origin".
+      [{ "content-type": "application/json", host: `rebind.attacker.example:${port}`, origin: `http://rebind.attacker.example:${port}` }, 403, /addressed to this machine/],
+    ] as const;
+    for (const [headers, status, error] of refusals) {
+      const r = await post(headers);
+      expect([JSON.stringify(headers), r.status]).toEqual([JSON.stringify(headers), status]);
+      expect(r.body.error).toMatch(error);
+      expect(r.body).not.toHaveProperty("token");
+    }
+    // The UI itself, on localhost or 127.0.0.1, with or without an Origin.
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`]) {
+      const r = await post({ "content-type": "application/json; charset=utf-8", host, origin: `http://${host}` }, JSON.stringify({ user: "ui-erin" }));
+      expect([host, r.status, r.body.user]).toEqual([host, 200, "ui-erin"]);
+    }
   });
 
   it("refuses a malformed user name with the reason", async () => {

@@ -24,12 +24,18 @@ const types: Record<string, string> = {
 export interface WebUiOptions {
   /** Signs a session token for a user (the app layer passes the HS256 issuer; the secret stays there). */
   readonly issueToken: (user: string) => Promise<string>;
-  /** Whether `POST /ui/session` issues tokens (loopback listener or explicitly enabled). */
-  readonly devLogin: boolean;
+  /**
+   * Whether `POST /ui/session` issues tokens: "loopback" (the listener is on loopback) to requests
+   * addressed to a loopback name only, "on" (explicitly enabled) to any, "off" never. Either way
+   * only to a JSON POST from no other origin.
+   */
+  readonly devLogin: DevLogin;
   /** OIDC settings for the browser's authorization code + PKCE login (no secrets: a public client). */
   readonly oidc?: UiOidcSettings;
   readonly dist?: string;
 }
+
+export type DevLogin = "off" | "loopback" | "on";
 
 export interface UiOidcSettings {
   readonly issuer: string;
@@ -65,12 +71,14 @@ export function createWebUi(options: WebUiOptions): (req: IncomingMessage, res: 
 /** How the browser logs in: the dev login's availability and the OIDC issuer, if any. */
 function uiConfig(options: WebUiOptions, res: ServerResponse): void {
   res.setHeader("cache-control", "no-cache");
-  send(res, 200, { devLogin: options.devLogin, ...(options.oidc ? { oidc: options.oidc } : {}) });
+  send(res, 200, { devLogin: options.devLogin !== "off", ...(options.oidc ? { oidc: options.oidc } : {}) });
 }
 
 /** The dev login: a user name in, a token signed here for that user out; the secret stays on the node. */
 async function issueSession(options: WebUiOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (!options.devLogin) return send(res, 403, { error: "The development login is disabled on this node; log in with the configured identity provider." });
+  if (options.devLogin === "off") return send(res, 403, { error: "The development login is disabled on this node; log in with the configured identity provider." });
+  const refused = sessionRefusal(options.devLogin, req);
+  if (refused) return send(res, refused.status, { error: refused.error });
   let user: unknown;
   try {
     user = (JSON.parse(await readBody(req, 4096)) as { user?: unknown }).user;
@@ -82,6 +90,41 @@ async function issueSession(options: WebUiOptions, req: IncomingMessage, res: Se
   }
   const token = await options.issueToken(user);
   send(res, 200, { user, token });
+}
+
+/**
+ * Why a dev-login request is refused, if it is. A web page the user opens elsewhere must not get a
+ * token: a cross-site POST of `text/plain` needs no preflight, so the body must be declared JSON
+ * (a cross-site JSON POST is preflighted, and nothing here allows it); an Origin must be this very
+ * host; and on a loopback listener the request must be addressed to a loopback name, or a page
+ * whose DNS name the attacker rebinds to 127.0.0.1 would count as same-origin.
+ */
+function sessionRefusal(devLogin: "loopback" | "on", req: IncomingMessage): { status: number; error: string } | undefined {
+  const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "application/json") return { status: 415, error: "The body must be JSON {\"user\": \"name\"}, sent as content-type application/json." };
+  const host = req.headers.host ?? "";
+  const origin = req.headers.origin;
+  if (origin !== undefined && hostOf(origin) !== host.toLowerCase()) {
+    return { status: 403, error: "The development login answers only the web UI of this node (Origin differs from Host)." };
+  }
+  if (devLogin === "loopback" && !isLoopbackName(host)) {
+    return { status: 403, error: "The development login answers only requests addressed to this machine (localhost, 127.0.0.1 or [::1])." };
+  }
+  return undefined;
+}
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/** `localhost`, `127.x.y.z` or `[::1]`, with any port. */
+function isLoopbackName(host: string): boolean {
+  const name = host.toLowerCase().replace(/:\d+$/, "");
+  return name === "localhost" || name === "[::1]" || /^127(\.\d{1,3}){3}$/.test(name);
 }
 
 /** A file of the build, or index.html for any other path (the app routes on the client). */
