@@ -186,6 +186,13 @@ export class Ledger {
       if (nonConformance) return reject(nonConformance);
     }
 
+    // Canton's ledger-time/record-time tolerance: a transaction whose outcome depends on the time
+    // (a deadline, a round's opening) is valid only near the time it was interpreted at. Only an
+    // externally signed one can be committed at another time than now: its preparation time.
+    if (interpreted.usesTime && absolute(recordTime - ledgerTime) > LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS) {
+      return reject(errors.ledgerTimeOutOfBound(ledgerTime, recordTime, LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS));
+    }
+
     const unpaid: Omit<TransactionRecord, "offset"> = {
       updateId,
       commandId: submission.commandId,
@@ -293,3 +300,8 @@ function conflictErrorOf(conflict: Conflict, changeKey: string): LedgerError {
 export function externalPartyCannotSubmit(party: string): LedgerError {
   return errors.authorization(`${party} is an external party: it acts only through interactive submissions signed with its key (PrepareSubmission, ExecuteSubmission)`);
 }
+
+/** Canton's `ledger_time_record_time_tolerance` (a dynamic synchronizer parameter): 60 s by default. */
+export const LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS = 60_000_000n;
+
+const absolute = (x: bigint): bigint => (x < 0n ? -x : x);

@@ -181,6 +181,11 @@ export const errors = {
       {},
       cids.map((c) => ["CONTRACT_ID", c] as [string, string]),
     ),
+  /** A transaction that reads time, committed further from the time it was interpreted at than the tolerance. */
+  ledgerTimeOutOfBound: (ledgerTime: bigint, recordTime: bigint, maxDeltaMicros: bigint) =>
+    make("LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND", Category.ContentionOnSharedResources)(
+      `Rejected transaction as delta of the ledger time and the record time exceed the time tolerance ledgerTime=${isoOfMicros(ledgerTime)}, recordTime=${isoOfMicros(recordTime)}, maxDelta=PT${maxDeltaMicros / 1_000_000n}S`,
+    ),
   /** Canton's sequencer refusal (SequencerErrors.TrafficCredit): the member lacks traffic for the request. */
   notEnoughTrafficCredit: (member: string, cost: bigint, state: { extraTrafficLimit: bigint; extraTrafficConsumed: bigint; baseTrafficRemainder: bigint }) =>
     make("SEQUENCER_NOT_ENOUGH_TRAFFIC_CREDIT", Category.InvalidGivenCurrentSystemStateOther)(
@@ -305,3 +310,7 @@ export const errors = {
       `The number of elements exceeds the server's limit of ${limit}; use the limit query parameter or the streaming endpoint`,
     ),
 };
+
+function isoOfMicros(micros: bigint): string {
+  return new Date(Number(micros / 1000n)).toISOString();
+}

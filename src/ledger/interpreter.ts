@@ -37,6 +37,12 @@ export interface InterpretedTransaction {
    */
   readonly replayable: boolean;
   /**
+   * Whether a choice body read the ledger time: such a transaction is only valid near the time it
+   * was interpreted at (Canton's ledger-time/record-time tolerance), which matters for one
+   * committed later than that (an externally signed one, executed after it was prepared).
+   */
+  readonly usesTime: boolean;
+  /**
    * What each command's root returned, typed (a create: its contract id). For in-process callers
    * (LedgerClient), which would otherwise decode it back from the root node's JSON; never stored.
    */
@@ -91,6 +97,7 @@ class Interpretation {
   private readonly inputs = new Set<string>();
   private readonly archived = new Set<string>();
   private missedKeyLookup = false;
+  private timeRead = false;
   private readonly visibleTo: Set<string>;
   private readonly disclosed: Set<string>;
   /** Recorded fetches (when asked for) and the exercises whose bodies are running, innermost last. */
@@ -122,6 +129,7 @@ class Interpretation {
       archives: [...this.archived],
       creates,
       replayable: !this.missedKeyLookup,
+      usesTime: this.timeRead,
     };
   }
 
@@ -372,7 +380,10 @@ class Interpretation {
       return live;
     };
     return {
-      ledgerTime: this.ledgerTime,
+      get ledgerTime() {
+        self.timeRead = true;
+        return self.ledgerTime;
+      },
       async fetch<P>(template: TemplateRef<P>, cid: string): Promise<P> {
         const live = await fetchLive(cid);
         if (!isTemplate(live.template, template)) {

@@ -176,3 +176,49 @@ describe("replayable interpretations", () => {
     expect([prepared.take("d", "d"), prepared.take("e", "e"), prepared.take("f", "f")].map(Boolean)).toEqual([false, false, true]);
   });
 });
+
+describe("ledger time of an externally signed run", () => {
+  const clockPayload = t.record({ owner: t.party }, { packageName: "ccwallet-demo", moduleName: "Ccwallet.Demo.Probe", entityName: "Clock" });
+  type ClockPayload = ValueOf<typeof clockPayload>;
+  const Now = choice({
+    name: "Now",
+    consuming: false,
+    argument: t.record({}),
+    result: t.time,
+    controllers: (p: ClockPayload) => [p.owner],
+    body: (ctx) => ctx.ledgerTime,
+  });
+  const Nothing = choice({
+    name: "Nothing",
+    consuming: false,
+    argument: t.record({}),
+    result: t.unit,
+    controllers: (p: ClockPayload) => [p.owner],
+    body: () => ({}),
+  });
+  const Clock = defineTemplate<ClockPayload>({
+    id: qualifiedName("ccwallet-demo", "0.1.0", "Ccwallet.Demo.Probe", "Clock"),
+    payload: clockPayload,
+    signatories: (p) => [p.owner],
+    choices: [Now, Nothing],
+  });
+  /** The choice run as an externally signed transaction prepared `ago` microseconds before now. */
+  const signedRun = (choiceName: string, ago: bigint) =>
+    ledger.submit(submission([A], [{ kind: "createAndExercise", template: Clock as never, payload: { owner: A }, choice: choiceName, argument: {} }]), {
+      updateId: newUpdateId(),
+      ledgerTime: new WallClock().now() - ago,
+      externalTransactionHash: "00",
+      conforms: async () => undefined,
+    });
+
+  it("refuses one that read the time further than 60 s from when it was prepared (Canton's ledger/record time tolerance)", async () => {
+    const late = await signedRun("Now", 90_000_000n);
+    expect(late.kind).toBe("rejected");
+    if (late.kind !== "rejected") return;
+    expect(late.error.code).toBe("LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND");
+    expect(late.error.message).toMatch(/exceed the time tolerance ledgerTime=\S+Z, recordTime=\S+Z, maxDelta=PT60S/);
+    expect((await signedRun("Now", 30_000_000n)).kind).toBe("committed");
+    // One that never read the time is valid for as long as its preparation time is (24 h).
+    expect((await signedRun("Nothing", 3_600_000_000n)).kind).toBe("committed");
+  });
+});

@@ -44,7 +44,8 @@ describe("minting delegation trigger", () => {
     await fx.client.create([beneficiary, fx.validator], MintingDelegation, delegation(beneficiary, now + 10n * DAY));
     await fx.advance(2n);
     // A mint that lost a race is retried after a backoff the loop's `settled` does not wait for.
-    for (let i = 0; i < 40 && (await fx.holdings(beneficiary)).length > 3; i++) await new Promise((r) => setTimeout(r, 50));
+    // (200 ms doubling: a mint that lost two races waits 600 ms, more on a loaded machine.)
+    for (let i = 0; i < 200 && (await fx.holdings(beneficiary)).length > 3; i++) await new Promise((r) => setTimeout(r, 50));
 
     const left = await fx.holdings(beneficiary);
     expect(left).toHaveLength(3);
