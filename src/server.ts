@@ -18,6 +18,7 @@ import { createNodeMetrics, opsEndpoints, OPS_PATHS, routeLabeler, type NodeMetr
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
 import { grpcRoutes, MAX_MESSAGE_NESTING, serveGrpcNatively, specGrpcMessageHandler } from "./api/grpc-native/index.js";
 import { answerClientError } from "./api/http/client-error.js";
+import { parseRequestUrl, refuseUnparsableTarget } from "./api/http/request-url.js";
 import { createGateway } from "./api/http/gateway.js";
 import { createWebUi, isWebUiRequest } from "./api/http/web-ui.js";
 import type { Route } from "./api/http/route-table.js";
@@ -289,8 +290,11 @@ function createListeners(
     const started = performance.now();
     res.once("finish", () => observed.metrics.http(label(req.method ?? "", req.url ?? ""), req.method ?? "", res.statusCode, (performance.now() - started) / 1000));
     if (observed.ops.handle(req, res)) return;
-    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
-    if (isWebUiRequest(req.method ?? "GET", pathname)) webUi(req, res);
+    // A request line whose target no URL parser takes (`//`, `/\\`, `//x:99999`) is the client's
+    // error: answered here, before anything below parses it again (an exception here would end the process).
+    const url = parseRequestUrl(req.url);
+    if (!url) return refuseUnparsableTarget(res);
+    if (isWebUiRequest(req.method ?? "GET", url.pathname)) webUi(req, res);
     else gateway.handle(req, res);
   });
   httpServer.on("clientError", answerClientError);

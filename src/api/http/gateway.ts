@@ -24,6 +24,7 @@ import { BodyTooLarge, handlerContextOf, readBody, send } from "./http-io.js";
 import { checkJsonContentType, JsonBodyError, parseJsonBody } from "./json-body.js";
 import { matchRoute, routesOf, sortRoutes, type Dialect, type Route } from "./route-table.js";
 import { createSpliceHandler } from "./splice-gateway.js";
+import { parseRequestUrl } from "./request-url.js";
 import { createWebSocketStreams } from "./websocket-streams.js";
 import { isSplicePath, spliceAliases } from "./splice-routes.js";
 
@@ -99,7 +100,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   return {
     routes,
     handle(req, res) {
-      const url = new URL(req.url ?? "/", "http://localhost");
+      // The server has answered targets no URL parser takes (request-url.ts) before this point.
+      const url = parseRequestUrl(req.url) ?? new URL("http://localhost/");
       const method = req.method ?? "GET";
       const match = matchRoute(routes, method, url.pathname);
       const spliceError = isSplicePath(url.pathname);

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readBody, send } from "./http-io.js";
+import { parseRequestUrl } from "./request-url.js";
 
 const defaultDist = resolve(fileURLToPath(new URL("../../../web/dist", import.meta.url)));
 
@@ -57,7 +58,7 @@ export function isWebUiRequest(method: string, pathname: string): boolean {
 export function createWebUi(options: WebUiOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const dist = options.dist ?? defaultDist;
   return (req, res) => {
-    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    const pathname = (parseRequestUrl(req.url) ?? new URL("http://localhost/")).pathname;
     const work =
       pathname === "/ui/session"
         ? issueSession(options, req, res)
@@ -130,7 +131,13 @@ function isLoopbackName(host: string): boolean {
 /** A file of the build, or index.html for any other path (the app routes on the client). */
 async function serveFile(dist: string, pathname: string, res: ServerResponse): Promise<void> {
   const rel = pathname.replace(/^\/wallet(\/|$)/, "/");
-  const path = normalize(join(dist, decodeURIComponent(rel)));
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rel);
+  } catch {
+    return send(res, 400, { error: "The path's percent-encoding is malformed." });
+  }
+  const path = normalize(join(dist, decoded));
   const inside = path.startsWith(dist + "/");
   const file = inside && (await stat(path).catch(() => undefined))?.isFile() ? path : join(dist, "index.html");
   const body = await readFile(file).catch(() => undefined);

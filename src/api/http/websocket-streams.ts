@@ -20,6 +20,7 @@ import { randomHex } from "../../ledger/ids.js";
 import { requestHeaders } from "../context/index.js";
 import { HttpRefusal, jsCantonError, ledgerErrorOf } from "./js-canton-error.js";
 import { matchRoute, type Route } from "./route-table.js";
+import { parseRequestUrl, UNPARSABLE_TARGET } from "./request-url.js";
 import { authorizationOf, chooseSubprotocol, refuseUpgrade } from "./websocket-handshake.js";
 import { CLOSE_GOING_AWAY, closeIfOpen, serveStreamSession } from "./websocket-session.js";
 
@@ -60,6 +61,7 @@ export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSoc
     upgrade(req, socket, head) {
       socket.on("error", () => socket.destroy());
       const url = requestUrlOf(req);
+      if (!url) return refuse(socket, UNPARSABLE_TARGET);
       const match = matchRoute(options.routes, "POST", url.pathname);
       if (typeof match !== "object" || !isStreamRoute(match.route)) return refuse(socket, new HttpRefusal(404, "The requested resource could not be found."));
       if (closing) return refuse(socket, new HttpRefusal(503, "The server is shutting down."));
@@ -95,8 +97,8 @@ export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSoc
  * `URL` prints with a trailing slash) and the channel path into `//v2/updates`, which Canton's
  * router takes as `/v2/updates`.
  */
-function requestUrlOf(req: IncomingMessage): URL {
-  return new URL((req.url ?? "/").replace(/^\/+/, "/"), "http://localhost");
+function requestUrlOf(req: IncomingMessage): URL | undefined {
+  return parseRequestUrl((req.url ?? "/").replace(/^\/+/, "/"));
 }
 
 function isStreamRoute(route: Route): boolean {

@@ -1,0 +1,54 @@
+/**
+ * Request targets no URL parser takes (`//`, `/\`, `//host:99999/...`) over a raw socket, on the
+ * JSON port and as a WebSocket upgrade: a 400 in Canton's error shape, and the node goes on (one
+ * such request line used to end the process). A malformed percent-encoding in a web UI path is a
+ * 400 too, not a 500.
+ */
+import { connect } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../../support/test-server.js";
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(() => s?.stop());
+
+/** Sends raw bytes and reads the answer until the server closes or 2 s pass. */
+function raw(text: string): Promise<string> {
+  const port = Number(new URL(s.http).port);
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.end(text));
+    let got = "";
+    socket.on("data", (c) => (got += c.toString()));
+    socket.on("error", reject);
+    socket.on("close", () => resolve(got));
+    setTimeout(() => socket.destroy(), 2000).unref();
+  });
+}
+
+describe("request targets", () => {
+  it("answers targets no URL parser takes with 400 and stays up", async () => {
+    for (const target of ["//", "/\\", "//x:99999/v2/users"]) {
+      for (const method of ["GET", "POST"]) {
+        const answer = await raw(`${method} ${target} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+        expect(answer, `${method} ${target}`).toMatch(/^HTTP\/1\.1 400 /);
+        expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({ code: "INVALID_ARGUMENT", cause: expect.stringMatching(/request target/) });
+      }
+    }
+    const upgrade = await raw(
+      "GET /\\ HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+    );
+    expect(upgrade).toMatch(/^HTTP\/1\.1 400 /);
+    const version = await s.json("GET", "/v2/version", undefined, null);
+    expect(version.status).toBe(200);
+  });
+
+  it("answers a malformed percent-encoding in a web UI path with 400", async () => {
+    for (const path of ["/%", "/wallet/%E0%A4%A"]) {
+      const r = await fetch(s.http + path);
+      expect([path, r.status]).toEqual([path, 400]);
+      expect(await r.json()).toEqual({ error: "The path's percent-encoding is malformed." });
+    }
+  });
+});
