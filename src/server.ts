@@ -16,7 +16,7 @@ import { StreamLimits } from "./api/services/ledger/stream-limits.js";
 import { instrumentServices } from "./api/services/instrument.js";
 import { createNodeMetrics, opsEndpoints, OPS_PATHS, routeLabeler, type NodeMetrics, type OpsEndpoints } from "./ops/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
-import { grpcRoutes, MAX_MESSAGE_NESTING, serveGrpcNatively, specGrpcMessageHandler } from "./api/grpc-native/index.js";
+import { grpcRoutes, MAX_MESSAGE_NESTING, MAX_REQUEST_MESSAGE_BYTES, serveGrpcNatively, specGrpcMessageHandler } from "./api/grpc-native/index.js";
 import { answerClientError } from "./api/http/client-error.js";
 import { parseRequestUrl, refuseUnparsableTarget } from "./api/http/request-url.js";
 import { createGateway } from "./api/http/gateway.js";
@@ -259,6 +259,9 @@ function createListeners(
         // gRPC-Web and Connect decode as deep as the native path, so a Daml value of Canton's
         // maximum depth is accepted and a deeper one reaches the nesting check.
         binaryOptions: { recursionLimit: MAX_MESSAGE_NESTING },
+        // As the native path: no request over 16 MiB, compressed or not (connect-node's default is
+        // 4 GiB, and a 1 MB gzip of zeros inflated to 1 GiB before the token was looked at).
+        readMaxBytes: MAX_REQUEST_MESSAGE_BYTES,
       }),
     ),
   );
