@@ -166,7 +166,7 @@ async function openLedgerApi(config: Config, log: Logger, metrics: NodeMetrics):
     registry,
     encoder: new LedgerProtoEncoder(registry, identity),
     identity,
-    verifier: createTokenVerifier({ secret, jwksUrl: config.auth.jwksUrl, audience: config.auth.audience }),
+    verifier: createTokenVerifier({ secret, jwksUrl: config.auth.jwksUrl, audience: config.auth.audience, participantId: identity.participantId }),
     clock,
     namespace: identity.namespace,
     apiVersion: LEDGER_API_VERSION,

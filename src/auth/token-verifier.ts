@@ -11,6 +11,19 @@ export interface AuthOptions {
   readonly secret?: Uint8Array;
   readonly jwksUrl?: string;
   readonly audience?: string;
+  /**
+   * This participant's id: without a configured audience, a token is a Ledger API token of this
+   * node only if its audience names it (Canton's audience-based tokens) or its scope holds
+   * `daml_ledger_api` (scope-based tokens).
+   */
+  readonly participantId?: string;
+}
+
+const LEDGER_API_SCOPE = "daml_ledger_api";
+
+/** Canton's audience for a participant's audience-based tokens. */
+export function participantAudience(participantId: string): string {
+  return `https://daml.com/jwt/aud/participant/${participantId}`;
 }
 
 export interface VerifiedToken {
@@ -55,10 +68,25 @@ async function verifyToken(token: string, options: AuthOptions, jwks: JWTVerifyG
           ? await jwtVerify(token, jwks, { ...verifyOptions, algorithms: ["RS256", "ES256"] })
           : reject(`algorithm ${String(header.alg)} is not accepted`);
     if (typeof payload.sub !== "string" || payload.sub.length === 0) throw errors.unauthenticated("token has no sub (user id)");
+    if (options.audience === undefined && !forThisLedger(payload, options.participantId)) {
+      throw errors.unauthenticated(`token is not for this Ledger API: its scope lacks ${LEDGER_API_SCOPE} and its audience does not name this participant`);
+    }
     return { userId: payload.sub, expiresAt: payload.exp };
   } catch (e) {
     throw asUnauthenticated(e);
   }
+}
+
+/**
+ * Canton's two user-token formats: scope-based (`scope` holds `daml_ledger_api`) and audience-based
+ * (`aud` names this participant). A token the same identity provider issued for another
+ * application, or for another participant, is neither.
+ */
+function forThisLedger(payload: { readonly scope?: unknown; readonly aud?: unknown }, participantId: string | undefined): boolean {
+  if (typeof payload.scope === "string" && payload.scope.split(" ").includes(LEDGER_API_SCOPE)) return true;
+  if (participantId === undefined) return false;
+  const audiences = typeof payload.aud === "string" ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : [];
+  return audiences.includes(participantAudience(participantId));
 }
 
 function reject(why: string): never {

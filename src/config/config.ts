@@ -30,7 +30,7 @@ export const EnvSchema = z.object({
   CCWALLET_UI_OIDC_CLIENT_ID: z.string().min(1).optional().describe("web UI login: the public OIDC client id (authorization code + PKCE)"),
   CCWALLET_UI_OIDC_AUDIENCE: z.string().min(1).optional().describe("web UI login: audience to request (default: CCWALLET_AUTH_AUDIENCE)"),
   CCWALLET_UI_OIDC_REDIRECT_URI: z.string().url().optional().describe("web UI login: redirect URI registered at the issuer (default: the UI's origin + /)"),
-  CCWALLET_UI_OIDC_SCOPE: z.string().min(1).optional().describe("web UI login: scope (default: openid)"),
+  CCWALLET_UI_OIDC_SCOPE: z.string().min(1).optional().describe("web UI login: scope (default: openid daml_ledger_api)"),
   CCWALLET_ADMIN_USER: z.string().regex(/^[A-Za-z0-9@^$.!`\-#+'~_|:()]{1,128}$/).default("participant_admin"),
   CCWALLET_VALIDATOR_USER: z.string().regex(/^[A-Za-z0-9@^$.!`\-#+'~_|:()]{1,128}$/).default("administrator"),
   CCWALLET_TIME: z.enum(["wall", "static"]).default("wall"),

@@ -57,6 +57,28 @@ describe("token verifier", () => {
     expect(await rejection(v.verify(`Bearer ${none}`))).toMatch(/algorithm none/);
   });
 
+  it("without a configured audience, takes only this ledger's tokens: daml_ledger_api scope or this participant as audience", async () => {
+    const participantId = "PAR::ccwallet::1220aa";
+    const v = createTokenVerifier({ secret, jwksUrl, participantId });
+    const rs = (claims: Record<string, unknown>) =>
+      new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "rsa" }).setSubject("participant_admin").setIssuedAt().setExpirationTime("1m").sign(rsa.privateKey);
+    const accepted = [
+      { scope: "openid daml_ledger_api" },
+      { aud: `https://daml.com/jwt/aud/participant/${participantId}` },
+      { aud: ["https://other.example", `https://daml.com/jwt/aud/participant/${participantId}`] },
+    ];
+    for (const claims of accepted) expect((await v.verify(`Bearer ${await rs(claims)}`)).userId, JSON.stringify(claims)).toBe("participant_admin");
+    const refused = [
+      {}, // neither: a token of the same identity provider for anything at all
+      { aud: "crm-app", scope: "openid email" }, // an OIDC token for another application
+      { aud: "https://daml.com/jwt/aud/participant/PAR::other::1220bb" }, // another participant's
+      { scope: "daml_ledger_api_extra" },
+    ];
+    for (const claims of refused) expect(await rejection(v.verify(`Bearer ${await rs(claims)}`)), JSON.stringify(claims)).toMatch(/not for this Ledger API/);
+    // The node's own tokens carry the scope.
+    expect((await v.verify(`Bearer ${await issueToken({ secret, userId: "alice" })}`)).userId).toBe("alice");
+  });
+
   it("verifies RS256 and ES256 tokens against the JWKS, with the audience when configured", async () => {
     const v = createTokenVerifier({ secret, jwksUrl, audience: "https://ledger.example" });
     expect((await v.verify(`Bearer ${await sign("RS256", rsa.privateKey, { sub: "rs", aud: "https://ledger.example" })}`)).userId).toBe("rs");

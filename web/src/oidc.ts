@@ -49,7 +49,8 @@ export async function startOidcLogin(config: OidcConfig): Promise<void> {
     response_type: "code",
     client_id: config.clientId,
     redirect_uri: pending.redirectUri,
-    scope: config.scope ?? "openid",
+    // Canton takes a token without an audience only with the daml_ledger_api scope.
+    scope: config.scope ?? "openid daml_ledger_api",
     state: pending.state,
     code_challenge: challenge,
     code_challenge_method: "S256",
