@@ -16,7 +16,7 @@ import { StreamLimits } from "./api/services/ledger/stream-limits.js";
 import { instrumentServices } from "./api/services/instrument.js";
 import { createNodeMetrics, opsEndpoints, OPS_PATHS, routeLabeler, type NodeMetrics, type OpsEndpoints } from "./ops/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
-import { grpcRoutes, MAX_MESSAGE_NESTING, MAX_REQUEST_MESSAGE_BYTES, serveGrpcNatively, specGrpcMessageHandler } from "./api/grpc-native/index.js";
+import { grpcRoutes, MAX_CONCURRENT_STREAMS, MAX_MESSAGE_NESTING, MAX_REQUEST_MESSAGE_BYTES, serveGrpcNatively, specGrpcMessageHandler, trackSessions } from "./api/grpc-native/index.js";
 import { answerClientError } from "./api/http/client-error.js";
 import { parseRequestUrl, refuseUnparsableTarget } from "./api/http/request-url.js";
 import { createGateway } from "./api/http/gateway.js";
@@ -248,6 +248,7 @@ function createListeners(
   const services = [...ledgerApi, ...walletApi];
   // connect-node percent-encodes all of grpc-message; re-encode it as the gRPC spec says.
   const grpcServer = http2.createServer(
+    { settings: { maxConcurrentStreams: MAX_CONCURRENT_STREAMS } },
     specGrpcMessageHandler(
       connectNodeAdapter({
         routes: createRoutes(services),
@@ -337,15 +338,6 @@ function closeHttp2(server: http2.Http2Server, sessions: ReadonlySet<http2.Http2
 }
 
 /** The server's open sessions, kept current. */
-function trackSessions(server: http2.Http2Server): ReadonlySet<http2.Http2Session> {
-  const set = new Set<http2.Http2Session>();
-  server.on("session", (s) => {
-    set.add(s);
-    s.on("close", () => set.delete(s));
-  });
-  return set;
-}
-
 /** How many holdings each wallet party has (the metrics' sampled histogram). */
 async function holdingsPerParty(wallet: WalletDeps): Promise<number[]> {
   const counts: number[] = [];

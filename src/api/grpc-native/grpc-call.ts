@@ -89,9 +89,18 @@ class GrpcCall {
       return;
     }
     this.ctx = new CallContext(this.route.service, this.route.method, this.headers[":path"] ?? "", this.headers, { protocolName: "grpc", requestMethod: "POST", deadline });
+    // Admitted on its headers, before its body is buffered: a caller without a valid token holds
+    // no memory here (the body of an unauthenticated call used to be kept until its end).
+    const admit = this.options.admit;
+    const admitted = admit ? Promise.resolve().then(() => admit(this.route.method, this.headers)) : Promise.resolve();
+    admitted.catch((e: unknown) => {
+      this.fail(e);
+      stream.pause();
+    });
     const chunks: Buffer[] = [];
     let size = 0;
     stream.on("data", (chunk: Buffer) => {
+      if (this.ended) return;
       if (size === 0 && chunk.length >= 5 && chunk.readUInt32BE(1) > MAX_REQUEST_MESSAGE_BYTES) size = Number.POSITIVE_INFINITY; // refused on its declared length, before it arrives
       size += chunk.length;
       if (size > MAX_REQUEST_MESSAGE_BYTES + 5) {
@@ -104,14 +113,10 @@ class GrpcCall {
     stream.on("end", () => {
       if (this.ended) return;
       const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-      const admit = this.options.admit;
-      if (!admit) return this.dispatch(body);
-      Promise.resolve()
-        .then(() => admit(this.route.method, this.headers))
-        .then(
-          () => this.dispatch(body),
-          (e: unknown) => this.fail(e),
-        );
+      admitted.then(
+        () => this.dispatch(body),
+        () => undefined, // failed above
+      );
     });
   }
 
