@@ -16,7 +16,7 @@ import { StreamLimits } from "./api/services/ledger/stream-limits.js";
 import { instrumentServices } from "./api/services/instrument.js";
 import { createNodeMetrics, opsEndpoints, OPS_PATHS, routeLabeler, type NodeMetrics, type OpsEndpoints } from "./ops/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
-import { grpcRoutes, MAX_CONCURRENT_STREAMS, MAX_MESSAGE_NESTING, MAX_REQUEST_MESSAGE_BYTES, serveGrpcNatively, specGrpcMessageHandler, trackSessions } from "./api/grpc-native/index.js";
+import { grpcRoutes, MAX_MESSAGE_NESTING, MAX_REQUEST_MESSAGE_BYTES, serveGrpcNatively, specGrpcMessageHandler, trackSessions } from "./api/grpc-native/index.js";
 import { answerClientError } from "./api/http/client-error.js";
 import { parseRequestUrl, refuseUnparsableTarget } from "./api/http/request-url.js";
 import { createGateway } from "./api/http/gateway.js";
@@ -248,7 +248,6 @@ function createListeners(
   const services = [...ledgerApi, ...walletApi];
   // connect-node percent-encodes all of grpc-message; re-encode it as the gRPC spec says.
   const grpcServer = http2.createServer(
-    { settings: { maxConcurrentStreams: MAX_CONCURRENT_STREAMS } },
     specGrpcMessageHandler(
       connectNodeAdapter({
         routes: createRoutes(services),

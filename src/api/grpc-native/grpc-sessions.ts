@@ -8,8 +8,6 @@
 import type http2 from "node:http2";
 
 export const IDLE_SESSION_MS = 120_000;
-/** Concurrent calls one connection may have open (HTTP/2's default is unlimited). */
-export const MAX_CONCURRENT_STREAMS = 256;
 /** Connections the port accepts at once (beyond, the kernel's backlog waits). */
 export const MAX_CONNECTIONS = 4096;
 /** A session told to go away that does not close by itself within this is destroyed. */

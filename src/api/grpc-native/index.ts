@@ -2,4 +2,4 @@ export { grpcRoutes, serveGrpcNatively, type ServiceBinding } from "./native-grp
 export { specGrpcMessageHandler } from "./grpc-message-encoding.js";
 export { MAX_MESSAGE_NESTING } from "./grpc-call.js";
 export { MAX_REQUEST_MESSAGE_BYTES } from "./grpc-wire.js";
-export { MAX_CONCURRENT_STREAMS, trackSessions } from "./grpc-sessions.js";
+export { trackSessions } from "./grpc-sessions.js";
