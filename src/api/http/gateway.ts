@@ -22,7 +22,7 @@ import { HttpRefusal, jsCantonError, ledgerErrorOf } from "./js-canton-error.js"
 import { binaryRequestField, hasBinaryResponse, readBinaryBody, sendBinaryResponse } from "./binary-body.js";
 import { BodyTooLarge, handlerContextOf, readBody, send } from "./http-io.js";
 import { checkJsonContentType, JsonBodyError, parseJsonBody } from "./json-body.js";
-import { matchRoute, routesOf, sortRoutes, type Dialect, type Route } from "./route-table.js";
+import { allowedMethods, matchRoute, routesOf, sortRoutes, type Dialect, type Route } from "./route-table.js";
 import { createSpliceHandler } from "./splice-gateway.js";
 import { parseRequestUrl } from "./request-url.js";
 import { createWebSocketStreams } from "./websocket-streams.js";
@@ -103,10 +103,14 @@ export function createGateway(options: GatewayOptions): Gateway {
       // The server has answered targets no URL parser takes (request-url.ts) before this point.
       const url = parseRequestUrl(req.url) ?? new URL("http://localhost/");
       const method = req.method ?? "GET";
-      const match = matchRoute(routes, method, url.pathname);
+      // HEAD is served as GET; Node sends the headers without the body.
+      const match = matchRoute(routes, method === "HEAD" ? "GET" : method, url.pathname);
       const spliceError = isSplicePath(url.pathname);
       if (match === undefined) return spliceError ? splice.notFound(res, method, url.pathname) : refuse(res, 404, "The requested resource could not be found.");
-      if (match === "method-not-allowed") return spliceError ? splice.methodNotAllowed(res, method, url.pathname) : refuse(res, 405, "HTTP method not allowed.");
+      if (match === "method-not-allowed") {
+        res.setHeader("allow", allowedMethods(routes, url.pathname).join(", "));
+        return spliceError ? splice.methodNotAllowed(res, method, url.pathname) : refuse(res, 405, "HTTP method not allowed.");
+      }
       if (match === "bad-encoding") {
         const why = `a path parameter of ${url.pathname} is not valid percent-encoding`;
         return spliceError ? splice.badRequest(res, why) : refuse(res, 400, `Invalid value for: path parameter (${why})`);

@@ -86,6 +86,13 @@ export function matchRoute(routes: readonly Route[], httpMethod: string, path: s
   return pathMatched ? "method-not-allowed" : undefined;
 }
 
+/** The methods a path is served with, for a 405's `Allow` (HEAD wherever GET is: RFC 9110 §9.1). */
+export function allowedMethods(routes: readonly Route[], path: string): string[] {
+  const methods = new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.httpMethod));
+  if (methods.has("GET")) methods.add("HEAD");
+  return [...methods].sort();
+}
+
 function decodeSegment(s: string): string | undefined {
   try {
     return decodeURIComponent(s);

@@ -2,7 +2,7 @@
  * Request targets no URL parser takes (`//`, `/\`, `//host:99999/...`) over a raw socket, on the
  * JSON port and as a WebSocket upgrade: a 400 in Canton's error shape, and the node goes on (one
  * such request line used to end the process). A malformed percent-encoding in a web UI path is a
- * 400 too, not a 500.
+ * 400 too, not a 500. HEAD is served wherever GET is, and a 405 says what is allowed (RFC 9110).
  */
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -49,6 +49,22 @@ describe("request targets", () => {
       const r = await fetch(s.http + path);
       expect([path, r.status]).toEqual([path, 400]);
       expect(await r.json()).toEqual({ error: "The path's percent-encoding is malformed." });
+    }
+  });
+
+  it("serves HEAD wherever GET is served, and names the allowed methods on a 405", async () => {
+    const head = await fetch(`${s.http}/v2/version`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+    const get = await fetch(`${s.http}/v2/version`);
+    expect(head.headers.get("content-type")).toBe(get.headers.get("content-type"));
+    for (const [path, allow] of [
+      ["/v2/version", "GET, HEAD"],
+      ["/v2/commands/submit-and-wait", "POST"],
+      ["/v0/wallet/balance", "GET, HEAD"],
+    ] as const) {
+      const r = await fetch(s.http + path, { method: "DELETE" });
+      expect([path, r.status, r.headers.get("allow")]).toEqual([path, 405, allow]);
     }
   });
 });
