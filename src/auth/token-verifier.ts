@@ -39,7 +39,7 @@ export interface TokenVerifier {
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 export function createTokenVerifier(options: AuthOptions): TokenVerifier {
-  const jwks: JWTVerifyGetKey | undefined = options.jwksUrl ? createRemoteJWKSet(new URL(options.jwksUrl)) : undefined;
+  const jwks: JWTVerifyGetKey | undefined = options.jwksUrl ? remembersFailures(createRemoteJWKSet(new URL(options.jwksUrl))) : undefined;
   const cache = new Map<string, VerifiedToken>();
   return {
     async verify(authorization) {
@@ -87,6 +87,30 @@ function forThisLedger(payload: { readonly scope?: unknown; readonly aud?: unkno
   if (participantId === undefined) return false;
   const audiences = typeof payload.aud === "string" ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : [];
   return audiences.includes(participantAudience(participantId));
+}
+
+/** How long a failed JWKS fetch answers for the key set before it is fetched again. */
+export const JWKS_FAILURE_HOLD_MS = 5_000;
+
+/**
+ * The key set, but a fetch that failed (the provider down, timing out, or answering garbage) is
+ * remembered for JWKS_FAILURE_HOLD_MS: jose remembers keys, not failures, so every token with a
+ * key id it lacks (any forged RS256 header) made the node fetch the provider's key set again.
+ */
+function remembersFailures(getKey: JWTVerifyGetKey): JWTVerifyGetKey {
+  let failed: { readonly at: number; readonly error: unknown } | undefined;
+  return async (header, token) => {
+    if (failed && Date.now() - failed.at < JWKS_FAILURE_HOLD_MS) throw failed.error;
+    try {
+      const key = await getKey(header, token);
+      failed = undefined;
+      return key;
+    } catch (e) {
+      // A key set that was fetched but lacks the key is an answer, not a failure.
+      if (!(e instanceof joseErrors.JWKSNoMatchingKey) && !(e instanceof joseErrors.JWKSMultipleMatchingKeys)) failed = { at: Date.now(), error: e };
+      throw e;
+    }
+  };
 }
 
 function reject(why: string): never {

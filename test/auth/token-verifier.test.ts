@@ -79,6 +79,25 @@ describe("token verifier", () => {
     expect((await v.verify(`Bearer ${await issueToken({ secret, userId: "alice" })}`)).userId).toBe("alice");
   });
 
+  it("fetches a failing key set once for a burst of tokens, not once per token", async () => {
+    let fetches = 0;
+    const broken = http.createServer((_req, res) => {
+      fetches++;
+      res.writeHead(500).end("down");
+    });
+    await new Promise<void>((r) => broken.listen(0, "127.0.0.1", r));
+    try {
+      const v = createTokenVerifier({ jwksUrl: `http://127.0.0.1:${(broken.address() as AddressInfo).port}/jwks`, audience: "https://ledger.example" });
+      for (let i = 0; i < 5; i++) {
+        const token = await sign("RS256", rsa.privateKey, { sub: `u${i}`, aud: "https://ledger.example" });
+        await rejection(v.verify(`Bearer ${token}`));
+      }
+      expect(fetches).toBe(1);
+    } finally {
+      broken.close();
+    }
+  });
+
   it("verifies RS256 and ES256 tokens against the JWKS, with the audience when configured", async () => {
     const v = createTokenVerifier({ secret, jwksUrl, audience: "https://ledger.example" });
     expect((await v.verify(`Bearer ${await sign("RS256", rsa.privateKey, { sub: "rs", aud: "https://ledger.example" })}`)).userId).toBe("rs");
