@@ -79,6 +79,11 @@ describe("the web UI on the JSON port", () => {
       expect(r.body.error).toMatch(error);
       expect(r.body).not.toHaveProperty("token");
     }
+    // An oversized body is 413, a malformed one 400; neither gets a token.
+    const big = await post({ "content-type": "application/json" }, JSON.stringify({ user: "x".repeat(10_000) }));
+    expect([big.status, big.body.error]).toEqual([413, "The body exceeds 4096 bytes."]);
+    const bad = await post({ "content-type": "application/json" }, '{"user":');
+    expect([bad.status, bad.body.error]).toEqual([400, 'The body must be JSON {"user": "name"}.']);
     // The UI itself, on localhost or 127.0.0.1, with or without an Origin.
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`]) {
       const r = await post({ "content-type": "application/json; charset=utf-8", host, origin: `http://${host}` }, JSON.stringify({ user: "ui-erin" }));

@@ -8,7 +8,7 @@ import { readFile, stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { readBody, send } from "./http-io.js";
+import { BodyTooLarge, readBody, send } from "./http-io.js";
 import { parseRequestUrl } from "./request-url.js";
 
 const defaultDist = resolve(fileURLToPath(new URL("../../../web/dist", import.meta.url)));
@@ -83,7 +83,8 @@ async function issueSession(options: WebUiOptions, req: IncomingMessage, res: Se
   let user: unknown;
   try {
     user = (JSON.parse(await readBody(req, 4096)) as { user?: unknown }).user;
-  } catch {
+  } catch (e) {
+    if (e instanceof BodyTooLarge) return send(res, 413, { error: `The body exceeds ${e.limit} bytes.` });
     return send(res, 400, { error: "The body must be JSON {\"user\": \"name\"}." });
   }
   if (typeof user !== "string" || !/^[A-Za-z0-9@^$.!`\-#+'~_|:()]{1,128}$/.test(user)) {
