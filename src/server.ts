@@ -18,6 +18,7 @@ import { createNodeMetrics, opsEndpoints, OPS_PATHS, routeLabeler, type NodeMetr
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
 import { grpcRoutes, MAX_MESSAGE_NESTING, MAX_REQUEST_MESSAGE_BYTES, serveGrpcNatively, specGrpcMessageHandler, trackSessions } from "./api/grpc-native/index.js";
 import { answerClientError } from "./api/http/client-error.js";
+import { isLoopbackHost } from "./api/http/loopback.js";
 import { parseRequestUrl, refuseUnparsableTarget } from "./api/http/request-url.js";
 import { createGateway } from "./api/http/gateway.js";
 import { createWebUi, isWebUiRequest } from "./api/http/web-ui.js";
@@ -285,7 +286,7 @@ function createListeners(
   // The web UI shares the JSON port; its dev login only where nobody else can reach it (or when enabled).
   const webUi = createWebUi({
     issueToken: (user) => issueToken({ secret: observed.secret, userId: user, audience: config.auth.audience, expiresInSeconds: 12 * 3600 }),
-    devLogin: config.devLogin === undefined ? (isLoopback(config.host) ? "loopback" : "off") : config.devLogin ? "on" : "off",
+    devLogin: config.devLogin === undefined ? (isLoopbackHost(config.host) ? "loopback" : "off") : config.devLogin ? "on" : "off",
     oidc: config.uiOidc,
   });
   const label = routeLabeler(gateway.routes, [...OPS_PATHS, "/ui/session"]);
@@ -294,21 +295,17 @@ function createListeners(
     res.once("finish", () => observed.metrics.http(label(req.method ?? "", req.url ?? ""), req.method ?? "", res.statusCode, (performance.now() - started) / 1000));
     if (observed.ops.handle(req, res)) return;
     // A request line whose target no URL parser takes (`//`, `/\\`, `//x:99999`) is the client's
-    // error: answered here, before anything below parses it again (an exception here would end the process).
+    // error: answered here (an exception here would end the process); the parsed URL is passed on.
     const url = parseRequestUrl(req.url);
     if (!url) return refuseUnparsableTarget(res);
-    if (isWebUiRequest(req.method ?? "GET", url.pathname)) webUi(req, res);
-    else gateway.handle(req, res);
+    if (isWebUiRequest(req.method ?? "GET", url.pathname)) webUi(req, res, url);
+    else gateway.handle(req, res, url);
   });
   httpServer.on("clientError", answerClientError);
   httpServer.on("upgrade", (req, socket, head) => gateway.upgrade(req, socket, head));
   // Keep-alive sockets must not hold shutdown hostage.
   httpServer.keepAliveTimeout = 5_000;
   return { grpcServer, grpcSessions, httpServer, gateway };
-}
-
-function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || host.startsWith("127.");
 }
 
 function listen(server: http.Server | http2.Http2Server, port: number, host: string): Promise<void> {

@@ -22,7 +22,7 @@ export interface AuthOptions {
 const LEDGER_API_SCOPE = "daml_ledger_api";
 
 /** Canton's audience for a participant's audience-based tokens. */
-export function participantAudience(participantId: string): string {
+function participantAudience(participantId: string): string {
   return `https://daml.com/jwt/aud/participant/${participantId}`;
 }
 

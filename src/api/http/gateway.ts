@@ -24,7 +24,6 @@ import { BodyTooLarge, handlerContextOf, readBody, send } from "./http-io.js";
 import { checkJsonContentType, JsonBodyError, parseJsonBody } from "./json-body.js";
 import { allowedMethods, matchRoute, routesOf, sortRoutes, type Dialect, type Route } from "./route-table.js";
 import { createSpliceHandler } from "./splice-gateway.js";
-import { parseRequestUrl } from "./request-url.js";
 import { createWebSocketStreams } from "./websocket-streams.js";
 import { isSplicePath, spliceAliases } from "./splice-routes.js";
 
@@ -49,7 +48,8 @@ export interface GatewayOptions {
 }
 
 export interface Gateway {
-  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** `url`: the request's target, parsed (request-url.ts). */
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): void;
   /** Every route served, both dialects and all aliases (tests sweep them all). */
   readonly routes: readonly Route[];
   /** The HTTP server's `upgrade` handler: the WebSocket form of the `/v2` streams (websocket-streams.ts). */
@@ -99,9 +99,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   return {
     routes,
-    handle(req, res) {
-      // The server has answered targets no URL parser takes (request-url.ts) before this point.
-      const url = parseRequestUrl(req.url) ?? new URL("http://localhost/");
+    handle(req, res, url) {
       const method = req.method ?? "GET";
       // HEAD is served as GET; Node sends the headers without the body.
       const match = matchRoute(routes, method === "HEAD" ? "GET" : method, url.pathname);

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BodyTooLarge, readBody, send } from "./http-io.js";
-import { parseRequestUrl } from "./request-url.js";
+import { isLoopbackHost } from "./loopback.js";
 
 const defaultDist = resolve(fileURLToPath(new URL("../../../web/dist", import.meta.url)));
 
@@ -55,10 +55,11 @@ export function isWebUiRequest(method: string, pathname: string): boolean {
   return !apiPrefixes.some((p) => pathname.startsWith(p));
 }
 
-export function createWebUi(options: WebUiOptions): (req: IncomingMessage, res: ServerResponse) => void {
+/** Serves a web UI request; `url` is its target, parsed (request-url.ts). */
+export function createWebUi(options: WebUiOptions): (req: IncomingMessage, res: ServerResponse, url: URL) => void {
   const dist = options.dist ?? defaultDist;
-  return (req, res) => {
-    const pathname = (parseRequestUrl(req.url) ?? new URL("http://localhost/")).pathname;
+  return (req, res, url) => {
+    const pathname = url.pathname;
     const work =
       pathname === "/ui/session"
         ? issueSession(options, req, res)
@@ -123,10 +124,9 @@ function hostOf(origin: string): string | undefined {
   }
 }
 
-/** `localhost`, `127.x.y.z` or `[::1]`, with any port. */
+/** A Host header naming this machine, with any port. */
 function isLoopbackName(host: string): boolean {
-  const name = host.toLowerCase().replace(/:\d+$/, "");
-  return name === "localhost" || name === "[::1]" || /^127(\.\d{1,3}){3}$/.test(name);
+  return isLoopbackHost(host.replace(/:\d+$/, ""));
 }
 
 /** A file of the build, or index.html for any other path (the app routes on the client). */
