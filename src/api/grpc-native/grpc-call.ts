@@ -141,6 +141,8 @@ class GrpcCall {
     let data = frames[0].data;
     if (frames[0].compressed) {
       const encoding = single(this.headers["grpc-encoding"]) ?? "identity";
+      // PROTOCOL-HTTP2: without a Message-Encoding the Compressed-Flag must be 0.
+      if (encoding === "identity") throw new ConnectError("protocol error: compressed flag set without a grpc-encoding", Code.Internal);
       const decompress = DECOMPRESS[encoding as keyof typeof DECOMPRESS];
       if (!decompress) throw new ConnectError(`unsupported grpc-encoding ${JSON.stringify(encoding)}`, Code.Unimplemented, { "grpc-accept-encoding": "gzip,br" });
       try {

@@ -41,6 +41,8 @@ export function splitFrames(body: Buffer): Frame[] {
       throw new ConnectError(`message of ${length} bytes exceeds the limit of ${MAX_REQUEST_MESSAGE_BYTES}`, Code.ResourceExhausted);
     }
     if (body.length - start < length) throw protocolError("truncated message");
+    // Only bit 0 (compressed) is defined; grpc-go and grpc-java refuse any other bit with INTERNAL.
+    if (flags > 1) throw protocolError(`unexpected message flags ${flags}`);
     frames.push({ compressed: (flags & 1) === 1, data: body.subarray(start, start + length) });
     at = start + length;
   }

@@ -180,6 +180,20 @@ describe("native gRPC and Connect on one port", () => {
     expect(inflated.headers["grpc-status"]).toBe(String(Code.ResourceExhausted));
   });
 
+  it("refuses a compressed flag without an encoding, and reserved flag bits, with INTERNAL as gRPC does", async () => {
+    // PROTOCOL-HTTP2: without Message-Encoding the Compressed-Flag must be 0; grpc-go and grpc-java answer INTERNAL.
+    for (const headers of [{}, { "grpc-encoding": "identity" }]) {
+      const flagged = await raw("/com.daml.ledger.api.v2.VersionService/GetLedgerApiVersion", Buffer.from([1, 0, 0, 0, 0]), headers);
+      expect(flagged.headers["grpc-status"]).toBe(String(Code.Internal));
+      expect(decodeURIComponent(String(flagged.headers["grpc-message"]))).toMatch(/compressed flag set without a grpc-encoding/);
+    }
+    for (const flags of [2, 0x80, 0xff]) {
+      const reserved = await raw("/com.daml.ledger.api.v2.VersionService/GetLedgerApiVersion", Buffer.from([flags, 0, 0, 0, 0]));
+      expect(reserved.headers["grpc-status"]).toBe(String(Code.Internal));
+      expect(decodeURIComponent(String(reserved.headers["grpc-message"]))).toMatch(new RegExp(`unexpected message flags ${flags}`));
+    }
+  });
+
   it("answers a unary call with headers, one message and OK trailers", async () => {
     const res = await raw("/com.daml.ledger.api.v2.VersionService/GetLedgerApiVersion", frame(new Uint8Array()), {
       authorization: `Bearer ${await s.adminToken()}`,
