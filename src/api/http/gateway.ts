@@ -26,6 +26,7 @@ import { allowedMethods, matchRoute, routesOf, sortRoutes, type Dialect, type Ro
 import { createSpliceHandler } from "./splice-gateway.js";
 import { createWebSocketStreams } from "./websocket-streams.js";
 import { isSplicePath, spliceAliases } from "./splice-routes.js";
+import type { RequestTarget } from "./request-url.js";
 
 type AnyImpl = Record<string, (req: unknown, ctx: unknown) => unknown>;
 
@@ -49,7 +50,7 @@ export interface GatewayOptions {
 
 export interface Gateway {
   /** `url`: the request's target, parsed (request-url.ts). */
-  handle(req: IncomingMessage, res: ServerResponse, url: URL): void;
+  handle(req: IncomingMessage, res: ServerResponse, url: RequestTarget): void;
   /** Every route served, both dialects and all aliases (tests sweep them all). */
   readonly routes: readonly Route[];
   /** The HTTP server's `upgrade` handler: the WebSocket form of the `/v2` streams (websocket-streams.ts). */
@@ -65,7 +66,7 @@ interface StreamParams {
 }
 
 /** The stream parameters, or the text of Canton's 400 for a query parameter it cannot decode. */
-function streamParamsOf(url: URL): StreamParams | string {
+function streamParamsOf(url: RequestTarget): StreamParams | string {
   const parsed: Record<string, number | undefined> = {};
   for (const name of ["limit", "stream_idle_timeout_ms"]) {
     const v = url.searchParams.get(name);
@@ -130,13 +131,13 @@ function routesFor(services: GatewayOptions["services"]): Route[] {
   return sortRoutes([...routesOf(servicesOf("canton")), ...routesOf(servicesOf("splice"), { dialect: "splice", aliases: spliceAliases })]);
 }
 
-async function invoke(calls: CantonCalls, route: Route, params: string[], url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function invoke(calls: CantonCalls, route: Route, params: string[], url: RequestTarget, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const abort = new AbortController();
   calls.live.add(abort);
   // Only a client gone before the answer cancels the call (an abort builds a DOMException).
   res.on("close", () => res.writableFinished || abort.abort());
   try {
-    const ctx = handlerContextOf(route, "canton-json", url, req, abort);
+    const ctx = handlerContextOf(route, "canton-json", url.href, req, abort);
     await calls.options.authenticate?.(route, ctx);
     const decoded = await readInput(calls, route, params, url, req);
     const impl = calls.impls.get(route.service)![route.method.localName];
@@ -157,7 +158,7 @@ async function invoke(calls: CantonCalls, route: Route, params: string[], url: U
 }
 
 /** The request message from path, query and body; an HttpRefusal (400, 413, 415) for what cannot be decoded. */
-async function readInput(calls: CantonCalls, route: Route, params: string[], url: URL, req: IncomingMessage): Promise<{ input: unknown; stream: StreamParams }> {
+async function readInput(calls: CantonCalls, route: Route, params: string[], url: RequestTarget, req: IncomingMessage): Promise<{ input: unknown; stream: StreamParams }> {
   const stream = route.method.methodKind === "server_streaming" ? streamParamsOf(url) : {};
   if (typeof stream === "string") throw new HttpRefusal(400, stream);
   let bodyJson: unknown;

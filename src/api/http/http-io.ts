@@ -63,6 +63,6 @@ export function sendText(res: ServerResponse, status: number, text: string): voi
 }
 
 /** The handler context a routed JSON request hands to the service implementation the gRPC port serves. */
-export function handlerContextOf(route: Route, protocolName: string, url: URL, req: IncomingMessage, controller: AbortController): HandlerContext {
-  return new CallContext(route.service, route.method, url.toString(), req.headers, { protocolName, requestMethod: req.method ?? "GET", controller });
+export function handlerContextOf(route: Route, protocolName: string, href: string, req: IncomingMessage, controller: AbortController): HandlerContext {
+  return new CallContext(route.service, route.method, href, req.headers, { protocolName, requestMethod: req.method ?? "GET", controller });
 }

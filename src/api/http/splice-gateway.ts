@@ -13,6 +13,7 @@ import type { Route } from "./route-table.js";
 import { spliceError, spliceErrorOf } from "./splice-error.js";
 import { fromSpliceJson, toSpliceJson } from "./splice-json.js";
 import { spliceRequestJsonOf } from "./splice-request-json.js";
+import type { RequestTarget } from "./request-url.js";
 
 type AnyMethod = ((req: unknown, ctx: unknown) => unknown) & { readonly authorize?: (ctx: HandlerContext) => Promise<void> };
 type AnyImpl = Record<string, AnyMethod>;
@@ -24,18 +25,18 @@ export interface SpliceHandlerOptions {
 }
 
 export interface SpliceHandler {
-  handle(route: Route, params: string[], url: URL, req: IncomingMessage, res: ServerResponse): void;
+  handle(route: Route, params: string[], url: RequestTarget, req: IncomingMessage, res: ServerResponse): void;
   notFound(res: ServerResponse, method: string, path: string): void;
   methodNotAllowed(res: ServerResponse, method: string, path: string): void;
   badRequest(res: ServerResponse, why: string): void;
 }
 
 export function createSpliceHandler(options: SpliceHandlerOptions): SpliceHandler {
-  async function invoke(route: Route, params: string[], url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function invoke(route: Route, params: string[], url: RequestTarget, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const abort = new AbortController();
     // Only a client gone before the answer cancels the call (an abort builds a DOMException).
     res.on("close", () => res.writableFinished || abort.abort());
-    const ctx = handlerContextOf(route, "splice-json", url, req, abort);
+    const ctx = handlerContextOf(route, "splice-json", url.href, req, abort);
     const impl = (options.impls.get(route.service) as AnyImpl)[route.method.localName];
     // Splice's order: authenticate, authorize, then validate (a bad body of a bad caller is a 401/403).
     await impl.authorize?.(ctx);

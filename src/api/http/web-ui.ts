@@ -10,6 +10,7 @@ import { extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BodyTooLarge, readBody, send } from "./http-io.js";
 import { isLoopbackHost } from "./loopback.js";
+import type { RequestTarget } from "./request-url.js";
 
 const defaultDist = resolve(fileURLToPath(new URL("../../../web/dist", import.meta.url)));
 
@@ -56,7 +57,7 @@ export function isWebUiRequest(method: string, pathname: string): boolean {
 }
 
 /** Serves a web UI request; `url` is its target, parsed (request-url.ts). */
-export function createWebUi(options: WebUiOptions): (req: IncomingMessage, res: ServerResponse, url: URL) => void {
+export function createWebUi(options: WebUiOptions): (req: IncomingMessage, res: ServerResponse, url: RequestTarget) => void {
   const dist = options.dist ?? defaultDist;
   return (req, res, url) => {
     const pathname = url.pathname;

@@ -20,7 +20,7 @@ import { randomHex } from "../../ledger/ids.js";
 import { requestHeaders } from "../context/index.js";
 import { HttpRefusal, jsCantonError, ledgerErrorOf } from "./js-canton-error.js";
 import { matchRoute, type Route } from "./route-table.js";
-import { parseRequestUrl, UNPARSABLE_TARGET } from "./request-url.js";
+import { parseRequestUrl, UNPARSABLE_TARGET, type RequestTarget } from "./request-url.js";
 import { authorizationOf, chooseSubprotocol, refuseUpgrade } from "./websocket-handshake.js";
 import { CLOSE_GOING_AWAY, closeIfOpen, serveStreamSession } from "./websocket-session.js";
 
@@ -97,7 +97,7 @@ export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSoc
  * `URL` prints with a trailing slash) and the channel path into `//v2/updates`, which Canton's
  * router takes as `/v2/updates`.
  */
-function requestUrlOf(req: IncomingMessage): URL | undefined {
+function requestUrlOf(req: IncomingMessage): RequestTarget | undefined {
   return parseRequestUrl((req.url ?? "/").replace(/^\/+/, "/"));
 }
 
@@ -125,7 +125,7 @@ async function admit(options: WebSocketStreamsOptions, route: Route, ctx: Handle
  * The handler context the service sees: the request's headers with the token as `authorization`
  * (from the `jwt.token.` subprotocol when sent), and without the subprotocol header that carries it.
  */
-function wsHandlerContext(route: Route, url: URL, req: IncomingMessage, signal: AbortSignal): HandlerContext {
+function wsHandlerContext(route: Route, url: RequestTarget, req: IncomingMessage, signal: AbortSignal): HandlerContext {
   const requestHeader = requestHeaders(req.headers);
   requestHeader.delete("sec-websocket-protocol");
   const authorization = authorizationOf(req);
@@ -135,7 +135,7 @@ function wsHandlerContext(route: Route, url: URL, req: IncomingMessage, signal: 
     method: route.method,
     protocolName: "canton-json-websocket",
     requestMethod: req.method ?? "GET",
-    url: url.toString(),
+    url: url.href,
     requestSignal: signal,
     requestHeader,
   });

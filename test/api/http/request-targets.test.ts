@@ -2,7 +2,8 @@
  * Request targets no URL parser takes (`//`, `/\`, `//host:99999/...`) over a raw socket, on the
  * JSON port and as a WebSocket upgrade: a 400 in Canton's error shape, and the node goes on (one
  * such request line used to end the process). A malformed percent-encoding in a web UI path is a
- * 400 too, not a 500. HEAD is served wherever GET is, and a 405 says what is allowed (RFC 9110).
+ * 400 too, not a 500. Dot segments stay in the path (`%2e%2e` is a parameter, as to Canton's
+ * router), not resolved as a URL parser would. HEAD is served wherever GET is, and a 405 says what is allowed (RFC 9110).
  */
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,6 +43,25 @@ describe("request targets", () => {
     expect(upgrade).toMatch(/^HTTP\/1\.1 400 /);
     const version = await s.json("GET", "/v2/version", undefined, null);
     expect(version.status).toBe(200);
+  });
+
+  it("keeps dot segments in the path: %2e%2e is a path parameter, not a step up (user ids may be '..')", async () => {
+    const admin = await s.adminToken();
+    for (const id of ["..", "."]) {
+      const created = await s.json("POST", "/v2/users", { user: { id, isDeactivated: false }, rights: [] }, admin);
+      expect(created.status, created.text).toBe(200);
+    }
+    const get = async (target: string) => {
+      const answer = await raw(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${admin}\r\nConnection: close\r\n\r\n`);
+      return { status: Number(answer.slice(9, 12)), body: JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) };
+    };
+    // A URL parser resolves these to /v2 (404) or to /v2/users (the list); the route takes them as ids.
+    for (const [target, id] of [["/v2/users/%2e%2e", ".."], ["/v2/users/%2E.", ".."], ["/v2/users/%2e", "."]] as const) {
+      const r = await get(target);
+      expect([target, r.status, r.body.user?.id]).toEqual([target, 200, id]);
+    }
+    // Steps up through a route's segments name no route at all (as Canton's router sees them).
+    expect((await get("/v2/users/%2e%2e/%2e%2e/version")).status).toBe(404);
   });
 
   it("answers a malformed percent-encoding in a web UI path with 400", async () => {
