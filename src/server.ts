@@ -17,7 +17,7 @@ import { instrumentServices } from "./api/services/instrument.js";
 import { createNodeMetrics, opsEndpoints, OPS_PATHS, routeLabeler, type NodeMetrics, type OpsEndpoints } from "./ops/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
 import { grpcRoutes, MAX_MESSAGE_NESTING, MAX_REQUEST_MESSAGE_BYTES, serveGrpcNatively, specGrpcMessageHandler, trackSessions } from "./api/grpc-native/index.js";
-import { answerClientError } from "./api/http/client-error.js";
+import { answerClientError, refuseWithoutHost } from "./api/http/client-error.js";
 import { isLoopbackHost } from "./api/http/loopback.js";
 import { parseRequestUrl, refuseUnparsableTarget } from "./api/http/request-url.js";
 import { createGateway } from "./api/http/gateway.js";
@@ -290,9 +290,10 @@ function createListeners(
     oidc: config.uiOidc,
   });
   const label = routeLabeler(gateway.routes, [...OPS_PATHS, "/ui/session"]);
-  const httpServer = http.createServer((req, res) => {
+  const httpServer = http.createServer({ requireHostHeader: false }, (req, res) => {
     const started = performance.now();
     res.once("finish", () => observed.metrics.http(label(req.method ?? "", req.url ?? ""), req.method ?? "", res.statusCode, (performance.now() - started) / 1000));
+    if (refuseWithoutHost(req, res)) return;
     if (observed.ops.handle(req, res)) return;
     // A request line whose target no URL parser takes (`//`, `/\\`, `//x:99999`) is the client's
     // error: answered here (an exception here would end the process); the parsed URL is passed on.

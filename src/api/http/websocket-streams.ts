@@ -62,6 +62,8 @@ export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSoc
       socket.on("error", () => socket.destroy());
       const url = requestUrlOf(req);
       if (!url) return refuse(socket, UNPARSABLE_TARGET);
+      // RFC 6455 §4.1 and RFC 9112 §3.2 (the server no longer leaves this check to node:http).
+      if (req.headers.host === undefined) return refuse(socket, new HttpRefusal(400, "Bad request: missing the required Host header"));
       const match = matchRoute(options.routes, "POST", url.pathname);
       if (typeof match !== "object" || !isStreamRoute(match.route)) return refuse(socket, new HttpRefusal(404, "The requested resource could not be found."));
       if (closing) return refuse(socket, new HttpRefusal(503, "The server is shutting down."));

@@ -3,7 +3,8 @@
  * JSON port and as a WebSocket upgrade: a 400 in Canton's error shape, and the node goes on (one
  * such request line used to end the process). A malformed percent-encoding in a web UI path is a
  * 400 too, not a 500. Dot segments stay in the path (`%2e%2e` is a parameter, as to Canton's
- * router), not resolved as a URL parser would. HEAD is served wherever GET is, and a 405 says what is allowed (RFC 9110).
+ * router), not resolved as a URL parser would. An HTTP/1.1 request without Host gets 400 in the
+ * API's error shape (node:http's own is empty), upgrades included. HEAD is served wherever GET is, and a 405 says what is allowed (RFC 9110).
  */
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -62,6 +63,22 @@ describe("request targets", () => {
     }
     // Steps up through a route's segments name no route at all (as Canton's router sees them).
     expect((await get("/v2/users/%2e%2e/%2e%2e/version")).status).toBe(404);
+  });
+
+  it("answers an HTTP/1.1 request without Host with 400 in the API's error shape (RFC 9112 §3.2)", async () => {
+    const body = (answer: string) => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+    const canton = await raw("GET /v2/version HTTP/1.1\r\nConnection: close\r\n\r\n");
+    expect(canton).toMatch(/^HTTP\/1\.1 400 /);
+    expect(body(canton)).toMatchObject({ code: "INVALID_ARGUMENT", cause: expect.stringMatching(/Host header/) });
+    const splice = await raw("GET /v0/wallet/balance HTTP/1.1\r\nConnection: close\r\n\r\n");
+    expect(splice).toMatch(/^HTTP\/1\.1 400 /);
+    expect(body(splice)).toEqual({ error: expect.stringMatching(/Host header/) });
+    const upgrade = await raw("GET /v2/updates HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
+    expect(upgrade).toMatch(/^HTTP\/1\.1 400 /);
+    expect(body(upgrade)).toMatchObject({ code: "INVALID_ARGUMENT", cause: expect.stringMatching(/Host header/) });
+    // HTTP/1.0 has no Host requirement.
+    const old = await raw("GET /v2/version HTTP/1.0\r\n\r\n");
+    expect(old).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it("answers a malformed percent-encoding in a web UI path with 400", async () => {
