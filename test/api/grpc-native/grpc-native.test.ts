@@ -182,7 +182,7 @@ describe("native gRPC and Connect on one port", () => {
 
   it("refuses a compressed flag without an encoding, and reserved flag bits, with INTERNAL as gRPC does", async () => {
     // PROTOCOL-HTTP2: without Message-Encoding the Compressed-Flag must be 0; grpc-go and grpc-java answer INTERNAL.
-    for (const headers of [{}, { "grpc-encoding": "identity" }]) {
+    for (const headers of [{}, { "grpc-encoding": "identity" }] as Record<string, string>[]) {
       const flagged = await raw("/com.daml.ledger.api.v2.VersionService/GetLedgerApiVersion", Buffer.from([1, 0, 0, 0, 0]), headers);
       expect(flagged.headers["grpc-status"]).toBe(String(Code.Internal));
       expect(decodeURIComponent(String(flagged.headers["grpc-message"]))).toMatch(/compressed flag set without a grpc-encoding/);

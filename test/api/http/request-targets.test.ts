@@ -4,7 +4,8 @@
  * such request line used to end the process). A malformed percent-encoding in a web UI path is a
  * 400 too, not a 500. Dot segments stay in the path (`%2e%2e` is a parameter, as to Canton's
  * router), not resolved as a URL parser would. An HTTP/1.1 request without Host gets 400 in the
- * API's error shape (node:http's own is empty), upgrades included. HEAD is served wherever GET is, and a 405 says what is allowed (RFC 9110).
+ * API's error shape (node:http's own is empty), upgrades included. HEAD is served wherever GET
+ * is, and a 405 says what is allowed (RFC 9110).
  */
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
