@@ -15,6 +15,7 @@ import type { CompletionRecord, DeduplicationRecord, StatusRecord, TransactionRe
 import type { TemplateRegistry } from "./registry.js";
 import { TransactionFeed } from "./transaction-feed.js";
 import type { TrafficCharge, TrafficPort } from "./traffic-port.js";
+import { nearestWithin, type TimeBounds } from "./time-bounds.js";
 
 export interface LedgerOptions {
   readonly store: Store;
@@ -42,14 +43,16 @@ export type SubmitOutcome =
 
 /**
  * An externally signed transaction runs with what its parties signed fixed in advance: the update
- * id (which seeds its contract ids) and the ledger time it was prepared at. Either the node still
+ * id (which seeds its contract ids) and the bounds of its ledger time (the prepared metadata's
+ * min/max ledger effective time: the one time it was prepared at if it read the time, the bounds
+ * of its time comparisons otherwise, none if it did neither). Either the node still
  * holds its own interpretation of exactly the signed transaction (`prepared`), which commits as is,
  * or it re-interprets and `conforms` compares the result with what was signed; a difference
  * rejects the submission.
  */
 export type PinnedRun = {
   readonly updateId: string;
-  readonly ledgerTime: bigint;
+  readonly timeBounds: TimeBounds;
   readonly externalTransactionHash: string;
   /** The external parties' signatures the execute carries (they are part of the request's traffic). */
   readonly signatures?: number;
@@ -141,7 +144,9 @@ export class Ledger {
 
   private async run(submission: Submission, pinned: PinnedRun | undefined): Promise<SubmitOutcome> {
     const recordTime = this.clock.now();
-    const ledgerTime = pinned?.ledgerTime ?? recordTime;
+    // Canton chooses an externally signed transaction's ledger time at its execution: now, or the
+    // nearest time its signed bounds allow (then checked against the tolerance below).
+    const ledgerTime = pinned ? nearestWithin(pinned.timeBounds, recordTime) : recordTime;
     const dedupRecord: DeduplicationRecord = submission.deduplication;
     const base = {
       commandId: submission.commandId,
@@ -186,10 +191,9 @@ export class Ledger {
       if (nonConformance) return reject(nonConformance);
     }
 
-    // Canton's ledger-time/record-time tolerance: a transaction whose outcome depends on the time
-    // (a deadline, a round's opening) is valid only near the time it was interpreted at. Only an
-    // externally signed one can be committed at another time than now: its preparation time.
-    if (interpreted.usesTime && absolute(recordTime - ledgerTime) > LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS) {
+    // Canton's ledger-time/record-time tolerance. Only an externally signed transaction can have
+    // another ledger time than now: the time it read when prepared, or a bound of its comparisons.
+    if (absolute(recordTime - ledgerTime) > LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS) {
       return reject(errors.ledgerTimeOutOfBound(ledgerTime, recordTime, LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS));
     }
 

@@ -16,6 +16,7 @@ import type { ContractRecord, ExerciseNodeRecord, NodeRecord } from "./records.j
 import type { TemplateRegistry } from "./registry.js";
 import type { Choice, InterfaceChoice, InterfaceDef, Template, TemplateRef, UpdateContext } from "./template.js";
 import { qualifiedId } from "./template.js";
+import { compareLedgerTime, UNBOUNDED, type TimeBounds, type TimeComparison } from "./time-bounds.js";
 
 export interface ContractReader {
   activeContract(contractId: string): Promise<ContractRecord | undefined>;
@@ -42,6 +43,11 @@ export interface InterpretedTransaction {
    * committed later than that (an externally signed one, executed after it was prepared).
    */
   readonly usesTime: boolean;
+  /**
+   * What the ledger-time comparisons (`isLedgerTime*`) require of the ledger time: any time
+   * within them gives the same transaction (the prepared metadata's min/max ledger effective time).
+   */
+  readonly timeBounds: TimeBounds;
   /**
    * What each command's root returned, typed (a create: its contract id). For in-process callers
    * (LedgerClient), which would otherwise decode it back from the root node's JSON; never stored.
@@ -98,6 +104,7 @@ class Interpretation {
   private readonly archived = new Set<string>();
   private missedKeyLookup = false;
   private timeRead = false;
+  private timeBounds: TimeBounds = UNBOUNDED;
   private readonly visibleTo: Set<string>;
   private readonly disclosed: Set<string>;
   /** Recorded fetches (when asked for) and the exercises whose bodies are running, innermost last. */
@@ -130,6 +137,7 @@ class Interpretation {
       creates,
       replayable: !this.missedKeyLookup,
       usesTime: this.timeRead,
+      timeBounds: this.timeBounds,
     };
   }
 
@@ -368,6 +376,12 @@ class Interpretation {
     });
   }
 
+  private compareTime(op: TimeComparison, time: bigint): boolean {
+    const { answer, bounds } = compareLedgerTime(this.timeBounds, this.ledgerTime, op, time);
+    this.timeBounds = bounds;
+    return answer;
+  }
+
   private context(authorizers: ReadonlySet<string>, witnesses: readonly string[]): UpdateContext {
     const self = this;
     const fetchLive = async (cid: string, iface?: InterfaceDef<unknown>): Promise<LiveContract> => {
@@ -384,6 +398,10 @@ class Interpretation {
         self.timeRead = true;
         return self.ledgerTime;
       },
+      isLedgerTimeLT: (time) => self.compareTime("LT", time),
+      isLedgerTimeLE: (time) => self.compareTime("LE", time),
+      isLedgerTimeGT: (time) => self.compareTime("GT", time),
+      isLedgerTimeGE: (time) => self.compareTime("GE", time),
       async fetch<P>(template: TemplateRef<P>, cid: string): Promise<P> {
         const live = await fetchLive(cid);
         if (!isTemplate(live.template, template)) {

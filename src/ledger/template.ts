@@ -36,8 +36,17 @@ export interface ContractRef<P> {
 
 /** What a choice body may do. Every effect goes through here so the engine can record and authorize it. */
 export interface UpdateContext {
-  /** Ledger effective time of the transaction, microseconds since the epoch. */
+  /**
+   * Daml `getTime`: the ledger effective time, microseconds since the epoch. Reading it fixes the
+   * transaction to that time (an externally signed one must then be executed within the ledger
+   * time tolerance); a comparison needs `isLedgerTime*`, which only bounds it.
+   */
   readonly ledgerTime: bigint;
+  /** Daml `isLedgerTimeLT time` (and LE, GT, GE): the answer, bounding the ledger time to keep it. */
+  isLedgerTimeLT(time: bigint): boolean;
+  isLedgerTimeLE(time: bigint): boolean;
+  isLedgerTimeGT(time: bigint): boolean;
+  isLedgerTimeGE(time: bigint): boolean;
   fetch<P>(template: TemplateRef<P>, cid: string): Promise<P>;
   fetchInterface<V>(iface: InterfaceDef<V>, cid: string): Promise<{ view: V; template: Template<unknown> }>;
   create<P>(template: Template<P>, payload: P): Promise<ContractId>;

@@ -2,13 +2,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WallClock } from "../../src/ledger/clock.js";
 import type { Command, Submission } from "../../src/ledger/commands.js";
-import { Ledger } from "../../src/ledger/engine.js";
+import { Ledger, type SubmitOutcome } from "../../src/ledger/engine.js";
 import { projectTransaction, wildcardFilters } from "../../src/ledger/event-format.js";
 import { t, type ValueOf } from "../../src/ledger/daml-type.js";
 import { newUpdateId } from "../../src/ledger/ids.js";
 import { Numeric } from "../../src/ledger/numeric.js";
 import { PreparedInterpretations } from "../../src/ledger/prepared-interpretations.js";
 import { qualifiedName } from "../../src/ledger/registry.js";
+import { preparedBounds } from "../../src/ledger/time-bounds.js";
 import { choice, defineTemplate } from "../../src/ledger/template.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { Account, createRegistry, Iou } from "../../src/templates/index.js";
@@ -196,29 +197,70 @@ describe("ledger time of an externally signed run", () => {
     controllers: (p: ClockPayload) => [p.owner],
     body: () => ({}),
   });
+  // Daml's `assertWithinDeadline`: a comparison, which bounds the ledger time instead of fixing it.
+  const BeforeDeadline = choice({
+    name: "BeforeDeadline",
+    consuming: false,
+    argument: t.record({ deadline: t.time }),
+    result: t.unit,
+    controllers: (p: ClockPayload) => [p.owner],
+    body: (ctx, _self, arg: { deadline: bigint }) => {
+      ctx.require(ctx.isLedgerTimeLT(arg.deadline), "the deadline has passed");
+      return {};
+    },
+  });
   const Clock = defineTemplate<ClockPayload>({
     id: qualifiedName("ccwallet-demo", "0.1.0", "Ccwallet.Demo.Probe", "Clock"),
     payload: clockPayload,
     signatories: (p) => [p.owner],
-    choices: [Now, Nothing],
+    choices: [Now, Nothing, BeforeDeadline],
   });
-  /** The choice run as an externally signed transaction prepared `ago` microseconds before now. */
-  const signedRun = (choiceName: string, ago: bigint) =>
-    ledger.submit(submission([A], [{ kind: "createAndExercise", template: Clock as never, payload: { owner: A }, choice: choiceName, argument: {} }]), {
-      updateId: newUpdateId(),
-      ledgerTime: new WallClock().now() - ago,
-      externalTransactionHash: "00",
-      conforms: async () => undefined,
-    });
+  /** The choice prepared `ago` microseconds before now (as the interactive submission does) and executed now. */
+  const signedRun = async (choiceName: string, ago: bigint, argument: object = {}) => {
+    const preparedAt = new WallClock().now() - ago;
+    const run = submission([A], [{ kind: "createAndExercise", template: Clock as never, payload: { owner: A }, choice: choiceName, argument }]);
+    const updateId = newUpdateId();
+    const prepared = await ledger.interpret(run, preparedAt, updateId);
+    const outcome = await ledger.submit(run, { updateId, timeBounds: preparedBounds(prepared, preparedAt), externalTransactionHash: "00", prepared });
+    return { outcome, preparedAt, bounds: preparedBounds(prepared, preparedAt) };
+  };
+  const effectiveAt = async (outcome: SubmitOutcome) => (outcome.kind === "committed" ? (await store.transactionById(outcome.transaction.updateId))?.effectiveAt : undefined);
 
   it("refuses one that read the time further than 60 s from when it was prepared (Canton's ledger/record time tolerance)", async () => {
-    const late = await signedRun("Now", 90_000_000n);
+    const { outcome: late, bounds } = await signedRun("Now", 90_000_000n);
+    expect(bounds.min).toBe(bounds.max);
     expect(late.kind).toBe("rejected");
     if (late.kind !== "rejected") return;
     expect(late.error.code).toBe("LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND");
     expect(late.error.message).toMatch(/exceed the time tolerance ledgerTime=\S+Z, recordTime=\S+Z, maxDelta=PT60S/);
-    expect((await signedRun("Now", 30_000_000n)).kind).toBe("committed");
-    // One that never read the time is valid for as long as its preparation time is (24 h).
-    expect((await signedRun("Nothing", 3_600_000_000n)).kind).toBe("committed");
+    const recent = await signedRun("Now", 30_000_000n);
+    expect(recent.outcome.kind).toBe("committed");
+    expect(await effectiveAt(recent.outcome)).toBe(recent.preparedAt);
+  });
+
+  it("runs one that neither read nor compared the time at the time it is executed, however long ago it was prepared", async () => {
+    const before = new WallClock().now();
+    const { outcome, bounds } = await signedRun("Nothing", 3_600_000_000n);
+    expect(bounds).toEqual({});
+    expect(outcome.kind).toBe("committed");
+    expect(await effectiveAt(outcome)).toBeGreaterThanOrEqual(before);
+  });
+
+  it("runs one that compared the time as long as its bounds still hold: Daml's deadlines suit external signing", async () => {
+    const now = new WallClock().now();
+    const hour = 3_600_000_000n;
+    // Prepared an hour ago with a deadline an hour ahead: the comparison bounds the time, it does not fix it.
+    const inTime = await signedRun("BeforeDeadline", hour, { deadline: now + hour });
+    expect(inTime.bounds).toEqual({ max: now + hour - 1n });
+    expect(inTime.outcome.kind).toBe("committed");
+    expect(await effectiveAt(inTime.outcome)).toBeGreaterThanOrEqual(now);
+    // The deadline passed half an hour ago: its last valid time is too far from now.
+    const late = await signedRun("BeforeDeadline", hour, { deadline: now - hour / 2n });
+    expect(late.outcome.kind === "rejected" && late.outcome.error.code).toBe("LOCAL_VERDICT_LEDGER_TIME_OUT_OF_BOUND");
+    // Passed 10 s ago: the transaction commits at its last valid time, within the tolerance.
+    const justAfter = await signedRun("BeforeDeadline", hour, { deadline: now - 10_000_000n });
+    expect(justAfter.outcome.kind).toBe("committed");
+    expect(await effectiveAt(justAfter.outcome)).toBe(now - 10_000_000n - 1n);
   });
 });
+

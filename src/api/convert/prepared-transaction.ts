@@ -23,6 +23,7 @@ import type { FetchRecord, InterpretedTransaction } from "../../ledger/interpret
 import type { ContractRecord, CreateNodeRecord, ExerciseNodeRecord, NodeRecord } from "../../ledger/records.js";
 import type { TemplateRegistry } from "../../ledger/registry.js";
 import { valueToProto } from "./daml-value-proto.js";
+import { preparedBounds } from "../../ledger/time-bounds.js";
 
 /** The LF serialization version hashing scheme V2 takes. */
 const LF_VERSION = "2.1";
@@ -33,7 +34,7 @@ type Fetch = MessageInitShape<typeof FetchSchema>;
 type Node = MessageInitShape<typeof DamlTransaction_NodeSchema>;
 
 export interface PreparedTransactionInput {
-  readonly interpreted: Pick<InterpretedTransaction, "nodes" | "fetches">;
+  readonly interpreted: Pick<InterpretedTransaction, "nodes" | "fetches" | "usesTime" | "timeBounds">;
   /** The pre-existing contracts the transaction used (as stored, suffixed ids). */
   readonly inputContracts: readonly ContractRecord[];
   /** Seeds the nodes (and, through the ledger, the created contract ids). */
@@ -42,6 +43,7 @@ export interface PreparedTransactionInput {
   readonly commandId: string;
   readonly synchronizerId: string;
   readonly transactionUuid: string;
+  /** Also the ledger time it was interpreted at. */
   readonly preparationTime: bigint;
 }
 
@@ -50,6 +52,7 @@ export function preparedTransactionOf(input: PreparedTransactionInput, registry:
   const local = new Set(nodes.filter((n) => n.kind === "create").map((n) => n.contractId));
   const encode = new ValueEncoder(registry, local);
   const fetches = fetchesByParent(nodes.length, input.interpreted.fetches ?? []);
+  const bounds = preparedBounds(input.interpreted, input.preparationTime);
   return create(PreparedTransactionSchema, {
     transaction: {
       version: LF_VERSION,
@@ -66,6 +69,9 @@ export function preparedTransactionOf(input: PreparedTransactionInput, registry:
       mediatorGroup: 0,
       transactionUuid: input.transactionUuid,
       preparationTime: input.preparationTime,
+      // Optional by presence, as hashed: absent for a transaction that neither read nor compared the time.
+      ...(bounds.min !== undefined ? { minLedgerEffectiveTime: bounds.min } : {}),
+      ...(bounds.max !== undefined ? { maxLedgerEffectiveTime: bounds.max } : {}),
       inputContracts: [...input.inputContracts]
         .sort((a, b) => (a.contractId < b.contractId ? -1 : a.contractId > b.contractId ? 1 : 0))
         .map((c) => ({

@@ -132,7 +132,8 @@ export async function execution(api: LedgerApi, req: ExecuteRequest, userId: str
   });
   const submission = await submissionFromProto(commands, userId, api.registry, api.store);
   if (await api.store.transactionById(updateId)) throw errors.duplicateCommand(JSON.stringify([userId, [...actAs].sort(), md.submitterInfo!.commandId]));
-  const pinnedTo = { updateId, ledgerTime: md.preparationTime, externalTransactionHash: toHex(hash), signatures: signatureCount(req, actAs) };
+  const timeBounds = { min: md.minLedgerEffectiveTime, max: md.maxLedgerEffectiveTime };
+  const pinnedTo = { updateId, timeBounds, externalTransactionHash: toHex(hash), signatures: signatureCount(req, actAs) };
   const prepared = api.prepared.take(updateId, pinnedTo.externalTransactionHash);
   return {
     submission,
