@@ -5,12 +5,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { MongoClient } from "mongodb";
-import { afterAll, describe } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { DocumentTooLargeError } from "../../src/store/mongodb/document-size.js";
 import { MongoStore } from "../../src/store/mongodb/mongo-store.js";
 import type { Store } from "../../src/ledger/store-port.js";
 import { describeStoreConformance } from "./conformance.js";
 import { describeActiveAtConformance } from "./conformance-active-at.js";
 import { describePackageConformance } from "./conformance-packages.js";
+import { transactionRequest } from "./mongodb-requests.js";
 
 const uri = process.env.CCWALLET_TEST_MONGODB_URI;
 
@@ -46,6 +48,30 @@ describe.skipIf(!uri)("MongoStore", () => {
 
   describeStoreConformance("MongoStore", openFresh, reconnect);
   describePackageConformance("MongoStore", openFresh, reconnect);
+
+  // MongoDB's own limits, which the SQLite store does not have.
+  describe("MongoStore limits", () => {
+    it("refuses a request over the 16 MiB document limit alone and commits the rest of its batch", async () => {
+      const store = await openFresh();
+      try {
+        // Submitted in one turn: the three share a batch.
+        const answers = await Promise.allSettled([
+          store.commit(transactionRequest()),
+          store.commit(transactionRequest({ payloadChars: 17_000_000 })),
+          store.commit(transactionRequest()),
+        ]);
+        expect(answers[0]).toEqual({ status: "fulfilled", value: { kind: "committed", offset: 1n } });
+        expect(answers[1].status).toBe("rejected");
+        expect((answers[1] as PromiseRejectedResult).reason).toBeInstanceOf(DocumentTooLargeError);
+        expect(answers[2]).toEqual({ status: "fulfilled", value: { kind: "committed", offset: 2n } });
+        expect(await store.ledgerEnd()).toBe(2n);
+        expect((await store.transactions(0n, 2n, -1)).map((t) => t.offset)).toEqual([1n, 2n]);
+        await store.probe();
+      } finally {
+        await store.close();
+      }
+    });
+  });
 
   afterAll(async () => {
     const client = new MongoClient(uri!);

@@ -3,14 +3,29 @@
  * each at its own offset and by exactly the rules of the SQLite adapter. Within the transaction a
  * request sees the writes of the requests before it, so a batch behaves like the same requests
  * committed one after the other; if the transaction fails, none of them is applied.
+ *
+ * Before it, every request is encoded once and measured: one that would write a document over
+ * MongoDB's size limit is refused alone and the others are committed without it.
  */
-import type { ClientSession, MongoClient } from "mongodb";
+import type { ClientSession } from "mongodb";
 import { isDuplicate } from "../../ledger/deduplication.js";
 import type { CommitRequest, CommitResult, Conflict, Deduplication, TransactionCommit } from "../../ledger/store-port.js";
+import type { CommitOutcome } from "./batch-outcomes.js";
+import { mergeOutcomes, screenBatch } from "./batch-outcomes.js";
 import type { Collections } from "./collections.js";
-import { completionDoc, contractDoc, transactionDoc } from "./documents.js";
+import { oversizedDocument } from "./document-size.js";
+import { completionDocOf } from "./documents.js";
 import { allocateOffsets } from "./offsets.js";
+import type { PreparedRequest, PreparedTransaction } from "./prepared-request.js";
+import { documentsAt, prepareRequest } from "./prepared-request.js";
+import type { TransactionSettings } from "./transaction.js";
 import { inTransaction } from "./transaction.js";
+
+export interface CommitSettings extends TransactionSettings {
+  readonly cols: Collections;
+  /** The server's `maxBsonObjectSize`. */
+  readonly maxDocumentBytes: number;
+}
 
 /** The collections as seen by one transaction. */
 interface Tx {
@@ -18,33 +33,43 @@ interface Tx {
   readonly session: ClientSession;
 }
 
-export function commitBatch(client: MongoClient, cols: Collections, requests: readonly CommitRequest[]): Promise<CommitResult[]> {
-  return inTransaction(client, async (session) => {
-    const tx: Tx = { cols, session };
-    const first = await allocateOffsets(cols.meta, session, requests.length);
-    const results: CommitResult[] = [];
-    for (const [i, request] of requests.entries()) results.push(await apply(tx, request, first + BigInt(i)));
-    return results;
+/**
+ * One outcome per request, in order. Throws (rejecting the whole batch) only when the transaction
+ * fails: then nothing of it was applied, or, with CommitOutcomeUnknownError, nobody knows.
+ */
+export async function commitBatch(settings: CommitSettings, requests: readonly CommitRequest[]): Promise<CommitOutcome[]> {
+  const { accepted, refusals } = screenBatch(requests.map(prepareRequest), (p) => oversizedDocument(p, settings.maxDocumentBytes));
+  if (accepted.length === 0) return mergeOutcomes(refusals, []);
+  const results = await inTransaction(settings, async (session) => {
+    const tx: Tx = { cols: settings.cols, session };
+    const first = await allocateOffsets(tx.cols.meta, session, accepted.length);
+    const out: CommitResult[] = [];
+    for (const [i, prepared] of accepted.entries()) out.push(await apply(tx, prepared, first + BigInt(i)));
+    return out;
   });
+  return mergeOutcomes(refusals, results);
 }
 
-async function apply(tx: Tx, request: CommitRequest, offset: bigint): Promise<CommitResult> {
-  if (request.kind === "rejection") {
-    await tx.cols.completions.insertOne(completionDoc({ ...request.completion, offset }), { session: tx.session });
+async function apply(tx: Tx, prepared: PreparedRequest, offset: bigint): Promise<CommitResult> {
+  if (prepared.kind === "rejection") {
+    await tx.cols.completions.insertOne(documentsAt(prepared, offset).completion, { session: tx.session });
     return { kind: "rejected", offset };
   }
+  const request = prepared.request;
   const conflict = await findConflict(tx, request);
   if (conflict) {
-    await tx.cols.completions.insertOne(completionDoc({ ...request.onConflict(conflict), offset }), { session: tx.session });
+    await tx.cols.completions.insertOne(completionDocOf(request.onConflict(conflict), offset), { session: tx.session });
     return { kind: "rejected", offset, conflict };
   }
-  await write(tx, request, offset);
+  await write(tx, prepared, offset);
   return { kind: "committed", offset };
 }
 
 /** Archives, creates, the transaction, its completion and its dedup entry. */
-async function write(tx: Tx, request: TransactionCommit, offset: bigint): Promise<void> {
+async function write(tx: Tx, prepared: PreparedTransaction, offset: bigint): Promise<void> {
   const { cols, session } = tx;
+  const { request } = prepared;
+  const docs = documentsAt(prepared, offset);
   if (request.archives.length > 0) {
     // Conditional on still being active, so a contract keeps the offset of its one archival.
     await cols.contracts.updateMany(
@@ -54,15 +79,13 @@ async function write(tx: Tx, request: TransactionCommit, offset: bigint): Promis
     );
   }
   // After the archives: a create may reuse the key of a contract archived just above.
-  if (request.creates.length > 0) {
-    await cols.contracts.insertMany(request.creates.map((c) => contractDoc(c, offset)), { session });
-  }
-  await cols.transactions.insertOne(transactionDoc({ ...request.transaction, offset }), { session });
-  await cols.completions.insertOne(completionDoc({ ...request.completion, offset }), { session });
-  if (request.dedup) {
+  if (docs.contracts.length > 0) await cols.contracts.insertMany([...docs.contracts], { session });
+  if (docs.transaction) await cols.transactions.insertOne(docs.transaction, { session });
+  await cols.completions.insertOne(docs.completion, { session });
+  if (docs.dedup) {
     await cols.dedup.updateOne(
-      { _id: request.dedup.changeKey },
-      { $set: { offset, recordTime: request.completion.recordTime } },
+      { _id: docs.dedup._id },
+      { $set: { offset: docs.dedup.offset, recordTime: docs.dedup.recordTime } },
       { upsert: true, session },
     );
   }

@@ -73,8 +73,28 @@ export interface CounterDoc {
   value: bigint;
 }
 
-export function contractDoc(create: Omit<ContractRecord, "createdOffset">, offset: bigint): ContractDoc {
-  const record: ContractRecord = { ...create, createdOffset: offset };
+/**
+ * `json` (an encoded record, a JSON object) with the bigint field `key` added last, exactly as
+ * `encodeRecord` writes a record whose last key is that bigint. Records are encoded once, before
+ * their offset is known (prepared-request.ts), and get it here, which costs a string copy instead
+ * of encoding them again for every offset a transaction is run at.
+ */
+export function withBigintField(json: string, key: string, value: bigint): string {
+  const field = `${JSON.stringify(key)}:${JSON.stringify({ $n: value.toString() })}`;
+  return json.length > 2 ? `${json.slice(0, -1)},${field}}` : `{${field}}`;
+}
+
+/** A create, its record encoded without its offset. */
+export interface EncodedCreate {
+  readonly create: Omit<ContractRecord, "createdOffset">;
+  readonly json: string;
+}
+
+export function encodeCreate(create: Omit<ContractRecord, "createdOffset">): EncodedCreate {
+  return { create, json: encodeRecord(create) };
+}
+
+export function contractDoc({ create, json }: EncodedCreate, offset: bigint): ContractDoc {
   return {
     _id: create.contractId,
     templateId: create.templateId,
@@ -85,14 +105,21 @@ export function contractDoc(create: Omit<ContractRecord, "createdOffset">, offse
     createdOffset: offset,
     nodeId: create.nodeId,
     archivedOffset: null,
-    record: encodeRecord(record),
+    record: withBigintField(json, "createdOffset", offset),
   };
 }
 
-export function transactionDoc(transaction: TransactionRecord): TransactionDoc {
-  return { _id: transaction.offset, updateId: transaction.updateId, record: encodeRecord(transaction) };
+/** `json`: the transaction's record encoded without its offset. */
+export function transactionDoc(transaction: Omit<TransactionRecord, "offset">, json: string, offset: bigint): TransactionDoc {
+  return { _id: offset, updateId: transaction.updateId, record: withBigintField(json, "offset", offset) };
 }
 
-export function completionDoc(completion: CompletionRecord): CompletionDoc {
-  return { _id: completion.offset, record: encodeRecord(completion), userId: completion.userId };
+/** `json`: the completion's record encoded without its offset. */
+export function completionDoc(completion: Omit<CompletionRecord, "offset">, json: string, offset: bigint): CompletionDoc {
+  return { _id: offset, record: withBigintField(json, "offset", offset), userId: completion.userId };
+}
+
+/** A completion encoded on the spot (the rejection written instead when a commit finds a conflict). */
+export function completionDocOf(completion: Omit<CompletionRecord, "offset">, offset: bigint): CompletionDoc {
+  return completionDoc(completion, encodeRecord(completion), offset);
 }

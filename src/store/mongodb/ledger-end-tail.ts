@@ -10,23 +10,25 @@
  * stream with a catch-up read of the ledger-end counter, so that no commit goes unreported.
  */
 import { MongoServerError } from "mongodb";
-import type { ChangeStream, ChangeStreamOptions, MongoClient, ResumeToken } from "mongodb";
+import type { ChangeStream, ChangeStreamOptions, MongoClient, ResumeToken, Timestamp } from "mongodb";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Collections } from "./collections.js";
 import type { CompletionDoc } from "./documents.js";
 import { readLedgerEnd } from "./offsets.js";
 
-/** What the pipeline leaves of a change event: the resume token and, for an insert, the offset. */
+/** What the pipeline leaves of a change event: the resume token and, for an insert, the offset and its time. */
 type TailEvent = {
   _id: ResumeToken;
   /** Absent should the stream ever deliver something other than an insert (an invalidate). */
   documentKey?: { _id: bigint };
+  /** The commit's time in the oplog: reads after it must see it (causal-clock.ts). */
+  clusterTime?: Timestamp;
 };
 
 type TailStream = ChangeStream<CompletionDoc, TailEvent>;
 
-/** Inserts only, and only their key: the completion itself is not needed to know the offset. */
-const PIPELINE = [{ $match: { operationType: "insert" } }, { $project: { documentKey: 1 } }];
+/** Inserts only, and only their key and time: the completion itself is not needed to know the offset. */
+const PIPELINE = [{ $match: { operationType: "insert" } }, { $project: { documentKey: 1, clusterTime: 1 } }];
 
 /** Server errors after which a resume token is useless. */
 const TOKEN_LOST = new Set(["ChangeStreamHistoryLost", "ChangeStreamFatalError", "InvalidResumeToken"]);
@@ -40,11 +42,15 @@ export class LedgerEndTail {
   private readonly stopping = new AbortController();
   private readonly running: Promise<void>;
 
-  /** Starts following at once; `onEnd` gets every offset seen (not necessarily increasing) and must not throw. */
+  /**
+   * Starts following at once; `onEnd` gets every offset seen (not necessarily increasing) with a
+   * cluster time at or after its commit, when known (a change stream reports only majority-committed
+   * writes), and must not throw.
+   */
   constructor(
     private readonly client: MongoClient,
     private readonly cols: Collections,
-    private readonly onEnd: (end: bigint) => void,
+    private readonly onEnd: (end: bigint, at: Timestamp | undefined) => void,
   ) {
     this.running = this.run();
   }
@@ -81,7 +87,7 @@ export class LedgerEndTail {
         // the resume token still advances (post-batch token), so an idle stream stays resumable.
         const event = await stream.tryNext();
         started = true;
-        if (event?.documentKey) this.onEnd(event.documentKey._id);
+        if (event?.documentKey) this.onEnd(event.documentKey._id, event.clusterTime);
         token = stream.resumeToken ?? token;
       }
       return token;
@@ -105,7 +111,8 @@ export class LedgerEndTail {
     return this.client.withSession({ causalConsistency: true }, async (session) => {
       await readLedgerEnd(this.cols.meta, session);
       const start = session.operationTime;
-      this.onEnd(await readLedgerEnd(this.cols.meta, session));
+      const end = await readLedgerEnd(this.cols.meta, session);
+      this.onEnd(end, session.operationTime);
       // The stream runs its aggregate only when first read, but from `start` whenever that is.
       return this.watch({ startAtOperationTime: start });
     });

@@ -2,11 +2,13 @@
  * Production store on MongoDB (replica set or sharded cluster), with the observable behaviour of
  * the SQLite adapter. Commits are multi-document transactions, serialised across all instances
  * sharing the database by the ledger-end counter (offsets.ts) and grouped per instance
- * (group-commit.ts); every write waits for a majority of journals (durability.ts). The ledger end
- * of other instances' commits arrives through a change stream (ledger-end-tail.ts).
+ * (group-commit.ts); every write waits for a majority of journals, a commit for a bounded time
+ * (durability.ts). Every operation runs in a causally consistent session that starts after all
+ * this instance knows committed (causal-clock.ts). The ledger end of other instances' commits
+ * arrives through a change stream (ledger-end-tail.ts).
  */
 import { MongoClient } from "mongodb";
-import type { Filter, FindCursor } from "mongodb";
+import type { ClientSession, Filter, FindCursor, Timestamp } from "mongodb";
 import type {
   CompletionRecord,
   ContractRecord,
@@ -17,12 +19,14 @@ import type {
 } from "../../ledger/records.js";
 import { decodeRecord, encodeRecord } from "../codec.js";
 import type { CommitRequest, CommitResult, ContractHistory, ContractQuery, PackageRecord, PackageSummary, Store } from "../../ledger/store-port.js";
+import { CausalClock } from "./causal-clock.js";
 import type { Collections } from "./collections.js";
 import { openCollections } from "./collections.js";
+import type { CommitSettings } from "./commit-batch.js";
 import { commitBatch } from "./commit-batch.js";
-import { assertReplicated, parseUri } from "./connection.js";
+import { checkDeployment, parseUri } from "./connection.js";
 import type { ContractDoc } from "./documents.js";
-import { DB_OPTIONS } from "./durability.js";
+import { DB_OPTIONS, commitTimeoutMs } from "./durability.js";
 import { GroupCommit } from "./group-commit.js";
 import { LedgerEndTail } from "./ledger-end-tail.js";
 import { readLedgerEnd } from "./offsets.js";
@@ -34,11 +38,21 @@ import { MongoPackages } from "./packages.js";
 export interface MongoStoreOptions {
   /** Database name; defaults to the connection string's path, else "ccwallet". */
   readonly dbName?: string;
+  /**
+   * How long a commit waits for a majority of journals (its `wtimeout`) before its outcome counts
+   * as unknown; defaults to the connection string's `wtimeoutMS`, else DEFAULT_COMMIT_TIMEOUT_MS.
+   */
+  readonly commitTimeoutMs?: number;
 }
 
 export class MongoStore implements Store {
   private readonly listeners = new Set<(end: bigint) => void>();
   private readonly commits: GroupCommit;
+  /** The latest time this instance knows committed; every operation's session starts after it. */
+  private readonly clock = new CausalClock();
+  private readonly inSession = <T>(fn: (session: ClientSession) => Promise<T>): Promise<T> => this.clock.run(this.client, fn);
+  private readonly packageStore: MongoPackages;
+  private readonly commitSettings: CommitSettings;
   private tail: LedgerEndTail | undefined;
   private closed = false;
 
@@ -48,11 +62,14 @@ export class MongoStore implements Store {
     private readonly cols: Collections,
     /** The highest offset known committed: by this instance, or seen by the tail. */
     private knownEnd: bigint,
+    settings: Omit<CommitSettings, "client" | "cols" | "clock">,
   ) {
+    this.commitSettings = { ...settings, client, cols, clock: this.clock };
     this.commits = new GroupCommit(
-      (requests) => commitBatch(client, cols, requests),
+      (requests) => commitBatch(this.commitSettings, requests),
       (lastOffset) => this.advance(lastOffset),
     );
+    this.packageStore = new MongoPackages(cols.packages, this.inSession);
   }
 
   /** Connects, checks the deployment, and creates the collections and indexes that are missing. */
@@ -61,9 +78,13 @@ export class MongoStore implements Store {
     const { dbName, description } = parseUri(uri, options.dbName);
     try {
       await client.connect();
-      await assertReplicated(client);
+      const deployment = await checkDeployment(client);
       const cols = await openCollections(client.db(dbName, DB_OPTIONS));
-      return new MongoStore(description, client, cols, await readLedgerEnd(cols.meta));
+      const settings = {
+        commitTimeoutMs: commitTimeoutMs(options.commitTimeoutMs, client.options.writeConcern?.wtimeoutMS),
+        maxDocumentBytes: deployment.maxDocumentBytes,
+      };
+      return new MongoStore(description, client, cols, await readLedgerEnd(cols.meta), settings);
     } catch (error) {
       await client.close();
       throw error;
@@ -71,9 +92,8 @@ export class MongoStore implements Store {
   }
 
   async ledgerEnd(): Promise<bigint> {
-    const stored = await readLedgerEnd(this.cols.meta);
-    // Never behind what this instance has already acknowledged or announced, even if the primary
-    // serving the read has just been elected and its majority snapshot still lags.
+    const stored = await this.inSession((session) => readLedgerEnd(this.cols.meta, session));
+    // Never behind what this instance has already acknowledged or announced.
     return stored > this.knownEnd ? stored : this.knownEnd;
   }
 
@@ -83,20 +103,20 @@ export class MongoStore implements Store {
   }
 
   async acceptedCommand(changeKey: string): Promise<{ offset: bigint; recordTime: bigint } | undefined> {
-    const doc = await this.cols.dedup.findOne({ _id: changeKey });
+    const doc = await this.inSession((session) => this.cols.dedup.findOne({ _id: changeKey }, { session }));
     return doc ? { offset: doc.offset, recordTime: doc.recordTime } : undefined;
   }
 
   async activeContract(contractId: string): Promise<ContractRecord | undefined> {
-    return decodeOne(await this.cols.contracts.findOne({ _id: contractId, archivedOffset: null }));
+    return decodeOne(await this.inSession((session) => this.cols.contracts.findOne({ _id: contractId, archivedOffset: null }, { session })));
   }
 
   async activeContractByKey(keyHash: string): Promise<ContractRecord | undefined> {
-    return decodeOne(await this.cols.contracts.findOne({ keyHash, archivedOffset: null }));
+    return decodeOne(await this.inSession((session) => this.cols.contracts.findOne({ keyHash, archivedOffset: null }, { session })));
   }
 
   async contractHistory(contractId: string): Promise<ContractHistory | undefined> {
-    const doc = await this.cols.contracts.findOne({ _id: contractId });
+    const doc = await this.inSession((session) => this.cols.contracts.findOne({ _id: contractId }, { session }));
     if (!doc) return undefined;
     const contract = decodeRecord<ContractRecord>(doc.record);
     return doc.archivedOffset === null ? { contract } : { contract, archivedOffset: BigInt(doc.archivedOffset) };
@@ -108,29 +128,35 @@ export class MongoStore implements Store {
     if (query.templateIds) scope.templateId = { $in: query.templateIds };
     const at = query.activeAtOffset;
     const inOrder = { createdOffset: 1, nodeId: 1 } as const;
-    if (at === undefined) return decodeAll(this.cols.contracts.find({ ...scope, archivedOffset: null }).sort(inOrder));
+    if (at === undefined) {
+      return this.inSession((session) => decodeAll(this.cols.contracts.find({ ...scope, archivedOffset: null }, { session }).sort(inOrder)));
+    }
     if (at <= 0n) return [];
     // Two reads, each on its own index: active now, then archived after `at` (both created at or
     // before it). In this order a contract archived between the reads is in both, never in
-    // neither; the duplicate is dropped by id.
-    const active = await this.cols.contracts.find({ ...scope, archivedOffset: null, createdOffset: { $lte: at } }).toArray();
-    const archivedLater = await this.cols.contracts.find({ ...scope, archivedOffset: { $gt: at }, createdOffset: { $lte: at } }).toArray();
+    // neither; the duplicate is dropped by id. One causal session: the second read is at or after
+    // the first.
+    const [active, archivedLater] = await this.inSession(async (session) => [
+      await this.cols.contracts.find({ ...scope, archivedOffset: null, createdOffset: { $lte: at } }, { session }).toArray(),
+      await this.cols.contracts.find({ ...scope, archivedOffset: { $gt: at }, createdOffset: { $lte: at } }, { session }).toArray(),
+    ]);
     const byId = new Map<string, ContractDoc>();
     for (const doc of [...active, ...archivedLater]) byId.set(doc._id, doc);
     return [...byId.values()].sort(compareCreation).map((doc) => decodeRecord<ContractRecord>(doc.record));
   }
 
   async transactions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<TransactionRecord[]> {
-    const range = this.cols.transactions.find({ _id: { $gt: beginExclusive, $lte: endInclusive } }).sort({ _id: 1 });
-    return decodeAll(range, limit);
+    return this.inSession((session) =>
+      decodeAll(this.cols.transactions.find({ _id: { $gt: beginExclusive, $lte: endInclusive } }, { session }).sort({ _id: 1 }), limit),
+    );
   }
 
   async transactionById(updateId: string): Promise<TransactionRecord | undefined> {
-    return decodeOne(await this.cols.transactions.findOne({ updateId }));
+    return decodeOne(await this.inSession((session) => this.cols.transactions.findOne({ updateId }, { session })));
   }
 
   async transactionByOffset(offset: bigint): Promise<TransactionRecord | undefined> {
-    return decodeOne(await this.cols.transactions.findOne({ _id: offset }));
+    return decodeOne(await this.inSession((session) => this.cols.transactions.findOne({ _id: offset }, { session })));
   }
 
   async completions(beginExclusive: bigint, endInclusive: bigint, limit: number, userId?: string): Promise<CompletionRecord[]> {
@@ -138,14 +164,13 @@ export class MongoStore implements Store {
     // `null` also matches documents written before they carried the user (decoded, they are the
     // caller's to filter, as every completion was before).
     const filter = userId === undefined ? offsets : { ...offsets, userId: { $in: [userId, null] } };
-    const range = this.cols.completions.find(filter).sort({ _id: 1 });
-    return decodeAll(range, limit);
+    return this.inSession((session) => decodeAll(this.cols.completions.find(filter, { session }).sort({ _id: 1 }), limit));
   }
 
   onLedgerEnd(listener: (end: bigint) => void): () => void {
     this.listeners.add(listener);
     // Started with the first listener: until then nobody needs other instances' commits.
-    if (!this.closed) this.tail ??= new LedgerEndTail(this.client, this.cols, (end) => this.advance(end));
+    if (!this.closed) this.tail ??= new LedgerEndTail(this.client, this.cols, (end, at) => this.seen(end, at));
     return () => this.listeners.delete(listener);
   }
 
@@ -153,23 +178,23 @@ export class MongoStore implements Store {
     return this.insertIfAbsent(this.cols.parties, party.party, party);
   }
   async party(party: string): Promise<PartyRecord | undefined> {
-    return decodeOne(await this.cols.parties.findOne({ _id: party }));
+    return decodeOne(await this.inSession((session) => this.cols.parties.findOne({ _id: party }, { session })));
   }
   async parties(pageToken: string, pageSize: number): Promise<PartyRecord[]> {
-    return decodeAll(this.cols.parties.find({ _id: { $gt: pageToken } }).sort({ _id: 1 }), pageSize);
+    return this.inSession((session) => decodeAll(this.cols.parties.find({ _id: { $gt: pageToken } }, { session }).sort({ _id: 1 }), pageSize));
   }
 
   async addUser(user: UserRecord): Promise<boolean> {
     return this.insertIfAbsent(this.cols.users, user.id, user);
   }
   async user(id: string): Promise<UserRecord | undefined> {
-    return decodeOne(await this.cols.users.findOne({ _id: id }));
+    return decodeOne(await this.inSession((session) => this.cols.users.findOne({ _id: id }, { session })));
   }
   async users(pageToken: string, pageSize: number): Promise<UserRecord[]> {
-    return decodeAll(this.cols.users.find({ _id: { $gt: pageToken } }).sort({ _id: 1 }), pageSize);
+    return this.inSession((session) => decodeAll(this.cols.users.find({ _id: { $gt: pageToken } }, { session }).sort({ _id: 1 }), pageSize));
   }
   async deleteUser(id: string): Promise<boolean> {
-    return (await this.cols.users.deleteOne({ _id: id })).deletedCount === 1;
+    return (await this.inSession((session) => this.cols.users.deleteOne({ _id: id }, { session }))).deletedCount === 1;
   }
   async grantRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
     return this.updateRights(id, (held) => grant(held, rights));
@@ -180,7 +205,7 @@ export class MongoStore implements Store {
 
   /** Read-modify-write of a user in a transaction: a concurrent change conflicts and is retried. */
   private updateRights(id: string, change: (held: readonly UserRight[]) => RightsChange): Promise<UserRight[] | undefined> {
-    return inTransaction(this.client, async (session) => {
+    return inTransaction(this.commitSettings, async (session) => {
       const doc = await this.cols.users.findOne({ _id: id }, { session });
       if (!doc) return undefined;
       const user = decodeRecord<UserRecord>(doc.record);
@@ -193,33 +218,34 @@ export class MongoStore implements Store {
   }
 
   async setting(name: string): Promise<string | undefined> {
-    return (await this.cols.settings.findOne({ _id: name }))?.value;
+    return (await this.inSession((session) => this.cols.settings.findOne({ _id: name }, { session })))?.value;
   }
   async initSetting(name: string, value: string): Promise<string> {
-    const doc = await this.cols.settings.findOneAndUpdate(
-      { _id: name },
-      { $setOnInsert: { value } },
-      { upsert: true, returnDocument: "after" },
+    const doc = await this.inSession((session) =>
+      this.cols.settings.findOneAndUpdate({ _id: name }, { $setOnInsert: { value } }, { upsert: true, returnDocument: "after", session }),
     );
     // An upsert returning the document "after" always has one: the one found or the one inserted.
     if (!doc) throw new Error(`upsert of setting ${name} returned no document`);
     return doc.value;
   }
   async putSetting(name: string, value: string): Promise<void> {
-    await this.cols.settings.updateOne({ _id: name }, { $set: { value } }, { upsert: true });
+    await this.inSession((session) => this.cols.settings.updateOne({ _id: name }, { $set: { value } }, { upsert: true, session }));
   }
 
   addPackage(pkg: PackageRecord): Promise<boolean> {
-    return new MongoPackages(this.cols.packages).addPackage(pkg);
+    return this.packageStore.addPackage(pkg);
   }
   package(packageId: string): Promise<PackageRecord | undefined> {
-    return new MongoPackages(this.cols.packages).package(packageId);
+    return this.packageStore.package(packageId);
   }
   packages(): Promise<PackageSummary[]> {
-    return new MongoPackages(this.cols.packages).packages();
+    return this.packageStore.packages();
   }
 
   async probe(): Promise<void> {
+    // A store whose commit has an unknown outcome commits nothing more: not ready until a restart.
+    const failure = this.commits.failure;
+    if (failure) throw failure;
     await this.cols.meta.findOne({});
   }
 
@@ -238,8 +264,19 @@ export class MongoStore implements Store {
    * and the server retries it itself when two instances race on the same new id.
    */
   private async insertIfAbsent(collection: Collections["parties"], id: string, record: unknown): Promise<boolean> {
-    const result = await collection.updateOne({ _id: id }, { $setOnInsert: { record: encodeRecord(record) } }, { upsert: true });
+    const result = await this.inSession((session) =>
+      collection.updateOne({ _id: id }, { $setOnInsert: { record: encodeRecord(record) } }, { upsert: true, session }),
+    );
     return result.upsertedCount === 1;
+  }
+
+  /**
+   * An offset the tail saw committed, at cluster time `at`: the clock moves first, so that the
+   * listeners' reads up to `end` are served from a snapshot that holds it.
+   */
+  private seen(end: bigint, at: Timestamp | undefined): void {
+    if (at) this.clock.observe({ operationTime: at });
+    this.advance(end);
   }
 
   /** Raises the known end and tells the listeners, once per new end whichever path reports it first. */

@@ -5,25 +5,30 @@
  */
 import { Binary, type Collection } from "mongodb";
 import type { PackageRecord, PackageStore, PackageSummary } from "../../ledger/store-port.js";
+import type { InSession } from "./causal-clock.js";
 import type { PackageDoc } from "./documents.js";
 
 export class MongoPackages implements PackageStore {
-  constructor(private readonly packagesCol: Collection<PackageDoc>) {}
+  /** @param inSession runs each operation in the store's causally consistent session. */
+  constructor(
+    private readonly packagesCol: Collection<PackageDoc>,
+    private readonly inSession: InSession,
+  ) {}
 
   async addPackage(pkg: PackageRecord): Promise<boolean> {
     const doc = { name: pkg.name, version: pkg.version, knownSince: pkg.knownSince, size: pkg.payload.length, payload: new Binary(pkg.payload) };
-    const result = await this.packagesCol.updateOne({ _id: pkg.packageId }, { $setOnInsert: doc }, { upsert: true });
+    const result = await this.inSession((session) => this.packagesCol.updateOne({ _id: pkg.packageId }, { $setOnInsert: doc }, { upsert: true, session }));
     return result.upsertedCount === 1;
   }
 
   async package(packageId: string): Promise<PackageRecord | undefined> {
-    const doc = await this.packagesCol.findOne({ _id: packageId });
+    const doc = await this.inSession((session) => this.packagesCol.findOne({ _id: packageId }, { session }));
     if (!doc) return undefined;
     return { packageId: doc._id, name: doc.name, version: doc.version, knownSince: BigInt(doc.knownSince), payload: new Uint8Array(doc.payload.buffer) };
   }
 
   async packages(): Promise<PackageSummary[]> {
-    const docs = await this.packagesCol.find({}, { projection: { payload: 0 } }).sort({ _id: 1 }).toArray();
+    const docs = await this.inSession((session) => this.packagesCol.find({}, { projection: { payload: 0 }, session }).sort({ _id: 1 }).toArray());
     return docs.map((d) => ({ packageId: d._id, name: d.name, version: d.version, knownSince: BigInt(d.knownSince), size: d.size }));
   }
 }
