@@ -26,7 +26,8 @@ export async function expireDust(client: LedgerClient, state: NetworkState, now:
     if (isExpired(a.payload.amount, n)) commands.push(exerciseCommand(Amulet, a.contractId, Amulet_Expire, { roundCid }));
   }
   for (const l of await client.active(LockedAmulet, [dso])) {
-    if (isExpired(l.payload.amulet.amount, n)) commands.push(exerciseCommand(LockedAmulet, l.contractId, LockedAmulet_ExpireAmulet, { roundCid }));
+    // Not while its lock holds (the choice refuses, and one refusal would fail the whole batch).
+    if (isExpired(l.payload.amulet.amount, n) && l.payload.lock.expiresAt <= now) commands.push(exerciseCommand(LockedAmulet, l.contractId, LockedAmulet_ExpireAmulet, { roundCid }));
   }
   return submitBatches(client, dso, commands);
 }

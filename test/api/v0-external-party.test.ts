@@ -5,7 +5,9 @@
  * with prepare-send/submit-send (executed by the operator's automation in nonce order), and read
  * its balance. Bad input (signatures, keys, hex, callers, nonces) is refused and changes nothing.
  */
+import { fromBinary } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PreparedTransactionSchema } from "../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
 import { LedgerClient } from "../../src/ledger/ledger-client.js";
 import { Amulet } from "../../src/templates/splice/index.js";
 import { keyHolder, type KeyHolder } from "../support/external-key-holder.js";
@@ -156,6 +158,10 @@ describe("external party through /v0/admin/external-party", () => {
     expect(prepared.status, prepared.text).toBe(200);
     expect(prepared.body.hashing_details.trimEnd().split("\n").at(-1)).toBe(`# Prepared Transaction Hash: ${prepared.body.tx_hash}`);
     expect(prepared.body.transfer_command_contract_id_prefix).toMatch(/^00[0-9a-f]{64}$/);
+    // Its deadline bounds the ledger time rather than fixing it (Daml's assertWithinDeadline): the
+    // party may sign any time before expires_at, not only within the 60 s ledger time tolerance.
+    const md = fromBinary(PreparedTransactionSchema, Buffer.from(prepared.body.transaction, "base64")).metadata!;
+    expect([md.minLedgerEffectiveTime, md.maxLedgerEffectiveTime]).toEqual([undefined, BigInt(Date.parse(expiresAt)) * 1000n - 1n]);
     const submitted = await s.json("POST", "/v0/admin/external-party/transfer-preapproval/submit-send", { submission: submission(holder, prepared.body) }, operator);
     expect(submitted.status, submitted.text).toBe(200);
 

@@ -9,7 +9,6 @@ import { t, type ValueOf } from "../../ledger/daml-type.js";
 import { defineTemplate, type ContractRef, type Template, type UpdateContext } from "../../ledger/template.js";
 import { emptyMetadata, type ExtraArgs } from "./types.js";
 import { spliceName } from "./packages.js";
-import { assertDeadlineExceeded } from "./token-standard/choice-context.js";
 import {
   instructionResult,
   Transfer,
@@ -20,6 +19,7 @@ import {
   type TransferInstructionView,
 } from "./token-standard/transfer-instruction-v1.js";
 import { abortTwoStepTransfer, executeTwoStepTransfer, type TwoStepTransfer } from "./token-standard/two-step-transfer.js";
+import { assertDeadlineExceeded } from "../../ledger/deadlines.js";
 
 const payload = t.record({ lockedAmulet: t.contractId, transfer: Transfer });
 export type AmuletTransferInstructionPayload = ValueOf<typeof payload>;

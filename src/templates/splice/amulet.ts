@@ -10,6 +10,7 @@ import { amuletMeta, txMeta } from "./metadata.js";
 import { spliceName } from "./packages.js";
 import { ClosedMiningRound, OpenMiningRound } from "./round.js";
 import { amuletInstrumentId, ExpiringAmount, Metadata, Round, TimeLock } from "./types.js";
+import { assertDeadlineExceeded } from "../../ledger/deadlines.js";
 
 const MODULE = "Splice.Amulet";
 
@@ -113,7 +114,7 @@ export const LockedAmulet_OwnerExpireLock = choice({
   result: unlockResult,
   controllers: (p: LockedAmuletPayload) => [p.amulet.owner],
   body: (ctx, self, arg) => {
-    ctx.require(self.payload.lock.expiresAt <= ctx.ledgerTime, "Lock.expiresAt has passed");
+    ctx.require(ctx.isLedgerTimeGE(self.payload.lock.expiresAt), "Lock.expiresAt has passed");
     return unlockWithRound(ctx, self, arg.openRoundCid, "lock expired");
   },
 });
@@ -125,7 +126,7 @@ export const LockedAmulet_OwnerExpireLockV2 = choice({
   result: unlockV2Result,
   controllers: (p: LockedAmuletPayload) => [p.amulet.owner],
   body: async (ctx, self) => {
-    ctx.require(self.payload.lock.expiresAt <= ctx.ledgerTime, "Lock.expiresAt has passed");
+    ctx.require(ctx.isLedgerTimeGE(self.payload.lock.expiresAt), "Lock.expiresAt has passed");
     return { amuletCid: await ctx.create(Amulet, self.payload.amulet), meta: txMeta("unlock", { reason: "lock expired" }) };
   },
 });
@@ -136,7 +137,11 @@ export const LockedAmulet_ExpireAmulet = choice({
   argument: roundArg,
   result: expireResult,
   controllers: (p: LockedAmuletPayload) => [p.amulet.dso],
-  body: (ctx, self, arg) => expireDust(ctx, self.payload.amulet, arg.roundCid),
+  body: (ctx, self, arg) => {
+    // Locked funds are the lock holders' until the lock ends, dust or not.
+    assertDeadlineExceeded(ctx, "Lock.expiresAt", self.payload.lock.expiresAt);
+    return expireDust(ctx, self.payload.amulet, arg.roundCid);
+  },
 });
 
 export const LockedAmulet: Template<LockedAmuletPayload> = defineTemplate<LockedAmuletPayload>({

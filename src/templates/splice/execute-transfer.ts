@@ -83,7 +83,7 @@ export async function executeTransfer(
 async function summarizeContext(ctx: UpdateContext, context: TransferContext, dso: string, transfer: Transfer): Promise<ContextSummary> {
   const openRound = await ctx.fetch(OpenMiningRound, context.openMiningRound);
   ctx.require(openRound.dso === dso, "OpenMiningRound belongs to this DSO");
-  ctx.require(openRound.opensAt <= ctx.ledgerTime, `openRound.opensAt has passed: the round ${openRound.round.number} is not open yet`);
+  ctx.require(ctx.isLedgerTimeGE(openRound.opensAt), `openRound.opensAt has passed: the round ${openRound.round.number} is not open yet`);
   let featuredProvider: string | null = null;
   if (context.featuredAppRight) {
     const right = await ctx.fetch(FeaturedAppRight, context.featuredAppRight);
@@ -94,7 +94,7 @@ async function summarizeContext(ctx: UpdateContext, context: TransferContext, ds
   for (const [round, cid] of context.issuingMiningRounds) {
     const r = await ctx.fetch(IssuingMiningRound, cid);
     ctx.require(r.dso === dso && r.round.number === round.number, `IssuingMiningRound ${cid} is for round ${round.number}`);
-    ctx.require(r.opensAt <= ctx.ledgerTime, `issuingRound[${round.number}].opensAt has passed`);
+    ctx.require(ctx.isLedgerTimeGE(r.opensAt), `issuingRound[${round.number}].opensAt has passed`);
     issuing.set(round.number, r);
   }
   const validatorRights = new Map<string, string>();
@@ -184,7 +184,7 @@ function prepareOutput(ctx: UpdateContext, config: TransferConfig, sender: strin
   ctx.require(!out.receiverFeeRatio.isNegative() && out.receiverFeeRatio.lte(Numeric.parse("1")), `Receiver fee ratio ${out.receiverFeeRatio} is not between 0.0 and 1.0`);
   ctx.require(out.amount.isPositive(), "Transfer output amount is positive");
   if (out.lock) {
-    ctx.require(ctx.ledgerTime < out.lock.expiresAt, "lock.expiresAt is in the future");
+    ctx.require(ctx.isLedgerTimeLT(out.lock.expiresAt), "lock.expiresAt is in the future");
     ctx.require(BigInt(out.lock.holders.length) <= config.maxNumLockHolders, "Fewer than the allowed number of lock holders");
   }
   const fee = outputFee(config, sender, out);

@@ -15,11 +15,11 @@ import {
 } from "./token-standard/allocation-instruction-v1.js";
 import { amuletAllocationFactoryAllocate } from "./token-standard/amulet-allocation-factory.js";
 import { amuletTransferFactoryTransfer, requireExpectedAdmin } from "./token-standard/amulet-transfer-factory.js";
-import { assertDeadlineExceeded, assertWithinDeadline } from "./token-standard/choice-context.js";
 import { TransferFactory, type TransferFactory_PublicFetch, type TransferFactory_Transfer, type TransferFactoryView } from "./token-standard/transfer-instruction-v1.js";
 import { TransferPreapproval, TransferPreapproval_Send } from "./transfer-preapproval.js";
 import { PaymentTransferContext, TransferInput, TransferResult, type TransferResult as TransferResultV } from "./transfer-types.js";
 import { emptyMetadata } from "./types.js";
+import { assertDeadlineExceeded, assertWithinDeadline } from "../../ledger/deadlines.js";
 
 const MODULE = "Splice.ExternalPartyAmuletRules";
 const ty = (entity: string) => spliceType("amulet", MODULE, entity);

@@ -8,6 +8,7 @@ import { choice, defineTemplate, type Template } from "../../ledger/template.js"
 import { ValidatorRight } from "./amulet.js";
 import { spliceName } from "./packages.js";
 import { TransferPreapproval } from "./transfer-preapproval.js";
+import { assertWithinDeadline } from "../../ledger/deadlines.js";
 
 const payload = t.record({ validator: t.party, user: t.party, dso: t.party, createdAt: t.time, preapprovalExpiresAt: t.time });
 export type ExternalPartySetupProposalPayload = ValueOf<typeof payload>;
@@ -20,6 +21,7 @@ export const ExternalPartySetupProposal_Accept = choice({
   controllers: (p: ExternalPartySetupProposalPayload) => [p.user],
   body: async (ctx, self) => {
     const { dso, validator, user, createdAt, preapprovalExpiresAt } = self.payload;
+    assertWithinDeadline(ctx, "ExternalPartySetupProposal.preapprovalExpiresAt", preapprovalExpiresAt);
     const validatorRightCid = await ctx.create(ValidatorRight, { dso, validator, user });
     const transferPreapprovalCid = await ctx.create(TransferPreapproval, {
       dso,

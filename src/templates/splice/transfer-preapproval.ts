@@ -43,7 +43,7 @@ export const TransferPreapproval_Send = choice({
   controllers: (_p: TransferPreapprovalPayload, arg) => [arg.sender],
   body: async (ctx, self, arg) => {
     const pre = self.payload;
-    ctx.require(ctx.ledgerTime < pre.expiresAt, "TransferPreapproval.expiresAt has not passed: the preapproval is expired");
+    ctx.require(ctx.isLedgerTimeLT(pre.expiresAt), "TransferPreapproval.expiresAt has not passed: the preapproval is expired");
     const rules = await ctx.fetch(AmuletRulesRef, arg.context.amuletRules);
     ctx.require(rules.dso === pre.dso, "AmuletRules belongs to the preapproval's DSO");
     const result = (await ctx.exercise(AmuletRulesRef, arg.context.amuletRules, AmuletRules_Transfer, {
@@ -108,7 +108,7 @@ export const TransferPreapproval_Cancel = choice({
   controllers: (_p: TransferPreapprovalPayload, arg) => [arg.p],
   body: (ctx, self, arg) => {
     ctx.require([self.payload.receiver, self.payload.provider].includes(arg.p), `Controller ${arg.p} is either receiver or provider`);
-    ctx.require(ctx.ledgerTime < self.payload.expiresAt, "TransferPreapproval.expiresAt has not passed");
+    ctx.require(ctx.isLedgerTimeLT(self.payload.expiresAt), "TransferPreapproval.expiresAt has not passed");
     return {};
   },
 });

@@ -96,6 +96,20 @@ describe("LockedAmulet", () => {
     const expire = (await fx.nodes()).find(({ node }) => node.kind === "exercise" && node.contractId === cid);
     expect(expire?.node.kind === "exercise" && expire.node.choice).toBe("LockedAmulet_ExpireAmulet");
   });
+
+  it("is not expired as dust while its lock holds: the choice refuses, and the DSO's pass expires the rest", async () => {
+    const [alice, bob] = [await fx.party("alice"), await fx.party("bob")];
+    const start = (await fx.openRound()).number;
+    const ended = await lock(alice, bob, "0.02", fx.clock.now() + 2n * TICK);
+    // A transfer cannot lock past the holding's expiry; made directly by all its signatories, it can.
+    const amulet = (await fx.client.contract(LockedAmulet, ended))!.payload.amulet;
+    const held = await fx.client.create([alice, bob, fx.dso], LockedAmulet, { amulet, lock: { holders: [bob], expiresAt: fx.clock.now() + 100n * TICK, optContext: null } });
+    await fx.toRound(start + 6n);
+    expect(await fx.client.contract(LockedAmulet, ended)).toBeUndefined();
+    expect(await fx.client.contract(LockedAmulet, held)).toBeDefined();
+    const round = await fx.openRound();
+    await refused(fx.client.exercise([fx.dso], LockedAmulet, held, lockedChoice("LockedAmulet_ExpireAmulet"), { roundCid: round.contractId }), /Lock\.expiresAt/);
+  });
 });
 
 describe("AmuletRules_BuyMemberTraffic", () => {

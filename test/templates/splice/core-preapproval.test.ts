@@ -237,4 +237,21 @@ describe("ExternalPartySetupProposal", () => {
     });
     expect(await fx.client.contract(ExternalPartySetupProposal, made.proposalCid)).toBeUndefined();
   });
+
+  it("cannot be accepted once the preapproval it would create has expired", async () => {
+    const validator = await fx.party("validator-late");
+    const user = await fx.party("external-late");
+    const cid = await fx.tap(validator, "100");
+    const made = await fx.rules<{ proposalCid: string }>([validator], "AmuletRules_CreateExternalPartySetupProposal", {
+      context: await fx.paymentContext(),
+      inputs: [amuletInput(cid)],
+      user,
+      validator,
+      preapprovalExpiresAt: fx.clock.now() + DAY,
+    });
+    await fx.advance(DAY);
+    const accept = choiceOf<ExternalPartySetupProposalPayload, unknown, unknown>(ExternalPartySetupProposal, "ExternalPartySetupProposal_Accept");
+    await refused(fx.client.exercise([user], ExternalPartySetupProposal, made.proposalCid, accept, {}), /ExternalPartySetupProposal\.preapprovalExpiresAt/);
+    expect(await fx.client.contract(ExternalPartySetupProposal, made.proposalCid)).toBeDefined();
+  });
 });

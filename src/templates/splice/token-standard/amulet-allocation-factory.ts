@@ -10,8 +10,8 @@ import { amuletInstrumentId } from "../types.js";
 import type { AllocationFactory_Allocate, AllocationInstructionResult } from "./allocation-instruction-v1.js";
 import { paymentContextFrom } from "./amulet-payments.js";
 import { requireExpectedAdmin } from "./amulet-transfer-factory.js";
-import { assertDeadlineExceeded, assertWithinDeadline } from "./choice-context.js";
 import { prepareTwoStepTransfer } from "./two-step-transfer.js";
+import { assertDeadlineExceeded, assertWithinDeadline } from "../../../ledger/deadlines.js";
 
 /** The field-by-field checks of the allocation, in Splice's order and with its messages. */
 function validateAllocation(ctx: UpdateContext, dso: string, arg: AllocationFactory_Allocate): void {

@@ -12,9 +12,10 @@ import { TransferPreapproval, TransferPreapproval_Send } from "../transfer-preap
 import type { TransferResult } from "../transfer-types.js";
 import { amuletInstrumentId, emptyMetadata, type Metadata } from "../types.js";
 import { createdAmuletToHolding, exercisePaymentTransfer, holdingsToTransferInputs, paymentContextFrom, senderChangeOf } from "./amulet-payments.js";
-import { assertDeadlineExceeded, assertWithinDeadline, CONTEXT_KEYS, lookupContextContractId } from "./choice-context.js";
+import { CONTEXT_KEYS, lookupContextContractId } from "./choice-context.js";
 import { instructionResult, type TransferFactory_Transfer, type TransferInstructionResult } from "./transfer-instruction-v1.js";
 import { prepareTwoStepTransfer } from "./two-step-transfer.js";
+import { assertDeadlineExceeded, assertWithinDeadline } from "../../../ledger/deadlines.js";
 
 export function requireExpectedAdmin(ctx: UpdateContext, expected: string, actual: string): void {
   ctx.require(expected === actual, `Expected admin ${expected} matches actual admin ${actual}`);

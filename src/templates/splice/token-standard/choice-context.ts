@@ -39,13 +39,3 @@ export function getContextBool(ctx: UpdateContext, context: ChoiceContext, key: 
   if (v!.tag !== "AV_Bool") ctx.require(false, `Expected bool: ${key}, got: ${v!.tag}`);
   return v!.value as boolean;
 }
-
-/** Daml `assertWithinDeadline`: the deadline (exclusive) has not passed at ledger time. */
-export function assertWithinDeadline(ctx: UpdateContext, name: string, deadline: bigint): void {
-  ctx.require(ctx.ledgerTime < deadline, `${name} is in the future: the deadline has passed`);
-}
-
-/** Daml `assertDeadlineExceeded`: the deadline has been reached at ledger time. */
-export function assertDeadlineExceeded(ctx: UpdateContext, name: string, deadline: bigint): void {
-  ctx.require(ctx.ledgerTime >= deadline, `${name} has passed: the deadline is not reached yet`);
-}

@@ -13,7 +13,8 @@ import { OpenMiningRound, type OpenMiningRoundPayload } from "../round.js";
 import type { PaymentTransferContext } from "../transfer-types.js";
 import { MICROS_PER_DAY, type ExtraArgs, type Metadata } from "../types.js";
 import { createdAmuletToHolding, exercisePaymentTransfer, holdingsToTransferInputs, paymentContextFrom, senderChangeOf } from "./amulet-payments.js";
-import { assertDeadlineExceeded, assertWithinDeadline, CONTEXT_KEYS, getContextBool, getContextContractId } from "./choice-context.js";
+import { CONTEXT_KEYS, getContextBool, getContextContractId } from "./choice-context.js";
+import { assertDeadlineExceeded, assertWithinDeadline } from "../../../ledger/deadlines.js";
 
 export interface TwoStepTransfer {
   readonly dso: string;

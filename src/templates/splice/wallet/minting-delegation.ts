@@ -34,7 +34,7 @@ export const MintingDelegation_Mint = choice({
   controllers: (p: MintingDelegationPayload) => [p.delegate],
   body: async (ctx, self, arg) => {
     const p = self.payload;
-    ctx.require(ctx.ledgerTime < p.expiresAt, `expiresAt is in the future: the delegation expired at ${p.expiresAt}`);
+    ctx.require(ctx.isLedgerTimeLT(p.expiresAt), `expiresAt is in the future: the delegation expired at ${p.expiresAt}`);
     await fetchRules(ctx, p.dso, arg.context.amuletRules, p.delegate);
     // Splice drops the featured-app right: the delegate must not earn featured rewards on
     // the beneficiary's mints.

@@ -42,10 +42,9 @@ export async function runTransferCall(
   featured: FeaturedProvider | null,
 ): Promise<TransferInstructionResult> {
   const { expectedAdmin, transfer, extraArgs } = call.choiceArg;
-  const now = ctx.ledgerTime;
   ctx.require(transfer.instrumentId.admin === expectedAdmin && transfer.instrumentId.id === "Amulet", `instrument ${transfer.instrumentId.id} of ${transfer.instrumentId.admin} is Amulet of ${expectedAdmin}`);
-  ctx.require(transfer.requestedAt <= now, "requestedAt is not in the future");
-  ctx.require(now < transfer.executeBefore, "executeBefore is in the future");
+  ctx.require(ctx.isLedgerTimeGE(transfer.requestedAt), "requestedAt is not in the future");
+  ctx.require(ctx.isLedgerTimeLT(transfer.executeBefore), "executeBefore is in the future");
   ctx.require(transfer.amount.isPositive(), "Transfer amount must be positive");
   const rulesCid = contextCid(extraArgs.context, "amulet-rules") ?? call.factoryCid;
   const openRound = contextCid(extraArgs.context, "open-round");
