@@ -212,6 +212,31 @@ describe("POST /v0/register and GET /v0/wallet/user-status", () => {
     expect((await call("GET", "/v0/admin/users", operator)).body.usernames).toContain("nora");
   });
 
+  it("never grants a right: a user whose primary party it cannot act as is refused, and nothing changes", async () => {
+    const admin = await s.adminToken();
+    const dso = s.server.network.parties.dso;
+    const bobParty = (await call("POST", "/v0/admin/users", operator, { name: "reg-bob" })).body.party_id as string;
+    // Only the operator (POST /v0/admin/users) gives a user a wallet for an existing party.
+    for (const [user, party, rights] of [
+      ["reg-dso-reader", dso, [{ kind: { CanReadAs: { value: { party: dso } } } }]],
+      ["reg-bob-reader", bobParty, [{ kind: { CanReadAs: { value: { party: bobParty } } } }]],
+      ["reg-no-rights", bobParty, []],
+    ] as const) {
+      const created = await s.json("POST", "/v2/users", { user: { id: user, primaryParty: party }, rights }, admin);
+      expect(created.status, created.text).toBe(200);
+      const r = await call("POST", "/v0/register", await s.token(user));
+      expect([user, r.status]).toEqual([user, 403]);
+      expect(r.body.error).toMatch(/cannot act as its primary party/);
+      const after = await s.json("GET", `/v2/users/${user}/rights`, undefined, admin);
+      expect(after.body.rights.some((x: Record<string, unknown>) => "CanActAs" in (x.kind as object))).toBe(false);
+      expect((await call("GET", "/v0/wallet/user-status", await s.token(user))).body.user_onboarded).toBe(false);
+    }
+    // One that can act as its primary party registers with it.
+    const own = await s.json("POST", "/v2/users", { user: { id: "reg-bob-actor", primaryParty: bobParty }, rights: [{ kind: { CanActAs: { value: { party: bobParty } } } }] }, admin);
+    expect(own.status, own.text).toBe(200);
+    expect((await call("POST", "/v0/register", await s.token("reg-bob-actor"))).body).toEqual({ party_id: bobParty });
+  });
+
   it("needs a valid token and refuses unknown body fields", async () => {
     expect((await call("POST", "/v0/register", null)).status).toBe(401);
     expect((await call("GET", "/v0/wallet/user-status", null)).status).toBe(401);
