@@ -67,4 +67,13 @@ export interface Submission {
   /** Contracts the submitter may use without being a stakeholder (from created-event blobs). */
   readonly disclosed: readonly ContractRecord[];
   readonly minLedgerTimeAbs?: bigint;
+  /**
+   * Which contracts choice bodies may use. `readers` (the default): those the submission's actAs
+   * and readAs parties are stakeholders of, or disclosed, as Canton looks contracts up for a
+   * Ledger API submission; any other is not found, so a body cannot probe contracts its submitter
+   * cannot see. `node`: every contract the node holds, for the node's own applications (wallet,
+   * automation, the simulated DSO), which in Splice read them from the validator's store and
+   * disclose them. A top-level command's contract is always checked against the readers.
+   */
+  readonly visibility?: "readers" | "node";
 }

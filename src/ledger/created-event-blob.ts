@@ -24,6 +24,20 @@ export function createdEventBlobOf(c: Pick<ContractRecord, "contractId" | "templ
   return Buffer.from(JSON.stringify(blob), "utf8");
 }
 
+const storedBlobs = new WeakMap<ContractRecord, Uint8Array>();
+
+/**
+ * Whether `bytes` is exactly the blob of the stored contract: a disclosed contract must be the
+ * contract as created (Canton authenticates it against its id), not an id with a made-up body, or
+ * a disclosure would reveal a contract to whoever learnt its id. Kept per stored record (the
+ * network's contracts come with every command of a wallet).
+ */
+export function isBlobOf(bytes: Uint8Array, stored: ContractRecord): boolean {
+  let blob = storedBlobs.get(stored);
+  if (!blob) storedBlobs.set(stored, (blob = createdEventBlobOf(stored)));
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(blob);
+}
+
 /** The head `createdEventBlobOf` writes; ids are hex and `pkg:Module:Entity`, never escaped. */
 const BLOB_HEAD = /^\{"v":1,"contractId":"([0-9a-f]{2,512})","templateId":"([^"\\]{1,512})",/;
 

@@ -189,7 +189,10 @@ class Interpretation {
       this.inputs.add(cid);
     }
     if (!live.active) throw errors.contractNotFound(cid);
-    if (topLevel && !live.local && !this.disclosed.has(cid)) {
+    // As Canton looks contracts up for the submission's readers (actAs and readAs), in choice
+    // bodies too unless the node's own application submits: one they cannot see (nor disclosed)
+    // is not found, whatever its state.
+    if ((topLevel || this.submission.visibility !== "node") && !live.local && !this.disclosed.has(cid)) {
       const rec = live.record;
       if (![...rec.signatories, ...rec.observers].some((p) => this.visibleTo.has(p))) throw errors.contractNotFound(cid);
     }

@@ -57,6 +57,7 @@ export class LedgerClient {
       commands,
       deduplication: options.deduplication ?? { kind: "none" },
       disclosed: options.disclosed ?? [],
+      visibility: "node",
     });
     if (outcome.kind === "rejected") throw outcome.error;
     return outcome;

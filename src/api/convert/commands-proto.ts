@@ -15,7 +15,7 @@ import type { TemplateRegistry } from "../../ledger/registry.js";
 import type { InterfaceDef, Template } from "../../ledger/template.js";
 import type { Store } from "../../ledger/store-port.js";
 import { recordFromProto, valueFromProto } from "./daml-value-proto.js";
-import { parseCreatedEventBlob } from "../../ledger/created-event-blob.js";
+import { isBlobOf, parseCreatedEventBlob } from "../../ledger/created-event-blob.js";
 import { identifierToString, microsOf } from "./ledger-proto.js";
 
 function preprocess<T>(what: string, f: () => T): T {
@@ -130,6 +130,9 @@ export async function submissionFromProto(
       throw errors.invalidField("disclosed_contracts.contract_id", "does not match the created event blob");
     }
     const rec = await store.activeContract(blob.contractId);
+    if (rec && !isBlobOf(d.createdEventBlob, rec)) {
+      throw errors.invalidField("disclosed_contracts.created_event_blob", `is not the created event blob of contract ${blob.contractId}: disclose contracts as read from the ledger`);
+    }
     if (rec) disclosed.push(rec);
   }
   return {
