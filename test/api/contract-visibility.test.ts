@@ -3,8 +3,10 @@
  * Canton looks contracts up for them: a contract of someone else's is CONTRACT_NOT_FOUND exactly
  * like one that never existed, so a body cannot tell whether it is active or who its stakeholders
  * are. A disclosed contract must be the contract as created (its created event blob), not an id.
- * Found by hostile round 4: the body's fetch answered an authorization error naming the
- * stakeholders, and a blob naming only the id passed as a disclosure.
+ * A transaction format asked for with a submission reads as the parties it names (Canton's
+ * transactionFormatClaims), checked before the submission commits. Found by hostile round 4: the
+ * body's fetch answered an authorization error naming the stakeholders, a blob naming only the id
+ * passed as a disclosure, and submit-and-wait-for-transaction projected for any party asked.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IOU, startTestServer, type TestServer } from "../support/test-server.js";
@@ -20,8 +22,8 @@ beforeAll(async () => {
 afterAll(() => s?.stop());
 
 let n = 0;
-const submit = (who: { party: string; token: string }, command: unknown, extra: Record<string, unknown> = {}) =>
-  s.json("POST", "/v2/commands/submit-and-wait-for-transaction", { commands: { commands: [command], commandId: `vis-${++n}`, actAs: [who.party], ...extra } }, who.token);
+const submit = (who: { party: string; token: string }, command: unknown, extra: Record<string, unknown> = {}, top: Record<string, unknown> = {}) =>
+  s.json("POST", "/v2/commands/submit-and-wait-for-transaction", { commands: { commands: [command], commandId: `vis-${++n}`, actAs: [who.party], ...extra }, ...top }, who.token);
 const iou = async (who: { party: string; token: string }, amount: string) => {
   const r = await submit(who, { CreateCommand: { templateId: IOU, createArguments: { issuer: who.party, owner: who.party, currency: "CC", amount, observers: [] } } });
   expect(r.status, r.text).toBe(200);
@@ -55,5 +57,28 @@ describe("contract visibility of a Ledger API submission", () => {
     const blob = read.body.created.createdEvent.createdEventBlob as string;
     const honest = await compare(mine, theirs.contractId, { disclosedContracts: [{ contractId: theirs.contractId, createdEventBlob: blob, templateId: IOU }] });
     expect([honest.status, honest.body.code]).toEqual([400, "DAML_AUTHORIZATION_ERROR"]);
+  });
+
+  it("a submission's transaction format reads only as parties the caller may read as, refused before it commits", async () => {
+    const create = (amount: string) => ({ CreateCommand: { templateId: IOU, createArguments: { issuer: alice.party, owner: alice.party, currency: "FMT", amount, observers: [] } } });
+    const wildcard = { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: true } } } }] };
+    const formats = [
+      { eventFormat: { filtersByParty: { [bob.party]: wildcard } }, transactionShape: "TRANSACTION_SHAPE_LEDGER_EFFECTS" },
+      { eventFormat: { filtersForAnyParty: wildcard }, transactionShape: "TRANSACTION_SHAPE_LEDGER_EFFECTS" },
+    ];
+    for (const [i, transactionFormat] of formats.entries()) {
+      const r = await submit(alice, create(`${i + 1}`), {}, { transactionFormat });
+      expect([i, r.status, r.body.code]).toEqual([i, 403, "PERMISSION_DENIED"]);
+    }
+    const mine = await submit(alice, create("9"), {}, { transactionFormat: { eventFormat: { filtersByParty: { [alice.party]: wildcard } }, transactionShape: "TRANSACTION_SHAPE_ACS_DELTA" } });
+    expect(mine.status, mine.text).toBe(200);
+    // Only the allowed one committed.
+    const end = (await s.json("GET", "/v2/state/ledger-end", undefined, alice.token)).body.offset;
+    const acs = await s.json("POST", "/v2/state/active-contracts", { eventFormat: { filtersByParty: { [alice.party]: {} } }, activeAtOffset: end }, alice.token);
+    const amounts = (acs.body as { contractEntry: { JsActiveContract: { createdEvent: { createArgument: { currency: string; amount: string } } } } }[])
+      .map((e) => e.contractEntry.JsActiveContract.createdEvent.createArgument)
+      .filter((a) => a.currency === "FMT")
+      .map((a) => a.amount);
+    expect(amounts).toEqual(["9.0000000000"]);
   });
 });

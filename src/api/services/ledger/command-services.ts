@@ -14,12 +14,15 @@ import { errors } from "../../../ledger/errors.js";
 import { submissionFromProto } from "../../convert/commands-proto.js";
 import { defaultTransactionFormat, transactionFormatOf } from "../../convert/format-proto.js";
 import { authenticate } from "./authenticate.js";
+import { requireFormatReaders } from "./format-claims.js";
+import type { TransactionFormat } from "../../../ledger/event-format.js";
 import { guard, toConnectError } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";
 import type { HandlerContext } from "@connectrpc/connect";
 
-async function prepare(api: LedgerApi, commands: Commands | undefined, ctx: HandlerContext): Promise<Submission> {
+async function prepare(api: LedgerApi, commands: Commands | undefined, ctx: HandlerContext, format?: TransactionFormat): Promise<Submission> {
   const user = await authenticate(api, ctx);
+  requireFormatReaders(user, format);
   const submission = await submissionFromProto(commands, user.id, api.registry, api.store);
   if (submission.userId !== user.id && !user.rights.some((r) => r.kind === "ParticipantAdmin")) {
     throw errors.permissionDenied(`the token's user ${user.id} may not submit as user ${submission.userId}`);
@@ -53,10 +56,9 @@ export function commandService(api: LedgerApi): ServiceImpl<typeof CommandServic
       }),
     submitAndWaitForTransaction: (req, ctx) =>
       guard(api.log, async () => {
-        const submission = await prepare(api, req.commands, ctx);
-        const format = req.transactionFormat
-          ? transactionFormatOf(req.transactionFormat, api.registry)
-          : defaultTransactionFormat([...submission.actAs, ...submission.readAs]);
+        const asked = req.transactionFormat ? transactionFormatOf(req.transactionFormat, api.registry) : undefined;
+        const submission = await prepare(api, req.commands, ctx, asked);
+        const format = asked ?? defaultTransactionFormat([...submission.actAs, ...submission.readAs]);
         const outcome = committed(api, await api.ledger.submit(submission));
         return { transaction: api.encoder.transaction(outcome.transaction, format, true) };
       }),

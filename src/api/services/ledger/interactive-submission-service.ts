@@ -10,6 +10,7 @@ import { isParticipantAdmin } from "../../../auth/index.js";
 import { errors } from "../../../ledger/errors.js";
 import { defaultTransactionFormat, transactionFormatOf } from "../../convert/format-proto.js";
 import { authenticate } from "./authenticate.js";
+import { requireFormatReaders } from "./format-claims.js";
 import { guard, toConnectError } from "./connect-error.js";
 import { executionOf, type ExecuteRequest } from "./execute-submission.js";
 import type { LedgerApi } from "./ledger-api.js";
@@ -55,6 +56,7 @@ export function interactiveSubmissionService(api: LedgerApi): ServiceImpl<typeof
     executeSubmissionAndWaitForTransaction: (req, ctx) =>
       guard(api.log, async () => {
         const format = req.transactionFormat ? transactionFormatOf(req.transactionFormat, api.registry) : undefined;
+        requireFormatReaders(await authenticate(api, ctx), format);
         const outcome = await run(req, ctx);
         return { transaction: api.encoder.transaction(outcome.transaction, format ?? defaultTransactionFormat(outcome.transaction.submitters), true) };
       }),

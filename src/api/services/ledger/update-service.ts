@@ -6,14 +6,15 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { TransactionFormat as TransactionFormatProto, UpdateFormat } from "../../../../gen/com/daml/ledger/api/v2/transaction_filter_pb.js";
 import { type GetUpdatesResponseSchema, UpdateService } from "../../../../gen/com/daml/ledger/api/v2/update_service_pb.js";
-import { isParticipantAdmin, requireReadAny, requireReadAs } from "../../../auth/index.js";
+import { isParticipantAdmin, requireReadAs } from "../../../auth/index.js";
 import { errors } from "../../../ledger/errors.js";
 import type { TransactionFormat } from "../../../ledger/event-format.js";
 import type { TransactionRecord } from "../../../ledger/records.js";
 import { tail } from "../../../ledger/streams.js";
-import { defaultTransactionFormat, eventFormatOf, readersOf, transactionFormatOf } from "../../convert/format-proto.js";
+import { defaultTransactionFormat, eventFormatOf, transactionFormatOf } from "../../convert/format-proto.js";
 import { offsetCheckpointToProto } from "../../convert/ledger-proto.js";
 import { authenticate } from "./authenticate.js";
+import { requireFormatReaders } from "./format-claims.js";
 import { guard, guardStream } from "./connect-error.js";
 import { limitedStream } from "./limited-stream.js";
 import { watchedTail } from "./watched-tail.js";
@@ -27,12 +28,7 @@ interface LegacyLookup {
 }
 
 async function authorizedFormat(api: LedgerApi, ctx: HandlerContext, format: TransactionFormat): Promise<TransactionFormat> {
-  const user = await authenticate(api, ctx);
-  if (!isParticipantAdmin(user)) {
-    const readers = readersOf(format.eventFormat);
-    if (readers === "any") requireReadAny(user);
-    else requireReadAs(user, readers);
-  }
+  requireFormatReaders(await authenticate(api, ctx), format);
   return format;
 }
 
