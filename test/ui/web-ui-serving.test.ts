@@ -31,6 +31,20 @@ describe("the web UI on the JSON port", () => {
     }
   });
 
+  it("lets no other site frame it, sniff its types or read its paths (clickjacking headers on every UI response)", async () => {
+    const [asset] = readdirSync(new URL("../../web/dist/assets", import.meta.url)).filter((f) => f.endsWith(".js"));
+    for (const [method, path] of [["GET", "/"], ["GET", "/wallet/transfer"], ["GET", `/assets/${asset}`], ["GET", "/ui/config"], ["POST", "/ui/session"]] as const) {
+      const r = await fetch(node.http + path, { method, headers: { "content-type": "application/json" }, body: method === "POST" ? '{"user":"ui-frame"}' : undefined });
+      expect([path, r.headers.get("x-frame-options"), r.headers.get("content-security-policy"), r.headers.get("x-content-type-options"), r.headers.get("referrer-policy")]).toEqual([
+        path,
+        "DENY",
+        "frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
+        "nosniff",
+        "no-referrer",
+      ]);
+    }
+  });
+
   it("leaves API paths to the API: an unknown /v0 path is still the API's 404", async () => {
     const r = await fetch(node.http + "/v0/no-such-thing");
     expect(r.status).toBe(404);
@@ -52,7 +66,7 @@ describe("the web UI on the JSON port", () => {
     expect([r.status, r.body]).toEqual([200, { devLogin: true }]);
   });
 
-  it("gives no token to another site's page: text/plain bodies, a foreign Origin, a rebound Host name", async () => {
+  it("gives no token to another site's page or through a proxy: text/plain bodies, a foreign Origin, a rebound Host name, forwarded requests", async () => {
     const port = Number(new URL(node.http).port);
     const post = (headers: Record<string, string>, body = JSON.stringify({ user: "participant_admin" })) =>
       new Promise<{ status: number; body: any }>((resolve, reject) => {
@@ -72,6 +86,11 @@ describe("the web UI on the JSON port", () => {
       [{ "content-type": "application/json", origin: "http://evil.example" }, 403, /Origin differs from Host/],
       // DNS rebinding: the attacker's name now points at 127.0.0.1, so its page is "same-origin".
       [{ "content-type": "application/json", host: `rebind.attacker.example:${port}`, origin: `http://rebind.attacker.example:${port}` }, 403, /addressed to this machine/],
+      // A reverse proxy on this machine (nginx's proxy_pass http://127.0.0.1:port keeps a loopback Host).
+      [{ "content-type": "application/json", "x-forwarded-for": "203.0.113.9" }, 403, /not forwarded by a proxy/],
+      [{ "content-type": "application/json", forwarded: "for=203.0.113.9;host=wallet.example.com" }, 403, /not forwarded by a proxy/],
+      [{ "content-type": "application/json", "x-real-ip": "203.0.113.9" }, 403, /not forwarded by a proxy/],
+      [{ "content-type": "application/json", via: "1.1 proxy" }, 403, /not forwarded by a proxy/],
     ] as const;
     for (const [headers, status, error] of refusals) {
       const r = await post(headers);

@@ -60,6 +60,7 @@ export function isWebUiRequest(method: string, pathname: string): boolean {
 export function createWebUi(options: WebUiOptions): (req: IncomingMessage, res: ServerResponse, url: RequestTarget) => void {
   const dist = options.dist ?? defaultDist;
   return (req, res, url) => {
+    for (const [name, value] of UI_HEADERS) res.setHeader(name, value);
     const pathname = url.pathname;
     const work =
       pathname === "/ui/session"
@@ -70,6 +71,17 @@ export function createWebUi(options: WebUiOptions): (req: IncomingMessage, res: 
     work.catch((e: unknown) => send(res, 500, { error: e instanceof Error ? e.message : String(e) }));
   };
 }
+
+/**
+ * On every UI response: no other site may frame the wallet (its session is in this origin's
+ * storage, and its buttons move CC: clickjacking), no type sniffing, no referrer leaking paths.
+ */
+const UI_HEADERS: readonly (readonly [string, string])[] = [
+  ["x-frame-options", "DENY"],
+  ["content-security-policy", "frame-ancestors 'none'; base-uri 'none'; object-src 'none'"],
+  ["x-content-type-options", "nosniff"],
+  ["referrer-policy", "no-referrer"],
+];
 
 /** How the browser logs in: the dev login's availability and the OIDC issuer, if any. */
 function uiConfig(options: WebUiOptions, res: ServerResponse): void {
@@ -101,7 +113,9 @@ async function issueSession(options: WebUiOptions, req: IncomingMessage, res: Se
  * token: a cross-site POST of `text/plain` needs no preflight, so the body must be declared JSON
  * (a cross-site JSON POST is preflighted, and nothing here allows it); an Origin must be this very
  * host; and on a loopback listener the request must be addressed to a loopback name, or a page
- * whose DNS name the attacker rebinds to 127.0.0.1 would count as same-origin.
+ * whose DNS name the attacker rebinds to 127.0.0.1 would count as same-origin, and must not have
+ * come through a proxy: a reverse proxy on the same machine (nginx's `proxy_pass
+ * http://127.0.0.1:7575` sends `Host: 127.0.0.1:7575`) would hand tokens to anyone it serves.
  */
 function sessionRefusal(devLogin: "loopback" | "on", req: IncomingMessage): { status: number; error: string } | undefined {
   const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
@@ -114,8 +128,14 @@ function sessionRefusal(devLogin: "loopback" | "on", req: IncomingMessage): { st
   if (devLogin === "loopback" && !isLoopbackName(host)) {
     return { status: 403, error: "The development login answers only requests addressed to this machine (localhost, 127.0.0.1 or [::1])." };
   }
+  if (devLogin === "loopback" && PROXY_HEADERS.some((h) => req.headers[h] !== undefined)) {
+    return { status: 403, error: "The development login answers only requests made on this machine, not forwarded by a proxy." };
+  }
   return undefined;
 }
+
+/** Headers a reverse proxy adds (RFC 7239 and the de facto ones). */
+const PROXY_HEADERS = ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip", "via"] as const;
 
 function hostOf(origin: string): string | undefined {
   try {
