@@ -278,6 +278,7 @@ function createListeners(
     services: [...ledgerApi, ...walletApi.map((s) => ({ ...s, dialect: "splice" as const }))],
     registry: api.registry,
     listMaxElements: config.httpListMaxElements,
+    listMaxBytes: config.httpListMaxBytes,
     maxBodyBytes: config.httpMaxBodyBytes,
     maxBinaryBodyBytes: config.maxDarBytes,
     authenticate: authenticateFirst(api),

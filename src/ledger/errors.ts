@@ -305,6 +305,10 @@ export const errors = {
       `The number of streams in use (${value}) has reached or exceeded the limit (${limit}). Metrics are available at daml.lapi.streams.`,
       { value: String(value), limit: String(limit), fullMethodName: method },
     ),
+  listTooLarge: (limit: number) =>
+    make("HTTP_LIST_TOO_LARGE", Category.InvalidIndependentOfSystemState)(
+      `The answer exceeds the server's limit of ${limit} bytes; ask for fewer elements with the limit query parameter or use the streaming endpoint (WebSocket or gRPC)`,
+    ),
   tooManyElements: (limit: number) =>
     make("HTTP_LIST_TOO_LARGE", Category.InvalidIndependentOfSystemState)(
       `The number of elements exceeds the server's limit of ${limit}; use the limit query parameter or the streaming endpoint`,

@@ -35,6 +35,8 @@ export interface GatewayOptions {
   readonly services: readonly { readonly service: DescService; readonly impl: object; readonly dialect?: Dialect }[];
   readonly registry: TemplateRegistry;
   readonly listMaxElements: number;
+  /** Bytes of JSON an array answer may reach (413 past it). */
+  readonly listMaxBytes: number;
   readonly maxBodyBytes: number;
   /** Limit of raw (application/octet-stream) bodies: DAR uploads, which outgrow JSON bodies. */
   readonly maxBinaryBodyBytes?: number;
@@ -144,7 +146,7 @@ async function invoke(calls: CantonCalls, route: Route, params: string[], url: R
     const output = route.method.output as DescMessage;
     if (route.method.methodKind === "server_streaming") {
       const items = await collect(calls.options, impl(decoded.input, ctx) as AsyncIterable<unknown>, decoded.stream, abort, output);
-      send(res, 200, items);
+      sendJsonArray(res, items);
     } else {
       const result = await (impl(decoded.input, ctx) as Promise<unknown>);
       if (hasBinaryResponse(route)) sendBinaryResponse(res, route, result as Record<string, unknown>);
@@ -192,13 +194,18 @@ function refuse(res: ServerResponse, status: number, message: string): void {
   send(res, status, body);
 }
 
-/** A server stream as a bounded JSON array: ends at `limit`, after an idle gap, or fails past the list limit. */
-async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, params: StreamParams, abort: AbortController, output: DescMessage): Promise<unknown[]> {
+/**
+ * A server stream as a bounded JSON array, each element's JSON text: ends at `limit`, after an
+ * idle gap, or fails past the list limits (elements or bytes). Each element is serialized as it
+ * arrives, between turns of the event loop, not the whole answer at once at the end.
+ */
+async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, params: StreamParams, abort: AbortController, output: DescMessage): Promise<string[]> {
   const { limit } = params;
   const idleMs = params.idleMs ?? options.defaultStreamIdleMs ?? 1000;
   const max = options.listMaxElements;
   const take = limit !== undefined && limit <= max ? limit : max + 1;
-  const items: unknown[] = [];
+  const items: string[] = [];
+  let bytes = 2;
   const it = stream[Symbol.asyncIterator]();
   try {
     while (items.length < take) {
@@ -207,7 +214,10 @@ async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, 
       const next = await Promise.race([it.next(), idle]);
       clearTimeout(timer);
       if (next === "idle" || next.done) break;
-      items.push(toCantonJson(output, create(output, next.value as never)));
+      const json = JSON.stringify(toCantonJson(output, create(output, next.value as never)));
+      bytes += Buffer.byteLength(json) + 1;
+      if (bytes > options.listMaxBytes) throw errors.listTooLarge(options.listMaxBytes);
+      items.push(json);
     }
   } finally {
     abort.abort();
@@ -216,6 +226,19 @@ async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, 
   if (items.length > max) throw errors.tooManyElements(max);
   return items;
 }
+
+/**
+ * The array, and the socket closed if the client stops reading it for a minute: an answer waits
+ * in memory until it is read, and a client that never reads would hold it for good.
+ */
+function sendJsonArray(res: ServerResponse, items: readonly string[]): void {
+  const text = `[${items.join(",")}]`;
+  res.setTimeout(STALLED_READER_MS, () => res.destroy());
+  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+const STALLED_READER_MS = 60_000;
 
 /** A failed Canton-dialect request as Canton's JsCantonError (413 for an oversized body or list). */
 function sendError(res: ServerResponse, e: unknown, options: GatewayOptions): void {

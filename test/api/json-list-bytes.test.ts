@@ -1,0 +1,40 @@
+/**
+ * An array answer (`/v2` server streams in their JSON form) is held in memory until the client
+ * reads it, so it is bounded in bytes as well as in elements: past CCWALLET_HTTP_LIST_MAX_BYTES it
+ * is a 413 in Canton's shape, and fewer elements (`limit`) fit. Found by hostile round 4: one
+ * user's sixty 3.5 MB contracts made each ACS read a 218 MB answer, twenty of them took the node
+ * to 6 GB and stalled it for minutes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { IOU, startTestServer, type TestServer } from "../support/test-server.js";
+
+let s: TestServer;
+let alice: { party: string; token: string };
+beforeAll(async () => {
+  s = await startTestServer({ CCWALLET_HTTP_LIST_MAX_BYTES: "100000" });
+  alice = await s.partyUser("list-bytes");
+});
+afterAll(() => s?.stop());
+
+describe("array answers bounded in bytes", () => {
+  it("answers 413 past the byte limit, and serves what fits", async () => {
+    for (let i = 0; i < 3; i++) {
+      const r = await s.json(
+        "POST",
+        "/v2/commands/submit-and-wait",
+        { commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: alice.party, owner: alice.party, currency: `${i}`.repeat(40_000), amount: "1", observers: [] } } }], commandId: `big-${i}`, actAs: [alice.party] },
+        alice.token,
+      );
+      expect(r.status, r.text).toBe(200);
+    }
+    const end = (await s.json("GET", "/v2/state/ledger-end", undefined, alice.token)).body.offset;
+    const request = { eventFormat: { filtersByParty: { [alice.party]: {} } }, activeAtOffset: end };
+    const all = await s.json("POST", "/v2/state/active-contracts", request, alice.token);
+    expect([all.status, all.body.code]).toEqual([413, "HTTP_LIST_TOO_LARGE"]);
+    expect(all.body.cause).toMatch(/exceeds the server's limit of 100000 bytes/);
+    const two = await s.json("POST", "/v2/state/active-contracts?limit=2", request, alice.token);
+    expect(two.status, two.text.slice(0, 200)).toBe(200);
+    expect(two.body).toHaveLength(2);
+    expect(Buffer.byteLength(two.text)).toBeLessThan(100_000);
+  });
+});
