@@ -279,6 +279,8 @@ function createListeners(
     registry: api.registry,
     listMaxElements: config.httpListMaxElements,
     listMaxBytes: config.httpListMaxBytes,
+    // A socket waiting for its request frame is a stream to be: the same ceiling.
+    maxWaitingSockets: config.maxStreams,
     maxBodyBytes: config.httpMaxBodyBytes,
     maxBinaryBodyBytes: config.maxDarBytes,
     authenticate: authenticateFirst(api),

@@ -37,6 +37,8 @@ export interface GatewayOptions {
   readonly listMaxElements: number;
   /** Bytes of JSON an array answer may reach (413 past it). */
   readonly listMaxBytes: number;
+  /** WebSocket streams that may wait for their request frame at once (websocket-streams.ts). */
+  readonly maxWaitingSockets?: number;
   readonly maxBodyBytes: number;
   /** Limit of raw (application/octet-stream) bodies: DAR uploads, which outgrow JSON bodies. */
   readonly maxBinaryBodyBytes?: number;
@@ -97,6 +99,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     methodOf: (route) => (input, ctx) => impls.get(route.service)![route.method.localName](input, ctx) as AsyncIterable<unknown>,
     decode: (route, params, query, json) => decodeCantonRequest(route, params, query, json, calls.daml as never),
     authenticate: options.authenticate,
+    maxWaitingSockets: options.maxWaitingSockets,
     maxPayloadBytes: options.maxBodyBytes,
     log: options.log,
   });

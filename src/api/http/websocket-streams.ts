@@ -35,6 +35,8 @@ export interface WebSocketStreamsOptions {
   readonly decode: (route: Route, params: readonly string[], query: URLSearchParams, json: unknown) => unknown;
   /** The gateway's first step (token and user), run before the upgrade is accepted. */
   readonly authenticate?: (route: Route, ctx: HandlerContext) => Promise<void>;
+  /** Sockets that may wait for their request frame at once (DEFAULT_MAX_WAITING_SOCKETS). */
+  readonly maxWaitingSockets?: number;
   /** Largest request frame accepted (ws closes with 1009 past it). */
   readonly maxPayloadBytes: number;
   /** Unsent bytes a socket may hold before the stream is held back (default 1 MiB). */
@@ -53,10 +55,17 @@ export const DEFAULT_HIGH_WATER_BYTES = 1024 * 1024;
 /** How long a closing socket may take to answer the close before it is cut. */
 const CLOSE_GRACE_MS = 2000;
 
+/** Sockets upgraded (or being) that have not sent their request frame yet, across all callers. */
+export const DEFAULT_MAX_WAITING_SOCKETS = 1000;
+
 export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSocketStreams {
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes, handleProtocols: (offered) => chooseSubprotocol(offered) });
   const open = new Map<WebSocket, AbortController>();
   let closing = false;
+  // Sockets between their upgrade request and their request frame hold a file descriptor (for up
+  // to REQUEST_FRAME_TIMEOUT_MS) but no stream slot yet: bounded, so no caller can exhaust them.
+  let waiting = 0;
+  const maxWaiting = options.maxWaitingSockets ?? DEFAULT_MAX_WAITING_SOCKETS;
   return {
     upgrade(req, socket, head) {
       socket.on("error", () => socket.destroy());
@@ -67,12 +76,21 @@ export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSoc
       const match = matchRoute(options.routes, "POST", url.pathname);
       if (typeof match !== "object" || !isStreamRoute(match.route)) return refuse(socket, new HttpRefusal(404, "The requested resource could not be found."));
       if (closing) return refuse(socket, new HttpRefusal(503, "The server is shutting down."));
+      if (waiting >= maxWaiting) return refuse(socket, new HttpRefusal(503, `Too many WebSocket streams are waiting for their request frame (${maxWaiting}); retry shortly.`));
+      waiting++;
+      let counted = true;
+      const done = () => {
+        if (counted) waiting--;
+        counted = false;
+      };
+      socket.once("close", done);
       const abort = new AbortController();
       const ctx = wsHandlerContext(match.route, url, req, abort.signal);
       void admit(options, match.route, ctx).then((refusal) => {
         if (refusal !== undefined) return refuseUpgrade(socket, refusal.status, refusal.body);
         if (closing) return refuse(socket, new HttpRefusal(503, "The server is shutting down."));
         wss.handleUpgrade(req, socket, head, (ws) => {
+          ws.once("message", done);
           open.set(ws, abort);
           ws.once("close", () => open.delete(ws));
           const session = { call: options.methodOf(match.route), decode: (json: unknown) => options.decode(match.route, match.params, url.searchParams, json) };

@@ -336,3 +336,29 @@ async function waitFor(cond: () => boolean, ms = 5000): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+describe("WebSocket streams: sockets waiting for their request frame", () => {
+  let t: TestServer;
+  let erin: Who;
+  beforeAll(async () => {
+    const config = join(mkdtempSync(join(tmpdir(), "ccwallet-ws-")), "config.json");
+    writeFileSync(config, JSON.stringify({ ledger: { maxStreams: 3 } }));
+    t = await startTestServer({ CCWALLET_CONFIG: config });
+    erin = await t.partyUser("erin");
+  });
+  afterAll(() => t?.stop());
+
+  it("are bounded by the global stream ceiling: past it 503, and a socket that sends its frame frees its place", async () => {
+    const waiting = await Promise.all([0, 1, 2].map(() => connect(t, "/v2/updates", erin.token)));
+    const refused = await open(t, "/v2/updates", erin.token);
+    expect("refused" in refused && refused.refused.status).toBe(503);
+    expect("refused" in refused && refused.refused.body.cause).toMatch(/waiting for their request frame \(3\)/);
+    // One sends its request (it becomes a stream, under the stream limits): another may wait.
+    waiting[0].ws.send(JSON.stringify({ beginExclusive: 0, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [erin.party]: {} } }, transactionShape: "TRANSACTION_SHAPE_ACS_DELTA" } } }));
+    await waiting[0].next();
+    const later = await open(t, "/v2/updates", erin.token);
+    expect("ws" in later).toBe(true);
+    for (const c of [...waiting, later]) if ("ws" in c) c.ws.close();
+  });
+});
+
