@@ -38,11 +38,18 @@ export function chooseSubprotocol(offered: ReadonlySet<string>): string | false 
   return offered.has(DAML_WS_AUTH) ? DAML_WS_AUTH : false;
 }
 
-/** Refuses a handshake with an HTTP answer and closes the connection. */
+/**
+ * Refuses a handshake with an HTTP answer and closes the connection: ended, then destroyed after a
+ * grace for the answer to leave, since the server's sockets allow half-open connections and a
+ * client that never closes its side would otherwise hold the descriptor for good.
+ */
 export function refuseUpgrade(socket: Duplex, status: number, body: unknown): void {
   if (!socket.writable) return void socket.destroy();
   const text = JSON.stringify(body);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
+  setTimeout(() => socket.destroy(), REFUSED_SOCKET_GRACE_MS).unref();
 }
+
+const REFUSED_SOCKET_GRACE_MS = 2_000;

@@ -63,7 +63,8 @@ export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSoc
   const open = new Map<WebSocket, AbortController>();
   let closing = false;
   // Sockets between their upgrade request and their request frame hold a file descriptor (for up
-  // to REQUEST_FRAME_TIMEOUT_MS) but no stream slot yet: bounded, so no caller can exhaust them.
+  // to REQUEST_FRAME_TIMEOUT_MS) but no stream slot yet: bounded, so that together they cannot
+  // exhaust the process's descriptors (callers share the bound, as they share maxStreams).
   let waiting = 0;
   const maxWaiting = options.maxWaitingSockets ?? DEFAULT_MAX_WAITING_SOCKETS;
   return {
@@ -87,8 +88,9 @@ export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSoc
       const abort = new AbortController();
       const ctx = wsHandlerContext(match.route, url, req, abort.signal);
       void admit(options, match.route, ctx).then((refusal) => {
-        if (refusal !== undefined) return refuseUpgrade(socket, refusal.status, refusal.body);
-        if (closing) return refuse(socket, new HttpRefusal(503, "The server is shutting down."));
+        // A refused socket waits for nothing more, whether or not its client ever closes it.
+        if (refusal !== undefined) return done(), refuseUpgrade(socket, refusal.status, refusal.body);
+        if (closing) return done(), refuse(socket, new HttpRefusal(503, "The server is shutting down."));
         wss.handleUpgrade(req, socket, head, (ws) => {
           ws.once("message", done);
           open.set(ws, abort);

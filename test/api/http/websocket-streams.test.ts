@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connect as connectTcp, type Socket } from "node:net";
 import WebSocket from "ws";
 import { createIou, startTestServer, type TestServer } from "../../support/test-server.js";
 
@@ -359,6 +360,28 @@ describe("WebSocket streams: sockets waiting for their request frame", () => {
     const later = await open(t, "/v2/updates", erin.token);
     expect("ws" in later).toBe(true);
     for (const c of [...waiting, later]) if ("ws" in c) c.ws.close();
+  });
+
+  it("does not count refused upgrades, even from clients that never close their side", async () => {
+    const port = Number(new URL(t.http).port);
+    const sockets = await Promise.all(
+      [0, 1, 2, 3].map(
+        () =>
+          new Promise<Socket>((resolve) => {
+            const socket = connectTcp({ port, host: "127.0.0.1", allowHalfOpen: true }, () =>
+              socket.write(
+                "GET /v2/updates HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: jwt.token.garbage, daml.ws.auth\r\n\r\n",
+              ),
+            );
+            socket.on("error", () => undefined);
+            socket.once("data", () => resolve(socket)); // the 401; the client keeps its side open
+          }),
+      ),
+    );
+    const valid = await open(t, "/v2/updates", erin.token);
+    expect("ws" in valid).toBe(true);
+    if ("ws" in valid) valid.ws.close();
+    for (const socket of sockets) socket.destroy();
   });
 });
 
