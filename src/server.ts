@@ -201,6 +201,7 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
     featured: parts.featuredAppRights?.(api) ?? ccFeaturedAppRights(client, dso),
     users: new WalletUsers(store),
     local: newWalletLocal(),
+    dso,
   };
   const validator = await bootstrapValidatorOperator(onboarding);
   const { preapprovalLifetime, renewalDuration } = config.automation.transferPreapproval;

@@ -68,4 +68,4 @@ export const newWalletLocal = (): WalletLocal => ({ userLocks: new KeyedMutex(),
  * What onboarding and the user directory need: available before the validator operator's own
  * party exists (onboarding it is how that party is made at first start).
  */
-export type OnboardingDeps = Pick<WalletDeps, "store" | "namespace" | "validatorUser" | "installer" | "featured" | "users" | "local">;
+export type OnboardingDeps = Pick<WalletDeps, "store" | "namespace" | "validatorUser" | "installer" | "featured" | "users" | "local" | "dso">;

@@ -226,15 +226,38 @@ describe("POST /v0/register and GET /v0/wallet/user-status", () => {
       expect(created.status, created.text).toBe(200);
       const r = await call("POST", "/v0/register", await s.token(user));
       expect([user, r.status]).toEqual([user, 403]);
-      expect(r.body.error).toMatch(/cannot act as its primary party/);
+      expect(r.body.error).toMatch(/cannot act as party/);
       const after = await s.json("GET", `/v2/users/${user}/rights`, undefined, admin);
       expect(after.body.rights.some((x: Record<string, unknown>) => "CanActAs" in (x.kind as object))).toBe(false);
       expect((await call("GET", "/v0/wallet/user-status", await s.token(user))).body.user_onboarded).toBe(false);
     }
+    // Nor does the operator onboard a wallet for the network's DSO party.
+    const dsoWallet = await call("POST", "/v0/admin/users", operator, { name: "reg-dso", party_id: dso });
+    expect([dsoWallet.status, dsoWallet.body.error]).toEqual([403, `party ${dso} is the DSO party of the network, not a wallet party`]);
+    expect((await s.json("GET", "/v2/users/reg-dso", undefined, admin)).status).toBe(404);
     // One that can act as its primary party registers with it.
     const own = await s.json("POST", "/v2/users", { user: { id: "reg-bob-actor", primaryParty: bobParty }, rights: [{ kind: { CanActAs: { value: { party: bobParty } } } }] }, admin);
     expect(own.status, own.text).toBe(200);
     expect((await call("POST", "/v0/register", await s.token("reg-bob-actor"))).body).toEqual({ party_id: bobParty });
+  });
+
+  it("ends a wallet's use with its user's rights, and a deleted user's wallet is not registered back", async () => {
+    const admin = await s.adminToken();
+    const party = (await call("POST", "/v0/admin/users", operator, { name: "reg-frank" })).body.party_id as string;
+    const frank = await s.token("reg-frank");
+    expect((await call("GET", "/v0/wallet/balance", frank)).status).toBe(200);
+    const revoked = await s.json("PATCH", "/v2/users/reg-frank/rights", { userId: "reg-frank", rights: [{ kind: { CanActAs: { value: { party } } } }] }, admin);
+    expect(revoked.status, revoked.text).toBe(200);
+    const refused = await call("GET", "/v0/wallet/balance", frank);
+    expect([refused.status, refused.body.error]).toEqual([403, `User reg-frank may not act as party ${party}`]);
+    expect((await call("POST", "/v0/wallet/tap", frank, { amount: "1" })).status).toBe(403);
+    // Register gives nothing back; nor after the ledger user is deleted, or made again without rights.
+    expect((await call("POST", "/v0/register", frank)).status).toBe(403);
+    expect((await s.json("DELETE", "/v2/users/reg-frank", undefined, admin)).status).toBe(200);
+    expect((await call("POST", "/v0/register", frank)).status).toBe(403);
+    expect((await s.json("POST", "/v2/users", { user: { id: "reg-frank" }, rights: [] }, admin)).status).toBe(200);
+    expect((await call("POST", "/v0/register", frank)).status).toBe(403);
+    expect(await rightsOf("reg-frank")).toEqual([]);
   });
 
   it("needs a valid token and refuses unknown body fields", async () => {

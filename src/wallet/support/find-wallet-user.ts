@@ -1,6 +1,8 @@
 /**
- * Who may use a wallet: the ledger user named by a verified token must exist, be active and be
- * onboarded here. Returns the wallet's party for the use cases.
+ * Who may use a wallet: the ledger user named by a verified token must exist, be active, be
+ * onboarded here and still be able to act as the wallet's party (Splice's
+ * ActAsPrimaryPartyAuthExtractor): rights revoked on the Ledger API end the wallet's use too.
+ * Returns the wallet's party for the use cases.
  */
 import type { PartyId } from "../../ledger/ids.js";
 import type { OnboardingDeps } from "../wallet-deps.js";
@@ -16,6 +18,7 @@ export async function findWalletUser(ctx: OnboardingDeps, userId: string): Promi
   if (!user || user.isDeactivated) throw walletErrors.forbidden(`user ${userId} ${user ? "is deactivated" : "does not exist"}`);
   const known = await ctx.users.get(userId);
   if (!known) throw walletErrors.forbidden(`user ${userId} is not onboarded to a wallet on this validator`);
+  if (!user.rights.some((r) => r.kind === "CanActAs" && r.party === known.party)) throw walletErrors.forbidden(`User ${userId} may not act as party ${known.party}`);
   return { userId, party: known.party as PartyId };
 }
 

@@ -13,10 +13,12 @@ import { walletErrors } from "../wallet-error.js";
 
 export async function registerUser(ctx: OnboardingDeps, tokenUser: string): Promise<{ party: PartyId }> {
   const user = await ctx.store.user(tokenUser);
-  const primary = user?.primaryParty;
-  if (user && primary && !user.rights.some((r) => r.kind === "CanActAs" && r.party === primary)) {
+  // The party onboarding would use: a wallet this user had (left behind when the ledger user was
+  // deleted or its rights revoked), else its primary party; with neither, a fresh one.
+  const party = (await ctx.users.get(tokenUser))?.party ?? user?.primaryParty;
+  if (party && !user?.rights.some((r) => r.kind === "CanActAs" && r.party === party)) {
     throw walletErrors.forbidden(
-      `user ${tokenUser} cannot act as its primary party ${primary}: self-registration grants no rights; the validator operator can onboard it (POST /v0/admin/users)`,
+      `user ${tokenUser} cannot act as party ${party}: self-registration grants no rights; the validator operator can onboard it (POST /v0/admin/users)`,
     );
   }
   return onboardUser(ctx, { name: tokenUser });
