@@ -290,7 +290,9 @@ function createListeners(
   // The web UI shares the JSON port; its dev login only where nobody else can reach it (or when enabled).
   const webUi = createWebUi({
     issueToken: (user) => issueToken({ secret: observed.secret, userId: user, audience: config.auth.audience, expiresInSeconds: 12 * 3600 }),
-    devLogin: config.devLogin === undefined ? (isLoopbackHost(config.host) ? "loopback" : "off") : config.devLogin ? "on" : "off",
+    isLedgerAdmin: async (user) => user === config.adminUser || Boolean((await api.store.user(user))?.rights.some((r) => r.kind === "ParticipantAdmin" || r.kind === "IdentityProviderAdmin")),
+    // By default on a loopback listener only, and not once a real login (an OIDC issuer) is configured.
+    devLogin: config.devLogin === undefined ? (isLoopbackHost(config.host) && !config.uiOidc ? "loopback" : "off") : config.devLogin ? "on" : "off",
     oidc: config.uiOidc,
   });
   const label = routeLabeler(gateway.routes, [...OPS_PATHS, "/ui/session"]);

@@ -110,6 +110,15 @@ describe("the web UI on the JSON port", () => {
     }
   });
 
+  it("never signs for a ledger administrator: the configured admin user, or a user with ParticipantAdmin", async () => {
+    const created = await node.json("POST", "/v2/users", { user: { id: "ui-root" }, rights: [{ kind: { ParticipantAdmin: { value: {} } } }] });
+    expect(created.status, created.text).toBe(200);
+    for (const user of ["participant_admin", "ui-root"]) {
+      const r = await node.json("POST", "/ui/session", { user }, null);
+      expect([user, r.status, r.body.error]).toEqual([user, 403, "The development login signs in wallet users, not ledger administrators."]);
+    }
+  });
+
   it("refuses a malformed user name with the reason", async () => {
     const r = await node.json("POST", "/ui/session", { user: "no spaces" }, null);
     expect([r.status, r.body.error]).toEqual([400, "The user name must be 1-128 characters of letters, digits and @^$.!`-#+'~_|:()"]);
@@ -117,6 +126,17 @@ describe("the web UI on the JSON port", () => {
 });
 
 describe("the dev login when disabled", () => {
+  it("is off by default once an OIDC issuer is configured (a real login), unless turned on", async () => {
+    const oidc = { CCWALLET_UI_OIDC_ISSUER: "https://idp.example/realms/x", CCWALLET_UI_OIDC_CLIENT_ID: "wallet", CCWALLET_AUTH_JWKS_URL: "https://idp.example/jwks" };
+    const withIssuer = await startTestServer(oidc);
+    try {
+      expect((await withIssuer.json("GET", "/ui/config", undefined, null)).body.devLogin).toBe(false);
+      expect((await withIssuer.json("POST", "/ui/session", { user: "x" }, null)).status).toBe(403);
+    } finally {
+      await withIssuer.stop();
+    }
+  });
+
   it("answers 403 with the reason", async () => {
     const off = await startTestServer({ CCWALLET_UI_DEV_LOGIN: "false" });
     try {

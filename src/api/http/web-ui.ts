@@ -27,6 +27,12 @@ export interface WebUiOptions {
   /** Signs a session token for a user (the app layer passes the HS256 issuer; the secret stays there). */
   readonly issueToken: (user: string) => Promise<string>;
   /**
+   * Whether a user administers the ledger (ParticipantAdmin, or the configured admin user): the
+   * dev login never signs for one. The UI is a wallet and needs no such token, and a login that
+   * trusts a user name must not be one step from the whole node.
+   */
+  readonly isLedgerAdmin: (user: string) => Promise<boolean>;
+  /**
    * Whether `POST /ui/session` issues tokens: "loopback" (the listener is on loopback) to requests
    * addressed to a loopback name only, "on" (explicitly enabled) to any, "off" never. Either way
    * only to a JSON POST from no other origin.
@@ -104,6 +110,9 @@ async function issueSession(options: WebUiOptions, req: IncomingMessage, res: Se
   if (typeof user !== "string" || !/^[A-Za-z0-9@^$.!`\-#+'~_|:()]{1,128}$/.test(user)) {
     return send(res, 400, { error: "The user name must be 1-128 characters of letters, digits and @^$.!`-#+'~_|:()" });
   }
+  if (await options.isLedgerAdmin(user)) {
+    return send(res, 403, { error: "The development login signs in wallet users, not ledger administrators." });
+  }
   const token = await options.issueToken(user);
   send(res, 200, { user, token });
 }
@@ -113,9 +122,11 @@ async function issueSession(options: WebUiOptions, req: IncomingMessage, res: Se
  * token: a cross-site POST of `text/plain` needs no preflight, so the body must be declared JSON
  * (a cross-site JSON POST is preflighted, and nothing here allows it); an Origin must be this very
  * host; and on a loopback listener the request must be addressed to a loopback name, or a page
- * whose DNS name the attacker rebinds to 127.0.0.1 would count as same-origin, and must not have
- * come through a proxy: a reverse proxy on the same machine (nginx's `proxy_pass
- * http://127.0.0.1:7575` sends `Host: 127.0.0.1:7575`) would hand tokens to anyone it serves.
+ * whose DNS name the attacker rebinds to 127.0.0.1 would count as same-origin, and must carry no
+ * proxy's forwarding header. A reverse proxy on the same machine that adds none (nginx's plain
+ * `proxy_pass http://127.0.0.1:7575` sends `Host: 127.0.0.1:7575` and nothing else) cannot be told
+ * from a local browser: the README says to turn the dev login off there, and it is off by default
+ * once an OIDC issuer is configured.
  */
 function sessionRefusal(devLogin: "loopback" | "on", req: IncomingMessage): { status: number; error: string } | undefined {
   const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
