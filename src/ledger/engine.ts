@@ -240,7 +240,9 @@ export class Ledger {
         dedup,
         inputs: interpreted.inputs,
         archives: interpreted.archives,
-        creates: interpreted.creates.map((c) => ({ ...c, createUpdateId: updateId })),
+        // Created at the transaction's ledger time: a signed transaction's own preparation ran at
+        // its preparation time, and the streams give its contracts the time it commits at.
+        creates: interpreted.creates.map((c) => ({ ...c, createUpdateId: updateId, createdAt: transaction.effectiveAt })),
         transaction,
         completion,
         onConflict: (conflict) => {

@@ -244,6 +244,10 @@ describe("ledger time of an externally signed run", () => {
     expect(bounds).toEqual({});
     expect(outcome.kind).toBe("committed");
     expect(await effectiveAt(outcome)).toBeGreaterThanOrEqual(before);
+    // Its contract was created when it committed, as its created event says, not when it was prepared.
+    if (outcome.kind !== "committed") return;
+    const created = outcome.transaction.nodes.find((n) => n.kind === "create")!;
+    expect((await store.activeContract(created.contractId))?.createdAt).toBe(outcome.transaction.effectiveAt);
   });
 
   it("runs one that compared the time as long as its bounds still hold: Daml's deadlines suit external signing", async () => {
