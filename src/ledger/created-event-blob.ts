@@ -6,6 +6,7 @@
  * encoders and the command decoder all use it.
  */
 import { errors } from "./errors.js";
+import { BoundedMap } from "./bounded-map.js";
 import type { ContractRecord } from "./records.js";
 
 /** The opaque blob a client can hand back as a disclosed contract. */
@@ -24,7 +25,8 @@ export function createdEventBlobOf(c: Pick<ContractRecord, "contractId" | "templ
   return Buffer.from(JSON.stringify(blob), "utf8");
 }
 
-const storedBlobs = new WeakMap<ContractRecord, Uint8Array>();
+/** By contract id (a contract's blob never changes): a store may hand out a fresh record per read. */
+const storedBlobs = new BoundedMap<string, Uint8Array>({ maxEntries: 10_000, maxBytes: 64 * 1024 * 1024, maxEntryBytes: 1024 * 1024 });
 
 /**
  * Whether `bytes` is exactly the blob of the stored contract: a disclosed contract must be the
@@ -33,8 +35,11 @@ const storedBlobs = new WeakMap<ContractRecord, Uint8Array>();
  * network's contracts come with every command of a wallet).
  */
 export function isBlobOf(bytes: Uint8Array, stored: ContractRecord): boolean {
-  let blob = storedBlobs.get(stored);
-  if (!blob) storedBlobs.set(stored, (blob = createdEventBlobOf(stored)));
+  let blob = storedBlobs.get(stored.contractId);
+  if (!blob) {
+    blob = createdEventBlobOf(stored);
+    storedBlobs.set(stored.contractId, blob, blob.byteLength);
+  }
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(blob);
 }
 

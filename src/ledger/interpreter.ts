@@ -165,7 +165,7 @@ class Interpretation {
       case "exerciseByKey": {
         if (!cmd.template.key) throw errors.invalidArgument(`Template ${qualifiedId(cmd.template.id)} has no contract key`);
         const hash = keyHashOf(cmd.template, cmd.key);
-        const cid = await this.findByKey(hash);
+        const cid = await this.findByKey(hash, "command");
         if (!cid) throw errors.contractKeyNotFound(JSON.stringify(toDamlJson(cmd.template.key.type, cmd.key)));
         return this.exerciseTemplate(cmd.template, cid, this.choiceOf(cmd.template, cmd.choice), cmd.argument, top, witnesses, true);
       }
@@ -189,21 +189,29 @@ class Interpretation {
       this.inputs.add(cid);
     }
     if (!live.active) throw errors.contractNotFound(cid);
-    // As Canton looks contracts up for the submission's readers (actAs and readAs), in choice
-    // bodies too unless the node's own application submits: one they cannot see (nor disclosed)
-    // is not found, whatever its state.
-    if ((topLevel || this.submission.visibility !== "node") && !live.local && !this.disclosed.has(cid)) {
-      const rec = live.record;
-      if (![...rec.signatories, ...rec.observers].some((p) => this.visibleTo.has(p))) throw errors.contractNotFound(cid);
-    }
+    if (!live.local && !this.visible(live.record, topLevel)) throw errors.contractNotFound(cid);
     return live;
   }
 
-  private async findByKey(hash: string): Promise<string | undefined> {
+  /**
+   * The key's active contract: for a command or a choice body's lookup, only one the submission may
+   * see (a key of a hidden contract is not found either); for a create's uniqueness check, any.
+   */
+  private async findByKey(hash: string, by: "command" | "body" | "uniqueness"): Promise<string | undefined> {
     for (const [cid, c] of this.contracts) if (c.active && c.record.keyHash === hash) return cid;
     const rec = await this.reader.activeContractByKey(hash);
     if (!rec || this.archived.has(rec.contractId)) return undefined;
-    return rec.contractId;
+    return by === "uniqueness" || this.visible(rec, by === "command") ? rec.contractId : undefined;
+  }
+
+  /**
+   * As Canton looks contracts up for the submission's readers (actAs and readAs), in choice bodies
+   * too unless the node's own application submits: one they cannot see (nor disclosed) is not
+   * found, whatever its state.
+   */
+  private visible(rec: Pick<ContractRecord, "contractId" | "signatories" | "observers">, topLevel: boolean): boolean {
+    if ((!topLevel && this.submission.visibility === "node") || this.disclosed.has(rec.contractId)) return true;
+    return [...rec.signatories, ...rec.observers].some((p) => this.visibleTo.has(p));
   }
 
   private checkAuthorized(required: readonly string[], authorizers: ReadonlySet<string>, what: string): void {
@@ -229,7 +237,7 @@ class Interpretation {
       const maintainers = template.key.maintainers(k);
       if (!maintainers.every((m) => signatories.includes(m))) throw errors.interpretation("key maintainers must be signatories");
       keyHash = keyHashOf(template, k);
-      if (await this.findByKey(keyHash)) throw errors.duplicateContractKey(JSON.stringify(toDamlJson(template.key.type, k)));
+      if (await this.findByKey(keyHash, "uniqueness")) throw errors.duplicateContractKey(JSON.stringify(toDamlJson(template.key.type, k)));
       key = toDamlJson(template.key.type, k);
     }
     const json = toDamlJson(template.payload, payload);
@@ -450,7 +458,7 @@ class Interpretation {
       async lookupByKey<P, K>(template: Template<P, K>, key: K) {
         if (!template.key) throw errors.interpretation(`${qualifiedId(template.id)} has no key`);
         self.checkAuthorized(template.key.maintainers(key), authorizers, `lookupByKey ${qualifiedId(template.id)}`);
-        const cid = await self.findByKey(keyHashOf(template as Template<unknown>, key));
+        const cid = await self.findByKey(keyHashOf(template as Template<unknown>, key), "body");
         if (cid && !self.contracts.has(cid)) await self.load(cid, false);
         if (!cid) self.missedKeyLookup = true;
         return (cid ?? null) as ContractId | null;

@@ -2,7 +2,8 @@
  * A submission sees only what its readers (actAs, readAs) can see, inside choice bodies too, as
  * Canton looks contracts up for them: a contract of someone else's is CONTRACT_NOT_FOUND exactly
  * like one that never existed, so a body cannot tell whether it is active or who its stakeholders
- * are. A disclosed contract must be the contract as created (its created event blob), not an id.
+ * are. A disclosed contract must be the contract as created (its created event blob), not an id;
+ * one that is not discloses nothing.
  * A transaction format asked for with a submission reads as the parties it names (Canton's
  * transactionFormatClaims), checked before the submission commits. Found by hostile round 4: the
  * body's fetch answered an authorization error naming the stakeholders, a blob naming only the id
@@ -44,13 +45,27 @@ describe("contract visibility of a Ledger API submission", () => {
     expect(hidden.text).not.toContain(bob.party);
   });
 
-  it("refuses a disclosed contract that is not the contract as created", async () => {
+  it("a key of a contract the submitter cannot see is not found, like a key nobody holds: no id, no existence", async () => {
+    const ACCOUNT = "#ccwallet-demo:Ccwallet.Demo.Account:Account";
+    const made = await submit(bob, { CreateCommand: { templateId: ACCOUNT, createArguments: { owner: bob.party, id: "savings", balance: "10" } } });
+    expect(made.status, made.text).toBe(200);
+    const byKey = (id: string) => submit(alice, { ExerciseByKeyCommand: { templateId: ACCOUNT, contractKey: { owner: bob.party, id }, choice: "Account_Deposit", choiceArgument: { amount: "1" } } });
+    const held = await byKey("savings");
+    const nobody = await byKey("checking");
+    expect([held.status, held.body.code]).toEqual([404, "CONTRACT_KEY_NOT_FOUND"]);
+    expect([nobody.status, nobody.body.code]).toEqual([404, "CONTRACT_KEY_NOT_FOUND"]);
+    expect(held.text).not.toContain(made.body.transaction.events[0].CreatedEvent.contractId);
+  });
+
+  it("discloses nothing with a blob that is not the contract as created: not found, like a made-up id", async () => {
     const mine = (await iou(alice, "5")).contractId;
     const theirs = await iou(bob, "7");
-    const forged = Buffer.from(JSON.stringify({ v: 1, contractId: theirs.contractId, templateId: "x" })).toString("base64");
-    const r = await compare(mine, theirs.contractId, { disclosedContracts: [{ contractId: theirs.contractId, createdEventBlob: forged, templateId: IOU }] });
-    expect([r.status, r.body.code]).toEqual([400, "INVALID_FIELD"]);
-    expect(r.body.cause).toMatch(/created_event_blob/);
+    const unknown = `00${"cd".repeat(33)}`;
+    const forge = (cid: string) => [{ contractId: cid, createdEventBlob: Buffer.from(JSON.stringify({ v: 1, contractId: cid, templateId: "x" })).toString("base64"), templateId: IOU }];
+    const r = await compare(mine, theirs.contractId, { disclosedContracts: forge(theirs.contractId) });
+    const made = await compare(mine, unknown, { disclosedContracts: forge(unknown) });
+    expect([r.status, r.body.code]).toEqual([404, "CONTRACT_NOT_FOUND"]);
+    expect([made.status, made.body.code]).toEqual([404, "CONTRACT_NOT_FOUND"]);
     // The blob as read from the ledger discloses it (and then the fetch's own authorization applies).
     const read = await s.json("POST", "/v2/events/events-by-contract-id", { contractId: theirs.contractId, eventFormat: { filtersByParty: { [bob.party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: true } } } }] } }, verbose: false } }, bob.token);
     expect(read.status, read.text).toBe(200);
