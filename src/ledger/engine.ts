@@ -9,7 +9,7 @@ import type { CommitResult, Conflict, Deduplication, Store } from "./store-port.
 import type { Clock } from "./clock.js";
 import type { Submission } from "./commands.js";
 import { errors, LedgerError } from "./errors.js";
-import { newUpdateId } from "./ids.js";
+import { newUpdateIds, type UpdateIds } from "./ids.js";
 import { interpret, type InterpretedTransaction } from "./interpreter.js";
 import type { CompletionRecord, DeduplicationRecord, StatusRecord, TransactionRecord } from "./records.js";
 import type { TemplateRegistry } from "./registry.js";
@@ -52,6 +52,8 @@ export type SubmitOutcome =
  */
 export type PinnedRun = {
   readonly updateId: string;
+  /** The seed of its contract ids (UpdateIds): the prepared transaction's. */
+  readonly seed: string;
   readonly timeBounds: TimeBounds;
   readonly externalTransactionHash: string;
   /** The external parties' signatures the execute carries (they are part of the request's traffic). */
@@ -120,8 +122,8 @@ export class Ledger {
    * Interprets a submission at a fixed ledger time and update id without committing anything
    * (PrepareSubmission). Throws the LedgerError a submit would be rejected with.
    */
-  interpret(submission: Submission, ledgerTime: bigint, updateId: string): Promise<InterpretedTransaction> {
-    return interpret(submission, this.registry, this.store, ledgerTime, updateId, updateId, true);
+  interpret(submission: Submission, ledgerTime: bigint, ids: UpdateIds): Promise<InterpretedTransaction> {
+    return interpret(submission, this.registry, this.store, ledgerTime, ids.seed, ids.updateId, true);
   }
 
   /** Runs a submission to its end. Never throws for a rejected command: it returns the rejection. */
@@ -178,12 +180,12 @@ export class Ledger {
       return reject(errors.duplicateCommand(dedup.changeKey, previous.offset));
     }
 
-    const updateId = pinned?.updateId ?? newUpdateId();
+    const { updateId, seed } = pinned ?? newUpdateIds();
     let interpreted = pinned?.prepared;
     if (!interpreted) {
       try {
         // Fetches are recorded only for an externally signed run, whose prepared form includes them.
-        interpreted = await interpret(submission, this.registry, this.store, ledgerTime, updateId, updateId, pinned !== undefined);
+        interpreted = await interpret(submission, this.registry, this.store, ledgerTime, seed, updateId, pinned !== undefined);
       } catch (e) {
         return reject(e instanceof LedgerError ? e : errors.internal(String(e)));
       }

@@ -91,18 +91,35 @@ export function nodeSeed(updateSeed: string, nodeId: number): Uint8Array {
 }
 
 /**
- * The update id (and seed) of an externally signed transaction, fixed by what its parties signed:
- * its preparation time leads (as `stamp` does) and its transaction UUID supplies the rest, so the
- * node that executes it derives the same contract ids the prepared transaction showed.
+ * An update's id, public once committed, and the seed of its contract ids and node seeds, which
+ * is not: from a transaction's id (an observer sees it) nobody can derive the ids of the other
+ * contracts it created, as in Canton, whose contract ids come from a submission's secret seed.
+ * Both share the update's stamp (its first 8 bytes after `1220`), which keeps a transaction's
+ * contracts together in the store's indexes.
  */
-export function pinnedUpdateId(preparationTime: bigint, transactionUuid: string): UpdateId {
-  const rest = createHash("sha256").update(`interactive/${transactionUuid}`).digest("hex").slice(0, 48);
-  return ("1220" + preparationTime.toString(16).padStart(16, "0").slice(-16) + rest) as UpdateId;
+export interface UpdateIds {
+  readonly updateId: UpdateId;
+  readonly seed: string;
 }
 
-export function newUpdateId(): UpdateId {
-  return ("1220" + stamp() + randomHex(24)) as UpdateId;
+/** A fresh update's ids: independent random parts. */
+export function newUpdateIds(): UpdateIds {
+  const at = stamp();
+  return { updateId: ("1220" + at + randomHex(24)) as UpdateId, seed: "1220" + at + randomHex(24) };
 }
+
+/**
+ * The ids of an externally signed transaction, fixed by what its parties signed: its preparation
+ * time leads (as `stamp` does) and its transaction UUID (in the prepared metadata, which only the
+ * signers see) supplies the rest, so the node that executes it derives the same contract ids the
+ * prepared transaction showed; the update id and the seed are separate hashes of it.
+ */
+export function pinnedUpdateIds(preparationTime: bigint, transactionUuid: string): UpdateIds {
+  const at = preparationTime.toString(16).padStart(16, "0").slice(-16);
+  const part = (what: string) => createHash("sha256").update(`${what}/${transactionUuid}`).digest("hex").slice(0, 48);
+  return { updateId: ("1220" + at + part("interactive")) as UpdateId, seed: "1220" + at + part("interactive-seed") };
+}
+
 
 export function partyIdFor(hint: string, namespace: string): PartyId {
   return `${hint}::${namespace}` as PartyId;

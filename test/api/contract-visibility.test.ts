@@ -10,6 +10,7 @@
  * passed as a disclosure, and submit-and-wait-for-transaction projected for any party asked.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newContractId } from "../../src/ledger/ids.js";
 import { IOU, startTestServer, type TestServer } from "../support/test-server.js";
 
 let s: TestServer;
@@ -43,6 +44,13 @@ describe("contract visibility of a Ledger API submission", () => {
     expect([hidden.status, hidden.body.code]).toEqual([404, "CONTRACT_NOT_FOUND"]);
     expect([missing.status, missing.body.code]).toEqual([404, "CONTRACT_NOT_FOUND"]);
     expect(hidden.text).not.toContain(bob.party);
+  });
+
+  it("a transaction's id does not give away the ids of the contracts it created", async () => {
+    const r = await submit(bob, { CreateCommand: { templateId: IOU, createArguments: { issuer: bob.party, owner: bob.party, currency: "ID", amount: "1", observers: [] } } });
+    expect(r.status, r.text).toBe(200);
+    const { updateId, events } = r.body.transaction;
+    expect(newContractId(updateId, 0)).not.toBe(events[0].CreatedEvent.contractId);
   });
 
   it("a key of a contract the submitter cannot see is not found, like a key nobody holds: no id, no existence", async () => {

@@ -5,7 +5,7 @@ import type { Command, Submission } from "../../src/ledger/commands.js";
 import { Ledger, type SubmitOutcome } from "../../src/ledger/engine.js";
 import { projectTransaction, wildcardFilters } from "../../src/ledger/event-format.js";
 import { t, type ValueOf } from "../../src/ledger/daml-type.js";
-import { newUpdateId } from "../../src/ledger/ids.js";
+import { newUpdateIds } from "../../src/ledger/ids.js";
 import { Numeric } from "../../src/ledger/numeric.js";
 import { PreparedInterpretations } from "../../src/ledger/prepared-interpretations.js";
 import { qualifiedName } from "../../src/ledger/registry.js";
@@ -135,7 +135,7 @@ describe("replayable interpretations", () => {
     choices: [Probe],
   });
   const probe = (id: string) =>
-    ledger.interpret(submission([A], [{ kind: "createAndExercise", template: KeyProbe as never, payload: { owner: A, id }, choice: "Probe", argument: {} }]), 1n, newUpdateId());
+    ledger.interpret(submission([A], [{ kind: "createAndExercise", template: KeyProbe as never, payload: { owner: A, id }, choice: "Probe", argument: {} }]), 1n, newUpdateIds());
 
   const openAccount = async () => {
     const created = await ledger.submit(submission([A], [{ kind: "create", template: Account as never, payload: { owner: A, id: "main", balance: Numeric.parse("1") } }]));
@@ -219,9 +219,9 @@ describe("ledger time of an externally signed run", () => {
   const signedRun = async (choiceName: string, ago: bigint, argument: object = {}) => {
     const preparedAt = new WallClock().now() - ago;
     const run = submission([A], [{ kind: "createAndExercise", template: Clock as never, payload: { owner: A }, choice: choiceName, argument }]);
-    const updateId = newUpdateId();
-    const prepared = await ledger.interpret(run, preparedAt, updateId);
-    const outcome = await ledger.submit(run, { updateId, timeBounds: preparedBounds(prepared, preparedAt), externalTransactionHash: "00", prepared });
+    const ids = newUpdateIds();
+    const prepared = await ledger.interpret(run, preparedAt, ids);
+    const outcome = await ledger.submit(run, { ...ids, timeBounds: preparedBounds(prepared, preparedAt), externalTransactionHash: "00", prepared });
     return { outcome, preparedAt, bounds: preparedBounds(prepared, preparedAt) };
   };
   const effectiveAt = async (outcome: SubmitOutcome) => (outcome.kind === "committed" ? (await store.transactionById(outcome.transaction.updateId))?.effectiveAt : undefined);

@@ -37,8 +37,8 @@ export interface PreparedTransactionInput {
   readonly interpreted: Pick<InterpretedTransaction, "nodes" | "fetches" | "usesTime" | "timeBounds">;
   /** The pre-existing contracts the transaction used (as stored, suffixed ids). */
   readonly inputContracts: readonly ContractRecord[];
-  /** Seeds the nodes (and, through the ledger, the created contract ids). */
-  readonly updateId: string;
+  /** The update's seed (UpdateIds): of the node seeds, and, through the ledger, of the created contract ids. */
+  readonly seed: string;
   readonly actAs: readonly string[];
   readonly commandId: string;
   readonly synchronizerId: string;
@@ -61,7 +61,7 @@ export function preparedTransactionOf(input: PreparedTransactionInput, registry:
         ...nodes.map((n) => nodeOf(n, nodes, encode, fetches.get(n.nodeId))),
         ...[...fetches.values()].flat().map((f) => fetchNodeOf(f, encode)),
       ],
-      nodeSeeds: nodes.map((n) => ({ nodeId: n.nodeId, seed: nodeSeed(input.updateId, n.nodeId) })),
+      nodeSeeds: nodes.map((n) => ({ nodeId: n.nodeId, seed: nodeSeed(input.seed, n.nodeId) })),
     },
     metadata: {
       submitterInfo: { actAs: [...input.actAs].sort(), commandId: input.commandId },

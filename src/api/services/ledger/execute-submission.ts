@@ -24,7 +24,7 @@ import { preparedTransactionHash, UnhashableTransaction } from "../../../externa
 import type { Submission } from "../../../ledger/commands.js";
 import type { PinnedRun } from "../../../ledger/engine.js";
 import { errors, type LedgerError } from "../../../ledger/errors.js";
-import { pinnedUpdateId } from "../../../ledger/ids.js";
+import { pinnedUpdateIds } from "../../../ledger/ids.js";
 import type { InterpretedTransaction } from "../../../ledger/interpreter.js";
 import { submissionFromProto } from "../../convert/commands-proto.js";
 import { commandsOfPrepared } from "../../convert/prepared-commands.js";
@@ -115,7 +115,7 @@ export async function execution(api: LedgerApi, req: ExecuteRequest, userId: str
   const actAs = md.submitterInfo!.actAs;
   if (md.synchronizerId !== api.identity.synchronizerId) throw errors.invalidPrescribedSynchronizer(md.synchronizerId);
   checkPreparationTime(md.preparationTime, api.clock.now());
-  const updateId = pinnedUpdateId(md.preparationTime, md.transactionUuid);
+  const { updateId, seed } = pinnedUpdateIds(md.preparationTime, md.transactionUuid);
   // The very message this node prepared (handed back by the JSON decoder) needs no second hash.
   const known = api.prepared.hashOf(updateId, signed);
   const hash = known ? Buffer.from(known, "hex") : hashOf(signed);
@@ -133,11 +133,11 @@ export async function execution(api: LedgerApi, req: ExecuteRequest, userId: str
   const submission = await submissionFromProto(commands, userId, api.registry, api.store);
   if (await api.store.transactionById(updateId)) throw errors.duplicateCommand(JSON.stringify([userId, [...actAs].sort(), md.submitterInfo!.commandId]));
   const timeBounds = { min: md.minLedgerEffectiveTime, max: md.maxLedgerEffectiveTime };
-  const pinnedTo = { updateId, timeBounds, externalTransactionHash: toHex(hash), signatures: signatureCount(req, actAs) };
+  const pinnedTo = { updateId, seed, timeBounds, externalTransactionHash: toHex(hash), signatures: signatureCount(req, actAs) };
   const prepared = api.prepared.take(updateId, pinnedTo.externalTransactionHash);
   return {
     submission,
-    pinned: prepared ? { ...pinnedTo, prepared } : { ...pinnedTo, conforms: (interpreted) => conformance(api, signed, hash, updateId, interpreted) },
+    pinned: prepared ? { ...pinnedTo, prepared } : { ...pinnedTo, conforms: (interpreted) => conformance(api, signed, hash, seed, interpreted) },
   };
 }
 
@@ -147,7 +147,7 @@ function signatureCount(req: ExecuteRequest, actAs: readonly string[]): number {
 }
 
 /** Undefined when the re-interpretation hashes to what the parties signed; the rejection otherwise. */
-async function conformance(api: LedgerApi, signed: Signed, hash: Uint8Array, updateId: string, interpreted: InterpretedTransaction): Promise<LedgerError | undefined> {
+async function conformance(api: LedgerApi, signed: Signed, hash: Uint8Array, seed: string, interpreted: InterpretedTransaction): Promise<LedgerError | undefined> {
   const md = signed.metadata;
   let inputContracts;
   try {
@@ -159,7 +159,7 @@ async function conformance(api: LedgerApi, signed: Signed, hash: Uint8Array, upd
     {
       interpreted,
       inputContracts,
-      updateId,
+      seed,
       actAs: md.submitterInfo!.actAs,
       commandId: md.submitterInfo!.commandId,
       synchronizerId: md.synchronizerId,

@@ -21,7 +21,7 @@ import { toHex } from "../../../external/canton-hash.js";
 import { preparedTransactionHash, tracedPreparedTransactionHash } from "../../../external/prepared-transaction-hash.js";
 import { errors } from "../../../ledger/errors.js";
 import { plainJson } from "../../../ledger/plain-json.js";
-import { pinnedUpdateId } from "../../../ledger/ids.js";
+import { pinnedUpdateIds } from "../../../ledger/ids.js";
 import type { Submission } from "../../../ledger/commands.js";
 import type { ContractRecord } from "../../../ledger/records.js";
 import { submissionFromProto } from "../../convert/commands-proto.js";
@@ -84,13 +84,13 @@ export interface PrepareOptions {
 export async function prepare(api: LedgerApi, submission: Submission, options: PrepareOptions = {}): Promise<Prepared> {
   const preparationTime = api.clock.now();
   const transactionUuid = randomUUID();
-  const updateId = pinnedUpdateId(preparationTime, transactionUuid);
-  const interpreted = await api.ledger.interpret(submission, preparationTime, updateId);
+  const { updateId, seed } = pinnedUpdateIds(preparationTime, transactionUuid);
+  const interpreted = await api.ledger.interpret(submission, preparationTime, { updateId, seed });
   const prepared = preparedTransactionOf(
     {
       interpreted,
       inputContracts: await inputContractsOf(api, interpreted.inputs),
-      updateId,
+      seed,
       actAs: submission.actAs,
       commandId: submission.commandId,
       synchronizerId: api.identity.synchronizerId,
