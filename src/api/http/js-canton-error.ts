@@ -86,11 +86,15 @@ export class HttpRefusal extends Error {
   }
 
   toJsCantonError(correlationId?: string): { status: number; body: JsCantonError } {
-    const error = new LedgerError({
-      code: this.status === 404 ? "NOT_FOUND" : "INVALID_ARGUMENT",
-      category: this.status === 404 ? Category.InvalidGivenCurrentSystemStateResourceMissing : Category.InvalidIndependentOfSystemState,
-      cause: this.message,
-    });
+    const [code, category] = refusalKind(this.status);
+    const error = new LedgerError({ code, category, cause: this.message });
     return { status: this.status, body: jsCantonError(error, correlationId).body };
   }
+}
+
+/** The error id and category of a refusal: a 503 is worth retrying (Canton's transient failure), unlike a bad request. */
+function refusalKind(status: number): [string, Category] {
+  if (status === 404) return ["NOT_FOUND", Category.InvalidGivenCurrentSystemStateResourceMissing];
+  if (status === 503) return ["SERVICE_NOT_RUNNING", Category.TransientServerFailure];
+  return ["INVALID_ARGUMENT", Category.InvalidIndependentOfSystemState];
 }

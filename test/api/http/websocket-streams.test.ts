@@ -354,6 +354,8 @@ describe("WebSocket streams: sockets waiting for their request frame", () => {
     const refused = await open(t, "/v2/updates", erin.token);
     expect("refused" in refused && refused.refused.status).toBe(503);
     expect("refused" in refused && refused.refused.body.cause).toMatch(/waiting for their request frame \(3\)/);
+    // Worth retrying: Canton's SERVICE_NOT_RUNNING, a transient failure (category 1), not a bad request.
+    expect("refused" in refused && [refused.refused.body.code, refused.refused.body.errorCategory]).toEqual(["SERVICE_NOT_RUNNING", 1]);
     // One sends its request (it becomes a stream, under the stream limits): another may wait.
     waiting[0].ws.send(JSON.stringify({ beginExclusive: 0, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [erin.party]: {} } }, transactionShape: "TRANSACTION_SHAPE_ACS_DELTA" } } }));
     await waiting[0].next();
