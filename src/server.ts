@@ -280,7 +280,7 @@ function createListeners(
     registry: api.registry,
     listMaxElements: config.httpListMaxElements,
     listMaxBytes: config.httpListMaxBytes,
-    // A socket waiting for its request frame is a stream to be: the same ceiling.
+    // A socket waiting for its request frame is a stream to be: a bound of the same size (counted apart).
     maxWaitingSockets: config.maxStreams,
     maxBodyBytes: config.httpMaxBodyBytes,
     maxBinaryBodyBytes: config.maxDarBytes,

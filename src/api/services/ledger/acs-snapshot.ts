@@ -4,22 +4,12 @@
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { GetActiveContractsResponseSchema } from "../../../../gen/com/daml/ledger/api/v2/state_service_pb.js";
-import { isParticipantAdmin, requireReadAny, requireReadAs } from "../../../auth/index.js";
 import { errors } from "../../../ledger/errors.js";
 import { visibleTo, type EventFormat } from "../../../ledger/event-format.js";
-import type { UserRecord } from "../../../ledger/records.js";
 import { readersOf } from "../../convert/format-proto.js";
 import type { LedgerApi } from "./ledger-api.js";
 
 export type AcsEntry = MessageInitShape<typeof GetActiveContractsResponseSchema>;
-
-/** Refuses a format naming parties the user may not read as (any party: the right to read as any). */
-export function authorizeFormat(user: UserRecord, format: EventFormat): void {
-  if (isParticipantAdmin(user)) return;
-  const readers = readersOf(format);
-  if (readers === "any") requireReadAny(user);
-  else requireReadAs(user, readers);
-}
 
 /** OFFSET_AFTER_LEDGER_END and a negative offset refused; `field` names it in the error. */
 export async function checkSnapshotOffset(api: LedgerApi, offset: bigint, field: string): Promise<void> {

@@ -15,11 +15,12 @@ import {
 import { EventFormatSchema } from "../../../../gen/com/daml/ledger/api/v2/transaction_filter_pb.js";
 import { errors } from "../../../ledger/errors.js";
 import { eventFormatOf } from "../../convert/format-proto.js";
-import { acsEntries, authorizeFormat, checkSnapshotOffset, type AcsEntry } from "./acs-snapshot.js";
+import { acsEntries, checkSnapshotOffset, type AcsEntry } from "./acs-snapshot.js";
 import { authenticate } from "./authenticate.js";
 import { guard } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";
 import { decodePageToken, encodePageToken } from "./page-token.js";
+import { authorizeFormat } from "./format-claims.js";
 
 /** Page size when the request names none, and the most a page holds (larger requests get this many). */
 export const DEFAULT_PAGE_SIZE = 1000;

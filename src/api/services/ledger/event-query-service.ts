@@ -11,15 +11,15 @@ import {
   type GetEventsByContractIdRequest,
   type GetEventsByContractIdResponseSchema,
 } from "../../../../gen/com/daml/ledger/api/v2/event_query_service_pb.js";
-import { isParticipantAdmin, requireReadAny, requireReadAs } from "../../../auth/index.js";
 import { errors } from "../../../ledger/errors.js";
 import { visibleTo, type EventFormat } from "../../../ledger/event-format.js";
 import { isContractId } from "../../../ledger/ids.js";
 import type { ContractHistory } from "../../../ledger/store-port.js";
-import { defaultTransactionFormat, eventFormatOf, readersOf } from "../../convert/format-proto.js";
+import { defaultTransactionFormat, eventFormatOf } from "../../convert/format-proto.js";
 import { authenticate } from "./authenticate.js";
 import { guard } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";
+import { authorizeFormat } from "./format-claims.js";
 
 type Response = MessageInitShape<typeof GetEventsByContractIdResponseSchema>;
 
@@ -61,11 +61,7 @@ export function eventQueryService(api: LedgerApi): ServiceImpl<typeof EventQuery
         if (!req.contractId) throw errors.missingField("contract_id");
         if (!isContractId(req.contractId)) throw errors.invalidField("contract_id", `Invalid contract id ${JSON.stringify(req.contractId)}`);
         const format = formatOf(api, req);
-        if (!isParticipantAdmin(user)) {
-          const readers = readersOf(format);
-          if (readers === "any") requireReadAny(user);
-          else requireReadAs(user, readers);
-        }
+        authorizeFormat(user, format);
         const history = await api.store.contractHistory(req.contractId);
         const events = history && (await eventsOf(api, history, format));
         if (!events) throw errors.contractEventsNotFound(req.contractId);

@@ -3,7 +3,8 @@
  * its commit. The node re-hashes the submitted bytes, checks that every acting party signed that
  * hash with its registered keys (reference §3.6) and that the preparation time is within the
  * tolerance (§3.7), then re-interprets the command the transaction came from with the signed update
- * id and time. It commits only if the re-interpretation, on the ledger as it is now, hashes to what
+ * ids, at now or the nearest time the signed ledger-time bounds allow. It commits only if the
+ * re-interpretation, on the ledger as it is now, hashes to what
  * the parties signed: tampered bytes fail the signatures, a stale transaction fails the comparison
  * or the contention check, and a replay is a duplicate. When the node still holds its own
  * interpretation of exactly the signed bytes (PreparedInterpretations), that commits instead of a

@@ -1,8 +1,10 @@
 /**
  * PrepareSubmission: interprets one command for parties whose keys are held outside the node and
  * returns the transaction as Canton's PreparedTransaction with its V2 hash, the 32 bytes the
- * parties sign. Nothing is committed; the update id and ledger time the execute will use are fixed
- * here (by the transaction UUID and the preparation time the parties sign).
+ * parties sign. Nothing is committed; the update id and contract ids the execute will use are fixed
+ * here (by the transaction UUID and the preparation time the parties sign), and so are the bounds
+ * of its ledger time: the preparation time itself if the Daml code read the time, the bounds of its
+ * time comparisons otherwise (time-bounds.ts).
  *
  * As in Canton, preparing needs only read rights for the acting parties: the signatures authorize.
  */

@@ -5,11 +5,12 @@ import { isParticipantAdmin, requireReadAs } from "../../../auth/index.js";
 import { errors } from "../../../ledger/errors.js";
 import { isPartyId } from "../../../ledger/ids.js";
 import { eventFormatOf } from "../../convert/format-proto.js";
-import { acsEntries, authorizeFormat, checkSnapshotOffset } from "./acs-snapshot.js";
+import { acsEntries, checkSnapshotOffset } from "./acs-snapshot.js";
 import { authenticate } from "./authenticate.js";
 import { guard, guardStream } from "./connect-error.js";
 import { limitedStream } from "./limited-stream.js";
 import type { LedgerApi } from "./ledger-api.js";
+import { authorizeFormat } from "./format-claims.js";
 
 /** The participant's name for its one synchronizer (Splice's global synchronizer alias). */
 const SYNCHRONIZER_ALIAS = "global";
