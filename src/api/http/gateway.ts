@@ -202,12 +202,13 @@ function refuse(res: ServerResponse, status: number, message: string): void {
  * idle gap, or fails past the list limits (elements or bytes). Each element is serialized as it
  * arrives, between turns of the event loop, not the whole answer at once at the end.
  */
-async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, params: StreamParams, abort: AbortController, output: DescMessage): Promise<string[]> {
+async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, params: StreamParams, abort: AbortController, output: DescMessage): Promise<Buffer[]> {
   const { limit } = params;
   const idleMs = params.idleMs ?? options.defaultStreamIdleMs ?? 1000;
   const max = options.listMaxElements;
   const take = limit !== undefined && limit <= max ? limit : max + 1;
-  const items: string[] = [];
+  // As bytes: the answer is held until the client reads it, once, not as text and then bytes.
+  const items: Buffer[] = [];
   let bytes = 2;
   const it = stream[Symbol.asyncIterator]();
   try {
@@ -217,10 +218,10 @@ async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, 
       const next = await Promise.race([it.next(), idle]);
       clearTimeout(timer);
       if (next === "idle" || next.done) break;
-      const json = JSON.stringify(toCantonJson(output, create(output, next.value as never)));
-      bytes += Buffer.byteLength(json) + 1;
+      const item = Buffer.from(JSON.stringify(toCantonJson(output, create(output, next.value as never))));
+      bytes += item.length + 1;
       if (bytes > options.listMaxBytes) throw errors.listTooLarge(options.listMaxBytes);
-      items.push(json);
+      items.push(item);
     }
   } finally {
     abort.abort();
@@ -234,11 +235,18 @@ async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, 
  * The array, and the socket closed if the client stops reading it for a minute: an answer waits
  * in memory until it is read, and a client that never reads would hold it for good.
  */
-function sendJsonArray(res: ServerResponse, items: readonly string[]): void {
-  const text = `[${items.join(",")}]`;
+function sendJsonArray(res: ServerResponse, items: readonly Buffer[]): void {
+  const length = items.reduce((n, item) => n + item.length, 2 + Math.max(0, items.length - 1));
   res.setTimeout(STALLED_READER_MS, () => res.destroy());
-  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
+  res.writeHead(200, { "content-type": "application/json", "content-length": length });
+  // One write to the socket for the whole answer (`end` uncorks).
+  res.cork();
+  res.write("[");
+  items.forEach((item, i) => {
+    if (i > 0) res.write(",");
+    res.write(item);
+  });
+  res.end("]");
 }
 
 const STALLED_READER_MS = 60_000;
