@@ -235,6 +235,10 @@ describe("POST /v0/register and GET /v0/wallet/user-status", () => {
     const dsoWallet = await call("POST", "/v0/admin/users", operator, { name: "reg-dso", party_id: dso });
     expect([dsoWallet.status, dsoWallet.body.error]).toEqual([403, `party ${dso} is the DSO party of the network, not a wallet party`]);
     expect((await s.json("GET", "/v2/users/reg-dso", undefined, admin)).status).toBe(404);
+    // Nor when the DSO party is the user's primary party (the "reg-dso-reader" above), and nothing is granted.
+    const viaPrimary = await call("POST", "/v0/admin/users", operator, { name: "reg-dso-reader" });
+    expect([viaPrimary.status, viaPrimary.body.error]).toEqual([403, `party ${dso} is the DSO party of the network, not a wallet party`]);
+    expect((await s.json("GET", "/v2/users/reg-dso-reader/rights", undefined, admin)).body.rights).toEqual([{ kind: { CanReadAs: { value: { party: dso } } } }]);
     // One that can act as its primary party registers with it.
     const own = await s.json("POST", "/v2/users", { user: { id: "reg-bob-actor", primaryParty: bobParty }, rights: [{ kind: { CanActAs: { value: { party: bobParty } } } }] }, admin);
     expect(own.status, own.text).toBe(200);

@@ -24,9 +24,12 @@ export async function onboardUser(ctx: OnboardingDeps, input: OnboardUserInput):
     if (known && wanted && known.party !== wanted) {
       throw walletErrors.conflict(`user ${name} is already onboarded with party ${known.party}`);
     }
-    // The network's DSO party is hosted here only because this node simulates the DSO: no user's wallet.
-    if (wanted === ctx.dso) throw walletErrors.forbidden(`party ${wanted} is the DSO party of the network, not a wallet party`);
+    // The network's DSO party is hosted here only because this node simulates the DSO: no user's
+    // wallet, whether named in the request or the user's primary party.
+    const dsoRefusal = () => walletErrors.forbidden(`party ${ctx.dso} is the DSO party of the network, not a wallet party`);
+    if (wanted === ctx.dso) throw dsoRefusal();
     const party = (known?.party as PartyId | undefined) ?? (await partyFor(ctx, name, wanted, input.createPartyIfMissing === true));
+    if (party === ctx.dso) throw dsoRefusal();
     // Its wallet would be contracts it signs, and the node holds no key of it (the engine refuses
     // to act for it anyway): an external party's CC is served by /v0/admin/external-party/*.
     if ((await ctx.store.party(party))?.external) {
