@@ -280,8 +280,8 @@ function createListeners(
     registry: api.registry,
     listMaxElements: config.httpListMaxElements,
     listMaxBytes: config.httpListMaxBytes,
-    // A socket waiting for its request frame is a stream to be: a bound of the same size (counted apart).
-    maxWaitingSockets: config.maxStreams,
+    // A socket waiting for its request frame is a stream to be: bounds of the same size (counted apart).
+    maxWaitingSockets: { max: config.maxStreams, maxPerUser: config.maxStreamsPerUser },
     maxBodyBytes: config.httpMaxBodyBytes,
     maxBinaryBodyBytes: config.maxDarBytes,
     authenticate: authenticateFirst(api),

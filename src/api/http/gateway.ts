@@ -37,8 +37,8 @@ export interface GatewayOptions {
   readonly listMaxElements: number;
   /** Bytes of JSON an array answer may reach (413 past it). */
   readonly listMaxBytes: number;
-  /** WebSocket streams that may wait for their request frame at once (websocket-streams.ts). */
-  readonly maxWaitingSockets?: number;
+  /** WebSocket streams that may wait for their request frame at once, in all and per user (waiting-sockets.ts). */
+  readonly maxWaitingSockets?: { readonly max: number; readonly maxPerUser: number };
   readonly maxBodyBytes: number;
   /** Limit of raw (application/octet-stream) bodies: DAR uploads, which outgrow JSON bodies. */
   readonly maxBinaryBodyBytes?: number;
@@ -47,7 +47,8 @@ export interface GatewayOptions {
    * Canton's first step, run before the body is read or decoded: authenticate the caller of a
    * `/v2` route (a bad body of an unauthenticated caller is a 401, as in Canton).
    */
-  readonly authenticate?: (route: Route, ctx: HandlerContext) => Promise<void>;
+  /** The caller's user id (undefined for a public method). */
+  readonly authenticate?: (route: Route, ctx: HandlerContext) => Promise<string | undefined>;
   /** Idle time that ends an open-ended stream when the request does not say (ms). */
   readonly defaultStreamIdleMs?: number;
 }

@@ -23,6 +23,7 @@ import { matchRoute, type Route } from "./route-table.js";
 import { parseRequestUrl, UNPARSABLE_TARGET, type RequestTarget } from "./request-url.js";
 import { authorizationOf, chooseSubprotocol, refuseUpgrade } from "./websocket-handshake.js";
 import { CLOSE_GOING_AWAY, closeIfOpen, serveStreamSession } from "./websocket-session.js";
+import { WaitingSockets } from "./waiting-sockets.js";
 
 /** A stream method of a service implementation. */
 export type StreamMethod = (input: unknown, ctx: HandlerContext) => AsyncIterable<unknown>;
@@ -34,9 +35,10 @@ export interface WebSocketStreamsOptions {
   /** The request message from path, query and the frame's JSON (the POST form's decoder). */
   readonly decode: (route: Route, params: readonly string[], query: URLSearchParams, json: unknown) => unknown;
   /** The gateway's first step (token and user), run before the upgrade is accepted. */
-  readonly authenticate?: (route: Route, ctx: HandlerContext) => Promise<void>;
-  /** Sockets that may wait for their request frame at once (DEFAULT_MAX_WAITING_SOCKETS). */
-  readonly maxWaitingSockets?: number;
+  /** The caller's user id (undefined for a public method). */
+  readonly authenticate?: (route: Route, ctx: HandlerContext) => Promise<string | undefined>;
+  /** Sockets that may wait for their request frame at once, in all and per user (waiting-sockets.ts). */
+  readonly maxWaitingSockets?: { readonly max: number; readonly maxPerUser: number };
   /** Largest request frame accepted (ws closes with 1009 past it). */
   readonly maxPayloadBytes: number;
   /** Unsent bytes a socket may hold before the stream is held back (default 1 MiB). */
@@ -55,18 +57,15 @@ export const DEFAULT_HIGH_WATER_BYTES = 1024 * 1024;
 /** How long a closing socket may take to answer the close before it is cut. */
 const CLOSE_GRACE_MS = 2000;
 
-/** Sockets upgraded (or being) that have not sent their request frame yet, across all callers. */
-export const DEFAULT_MAX_WAITING_SOCKETS = 1000;
+/** Without configured bounds: those of the default stream limits. */
+const DEFAULT_WAITING = { max: 1000, maxPerUser: 200 };
 
 export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSocketStreams {
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes, handleProtocols: (offered) => chooseSubprotocol(offered) });
   const open = new Map<WebSocket, AbortController>();
   let closing = false;
-  // Sockets between their upgrade request and their request frame hold a file descriptor (for up
-  // to REQUEST_FRAME_TIMEOUT_MS) but no stream slot yet: bounded, so that together they cannot
-  // exhaust the process's descriptors (callers share the bound, as they share maxStreams).
-  let waiting = 0;
-  const maxWaiting = options.maxWaitingSockets ?? DEFAULT_MAX_WAITING_SOCKETS;
+  const bounds = options.maxWaitingSockets ?? DEFAULT_WAITING;
+  const waiting = new WaitingSockets(bounds.max, bounds.maxPerUser);
   return {
     upgrade(req, socket, head) {
       socket.on("error", () => socket.destroy());
@@ -77,22 +76,20 @@ export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSoc
       const match = matchRoute(options.routes, "POST", url.pathname);
       if (typeof match !== "object" || !isStreamRoute(match.route)) return refuse(socket, new HttpRefusal(404, "The requested resource could not be found."));
       if (closing) return refuse(socket, new HttpRefusal(503, "The server is shutting down."));
-      if (waiting >= maxWaiting) return refuse(socket, new HttpRefusal(503, `Too many WebSocket streams are waiting for their request frame (${maxWaiting}); retry shortly.`));
-      waiting++;
-      let counted = true;
-      const done = () => {
-        if (counted) waiting--;
-        counted = false;
-      };
-      socket.once("close", done);
+      const slot = waiting.enter();
+      if (!slot) return refuse(socket, new HttpRefusal(503, `Too many WebSocket streams are waiting for their request frame (${waiting.max}); retry shortly.`));
+      socket.once("close", slot.release);
       const abort = new AbortController();
       const ctx = wsHandlerContext(match.route, url, req, abort.signal);
-      void admit(options, match.route, ctx).then((refusal) => {
+      void admit(options, match.route, ctx).then((admitted) => {
         // A refused socket waits for nothing more, whether or not its client ever closes it.
-        if (refusal !== undefined) return done(), refuseUpgrade(socket, refusal.status, refusal.body);
-        if (closing) return done(), refuse(socket, new HttpRefusal(503, "The server is shutting down."));
+        if ("refusal" in admitted) return slot.release(), refuseUpgrade(socket, admitted.refusal.status, admitted.refusal.body);
+        if (admitted.user !== undefined && !slot.assign(admitted.user)) {
+          return refuse(socket, new HttpRefusal(429, `Too many WebSocket streams of user ${admitted.user} are waiting for their request frame (${waiting.maxPerUser}); send their requests first.`));
+        }
+        if (closing) return slot.release(), refuse(socket, new HttpRefusal(503, "The server is shutting down."));
         wss.handleUpgrade(req, socket, head, (ws) => {
-          ws.once("message", done);
+          ws.once("message", slot.release);
           open.set(ws, abort);
           ws.once("close", () => open.delete(ws));
           const session = { call: options.methodOf(match.route), decode: (json: unknown) => options.decode(match.route, match.params, url.searchParams, json) };
@@ -132,14 +129,13 @@ function refuse(socket: Duplex, refusal: HttpRefusal): void {
   refuseUpgrade(socket, status, body);
 }
 
-/** Authenticates before the upgrade; the refusal (status and JsCantonError) when it fails. */
-async function admit(options: WebSocketStreamsOptions, route: Route, ctx: HandlerContext): Promise<{ status: number; body: unknown } | undefined> {
+/** Authenticates before the upgrade: the caller's user id, or the refusal (status and JsCantonError). */
+async function admit(options: WebSocketStreamsOptions, route: Route, ctx: HandlerContext): Promise<{ user: string | undefined } | { refusal: { status: number; body: unknown } }> {
   try {
-    await options.authenticate?.(route, ctx);
-    return undefined;
+    return { user: await options.authenticate?.(route, ctx) };
   } catch (e) {
-    if (e instanceof HttpRefusal) return e.toJsCantonError(randomHex(8));
-    return jsCantonError(ledgerErrorOf(e), randomHex(8));
+    if (e instanceof HttpRefusal) return { refusal: e.toJsCantonError(randomHex(8)) };
+    return { refusal: jsCantonError(ledgerErrorOf(e), randomHex(8)) };
   }
 }
 

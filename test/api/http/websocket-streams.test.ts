@@ -341,27 +341,34 @@ async function waitFor(cond: () => boolean, ms = 5000): Promise<void> {
 describe("WebSocket streams: sockets waiting for their request frame", () => {
   let t: TestServer;
   let erin: Who;
+  let fred: Who;
   beforeAll(async () => {
     const config = join(mkdtempSync(join(tmpdir(), "ccwallet-ws-")), "config.json");
-    writeFileSync(config, JSON.stringify({ ledger: { maxStreams: 3 } }));
+    writeFileSync(config, JSON.stringify({ ledger: { maxStreams: 3, maxStreamsPerUser: 2 } }));
     t = await startTestServer({ CCWALLET_CONFIG: config });
     erin = await t.partyUser("erin");
+    fred = await t.partyUser("fred");
   });
   afterAll(() => t?.stop());
 
-  it("are bounded by the global stream ceiling: past it 503, and a socket that sends its frame frees its place", async () => {
-    const waiting = await Promise.all([0, 1, 2].map(() => connect(t, "/v2/updates", erin.token)));
-    const refused = await open(t, "/v2/updates", erin.token);
+  it("are bounded per user and in all, as streams are: past a user's share 429, past the ceiling 503; a request frame frees the place", async () => {
+    const request = JSON.stringify({ beginExclusive: 0, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [erin.party]: {} } }, transactionShape: "TRANSACTION_SHAPE_ACS_DELTA" } } });
+    const erins = await Promise.all([0, 1].map(() => connect(t, "/v2/updates", erin.token)));
+    const third = await open(t, "/v2/updates", erin.token);
+    expect("refused" in third && [third.refused.status, third.refused.body.code, third.refused.body.errorCategory]).toEqual([429, "MAXIMUM_NUMBER_OF_STREAMS", 2]);
+    // Another user still has its place, up to the ceiling of 3 in all.
+    const freds = [await connect(t, "/v2/updates", fred.token)];
+    const refused = await open(t, "/v2/updates", fred.token);
     expect("refused" in refused && refused.refused.status).toBe(503);
     expect("refused" in refused && refused.refused.body.cause).toMatch(/waiting for their request frame \(3\)/);
     // Worth retrying: Canton's SERVICE_NOT_RUNNING, a transient failure (category 1), not a bad request.
     expect("refused" in refused && [refused.refused.body.code, refused.refused.body.errorCategory]).toEqual(["SERVICE_NOT_RUNNING", 1]);
-    // One sends its request (it becomes a stream, under the stream limits): another may wait.
-    waiting[0].ws.send(JSON.stringify({ beginExclusive: 0, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: { [erin.party]: {} } }, transactionShape: "TRANSACTION_SHAPE_ACS_DELTA" } } }));
-    await waiting[0].next();
+    // One sends its request (it becomes a stream, under the stream limits): its user may wait again.
+    erins[0].ws.send(request);
+    await erins[0].next();
     const later = await open(t, "/v2/updates", erin.token);
     expect("ws" in later).toBe(true);
-    for (const c of [...waiting, later]) if ("ws" in c) c.ws.close();
+    for (const c of [...erins, ...freds, later]) if ("ws" in c) c.ws.close();
   });
 
   it("does not count refused upgrades, even from clients that never close their side", async () => {
@@ -380,7 +387,7 @@ describe("WebSocket streams: sockets waiting for their request frame", () => {
           }),
       ),
     );
-    const valid = await open(t, "/v2/updates", erin.token);
+    const valid = await open(t, "/v2/updates", fred.token);
     expect("ws" in valid).toBe(true);
     if ("ws" in valid) valid.ws.close();
     for (const socket of sockets) socket.destroy();

@@ -30,12 +30,13 @@ export async function authenticate(api: LedgerApi, ctx: HandlerContext): Promise
  */
 const ADMIN_ONLY = new Set([PackageManagementService.typeName]);
 
-export function authenticateFirst(api: LedgerApi): (route: { readonly service: DescService; readonly method: DescMethod }, ctx: HandlerContext) => Promise<void> {
+export function authenticateFirst(api: LedgerApi): (route: { readonly service: DescService; readonly method: DescMethod }, ctx: HandlerContext) => Promise<string | undefined> {
   return async (route, ctx) => {
-    if (isPublicMethod(route.method)) return;
+    if (isPublicMethod(route.method)) return undefined;
     try {
       const user = await authenticate(api, ctx);
       if (ADMIN_ONLY.has(route.service.typeName)) requireAdmin(user);
+      return user.id;
     } catch (e) {
       throw toConnectError(e, api.log);
     }
