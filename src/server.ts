@@ -280,6 +280,7 @@ function createListeners(
     registry: api.registry,
     listMaxElements: config.httpListMaxElements,
     listMaxBytes: config.httpListMaxBytes,
+    listsMaxBytes: config.httpListsMaxBytes,
     // A socket waiting for its request frame is a stream to be: bounds of the same size (counted apart).
     maxWaitingSockets: { max: config.maxStreams, maxPerUser: config.maxStreamsPerUser },
     maxBodyBytes: config.httpMaxBodyBytes,

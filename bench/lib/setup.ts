@@ -43,6 +43,7 @@ export async function startBenchServer(listMaxElements: number, options: ServerO
     CCWALLET_HTTP_MAX_BODY_BYTES: String(64 * 1024 * 1024),
     // The catch-up scenario reads 100,000 completions as one JSON array (~45 MB).
     CCWALLET_HTTP_LIST_MAX_BYTES: String(512 * 1024 * 1024),
+    CCWALLET_HTTP_LISTS_MAX_BYTES: String(1024 * 1024 * 1024),
     ...env,
   });
   const server = await startServer(config, {}, options);

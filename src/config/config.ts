@@ -38,6 +38,7 @@ export const EnvSchema = z.object({
   CCWALLET_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CCWALLET_HTTP_LIST_MAX_ELEMENTS: z.coerce.number().int().positive().default(10_000),
   CCWALLET_HTTP_LIST_MAX_BYTES: z.coerce.number().int().positive().default(32 * 1024 * 1024),
+  CCWALLET_HTTP_LISTS_MAX_BYTES: z.coerce.number().int().positive().default(256 * 1024 * 1024),
   CCWALLET_HTTP_MAX_BODY_BYTES: z.coerce.number().int().positive().default(4 * 1024 * 1024),
 });
 
@@ -89,6 +90,8 @@ export interface Config {
   readonly httpListMaxElements: number;
   /** Bytes of JSON an array endpoint answers at most (413 past it): the answer is held in memory until the client reads it. */
   readonly httpListMaxBytes: number;
+  /** Bytes of array answers held at once across all requests (PARTICIPANT_BACKPRESSURE past it). */
+  readonly httpListsMaxBytes: number;
   readonly httpMaxBodyBytes: number;
   /** Largest DAR upload (bytes), `ledger.maxDarBytes`. */
   readonly maxDarBytes: number;
@@ -150,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.CCWALLET_LOG_LEVEL,
     httpListMaxElements: e.CCWALLET_HTTP_LIST_MAX_ELEMENTS,
     httpListMaxBytes: e.CCWALLET_HTTP_LIST_MAX_BYTES,
+    httpListsMaxBytes: e.CCWALLET_HTTP_LISTS_MAX_BYTES,
     httpMaxBodyBytes: e.CCWALLET_HTTP_MAX_BODY_BYTES,
     maxDeduplicationSeconds: BigInt(file.ledger?.maxDeduplicationSeconds ?? 7 * 24 * 3600),
     maxStreams: file.ledger?.maxStreams ?? 1000,

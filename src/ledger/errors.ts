@@ -305,6 +305,11 @@ export const errors = {
       `The number of streams in use (${value}) has reached or exceeded the limit (${limit}). Metrics are available at daml.lapi.streams.`,
       { value: String(value), limit: String(limit), fullMethodName: method },
     ),
+  /** Canton's backpressure refusal: retry later. */
+  answersBackpressure: (limit: number) =>
+    make("PARTICIPANT_BACKPRESSURE", Category.ContentionOnSharedResources)(
+      `The participant is overloaded: array answers of ${limit} bytes in all wait to be read by their clients; retry later, or use the streaming endpoint (WebSocket or gRPC)`,
+    ),
   listTooLarge: (limit: number) =>
     make("HTTP_LIST_TOO_LARGE", Category.InvalidIndependentOfSystemState)(
       `The answer exceeds the server's limit of ${limit} bytes; ask for fewer elements with the limit query parameter or use the streaming endpoint (WebSocket or gRPC)`,

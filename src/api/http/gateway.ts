@@ -27,6 +27,7 @@ import { createSpliceHandler } from "./splice-gateway.js";
 import { createWebSocketStreams } from "./websocket-streams.js";
 import { isSplicePath, spliceAliases } from "./splice-routes.js";
 import type { RequestTarget } from "./request-url.js";
+import { AnswerBudget, type AnswerHold } from "./answer-budget.js";
 
 type AnyImpl = Record<string, (req: unknown, ctx: unknown) => unknown>;
 
@@ -37,6 +38,8 @@ export interface GatewayOptions {
   readonly listMaxElements: number;
   /** Bytes of JSON an array answer may reach (413 past it). */
   readonly listMaxBytes: number;
+  /** Bytes of array answers held at once across requests (answer-budget.ts). */
+  readonly listsMaxBytes: number;
   /** WebSocket streams that may wait for their request frame at once, in all and per user (waiting-sockets.ts). */
   readonly maxWaitingSockets?: { readonly max: number; readonly maxPerUser: number };
   readonly maxBodyBytes: number;
@@ -88,13 +91,14 @@ interface CantonCalls {
   /** Requests being served, aborted together by `abortStreams`. */
   readonly live: Set<AbortController>;
   readonly options: GatewayOptions;
+  readonly answers: AnswerBudget;
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
   const routes = routesFor(options.services);
   const impls = new Map<DescService, AnyImpl>(options.services.map((s) => [s.service, s.impl as AnyImpl]));
   const splice = createSpliceHandler({ impls, maxBodyBytes: options.maxBodyBytes, log: options.log });
-  const calls: CantonCalls = { impls, daml: damlJsonCodec(options.registry), live: new Set(), options };
+  const calls: CantonCalls = { impls, daml: damlJsonCodec(options.registry), live: new Set(), options, answers: new AnswerBudget(options.listsMaxBytes) };
   const sockets = createWebSocketStreams({
     routes,
     methodOf: (route) => (input, ctx) => impls.get(route.service)![route.method.localName](input, ctx) as AsyncIterable<unknown>,
@@ -149,8 +153,17 @@ async function invoke(calls: CantonCalls, route: Route, params: string[], url: R
     const impl = calls.impls.get(route.service)![route.method.localName];
     const output = route.method.output as DescMessage;
     if (route.method.methodKind === "server_streaming") {
-      const items = await collect(calls.options, impl(decoded.input, ctx) as AsyncIterable<unknown>, decoded.stream, abort, output);
-      sendJsonArray(res, items);
+      // Held from the first element until the answer has left for the socket, or its client is gone.
+      const hold = calls.answers.open();
+      res.once("finish", hold.release);
+      res.once("close", hold.release);
+      try {
+        const items = await collect(calls.options, impl(decoded.input, ctx) as AsyncIterable<unknown>, decoded.stream, abort, output, hold);
+        sendJsonArray(res, items);
+      } catch (e) {
+        hold.release();
+        throw e;
+      }
     } else {
       const result = await (impl(decoded.input, ctx) as Promise<unknown>);
       if (hasBinaryResponse(route)) sendBinaryResponse(res, route, result as Record<string, unknown>);
@@ -203,7 +216,7 @@ function refuse(res: ServerResponse, status: number, message: string): void {
  * idle gap, or fails past the list limits (elements or bytes). Each element is serialized as it
  * arrives, between turns of the event loop, not the whole answer at once at the end.
  */
-async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, params: StreamParams, abort: AbortController, output: DescMessage): Promise<Buffer[]> {
+async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, params: StreamParams, abort: AbortController, output: DescMessage, hold: AnswerHold): Promise<Buffer[]> {
   const { limit } = params;
   const idleMs = params.idleMs ?? options.defaultStreamIdleMs ?? 1000;
   const max = options.listMaxElements;
@@ -222,6 +235,7 @@ async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, 
       const item = Buffer.from(JSON.stringify(toCantonJson(output, create(output, next.value as never))));
       bytes += item.length + 1;
       if (bytes > options.listMaxBytes) throw errors.listTooLarge(options.listMaxBytes);
+      if (!hold.take(item.length + 1)) throw errors.answersBackpressure(options.listsMaxBytes);
       items.push(item);
     }
   } finally {
