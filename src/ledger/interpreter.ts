@@ -17,6 +17,7 @@ import type { TemplateRegistry } from "./registry.js";
 import type { Choice, InterfaceChoice, InterfaceDef, Template, TemplateRef, UpdateContext } from "./template.js";
 import { qualifiedId } from "./template.js";
 import { compareLedgerTime, UNBOUNDED, type TimeBounds, type TimeComparison } from "./time-bounds.js";
+import { isTemplate, updateContextOf } from "./update-context.js";
 
 export interface ContractReader {
   activeContract(contractId: string): Promise<ContractRecord | undefined>;
@@ -393,84 +394,39 @@ class Interpretation {
     return answer;
   }
 
+  /** The context a choice body runs with: its effects bound to its authorizers and witnesses. */
   private context(authorizers: ReadonlySet<string>, witnesses: readonly string[]): UpdateContext {
-    const self = this;
-    const fetchLive = async (cid: string, iface?: InterfaceDef<unknown>): Promise<LiveContract> => {
-      const live = await self.load(cid, false);
-      const stakeholders = [...live.record.signatories, ...live.record.observers];
-      if (!stakeholders.some((p) => authorizers.has(p))) {
-        throw errors.authorization(`fetch of ${cid} requires one of its stakeholders ${stakeholders.join(", ")} as authorizer`);
-      }
-      if (self.fetches) self.recordFetch(cid, live, stakeholders, authorizers, iface);
-      return live;
-    };
-    return {
-      get ledgerTime() {
-        self.timeRead = true;
-        return self.ledgerTime;
+    return updateContextOf({
+      readTime: () => {
+        this.timeRead = true;
+        return this.ledgerTime;
       },
-      isLedgerTimeLT: (time) => self.compareTime("LT", time),
-      isLedgerTimeLE: (time) => self.compareTime("LE", time),
-      isLedgerTimeGT: (time) => self.compareTime("GT", time),
-      isLedgerTimeGE: (time) => self.compareTime("GE", time),
-      async fetch<P>(template: TemplateRef<P>, cid: string): Promise<P> {
-        const live = await fetchLive(cid);
-        if (!isTemplate(live.template, template)) {
-          throw errors.interpretation(`Contract ${cid} is of template ${live.record.templateId}, expected ${qualifiedId(template.id)}`);
-        }
-        return live.payload as P;
-      },
-      async fetchInterface<V>(iface: InterfaceDef<V>, cid: string) {
-        const live = await fetchLive(cid, iface as InterfaceDef<unknown>);
-        const impl = live.template.interfaces.find((i) => i.iface === (iface as unknown));
-        if (!impl) throw errors.interpretation(`Contract ${cid} does not implement ${qualifiedId(iface.id)}`);
-        return { view: impl.view(live.payload) as V, template: live.template };
-      },
-      async create<P>(template: Template<P>, payload: P) {
-        return (await self.create(template as Template<unknown>, payload, authorizers, witnesses)) as ContractId;
-      },
-      async exercise<P, A, R>(template: TemplateRef<P>, cid: string, choice: Choice<P, A, R>, arg: A): Promise<R> {
-        return (await self.exerciseTemplate(
-          template as TemplateRef<unknown>,
-          cid,
-          choice as Choice<unknown>,
-          arg,
-          authorizers,
-          witnesses,
-          false,
-        )) as R;
-      },
-      async exerciseInterface<V, A, R>(iface: InterfaceDef<V>, cid: string, choice: InterfaceChoice<V, A, R>, arg: A): Promise<R> {
-        return (await self.exerciseInterface(
-          iface as InterfaceDef<unknown>,
-          cid,
-          choice as InterfaceChoice<unknown>,
-          arg,
-          authorizers,
-          witnesses,
-          false,
-        )) as R;
-      },
-      async archive<P>(template: Template<P>, cid: string): Promise<void> {
-        const tpl = template as Template<unknown>;
-        await self.exerciseTemplate(tpl, cid, tpl.archive as Choice<unknown>, {}, authorizers, witnesses, false);
-      },
-      async lookupByKey<P, K>(template: Template<P, K>, key: K) {
-        if (!template.key) throw errors.interpretation(`${qualifiedId(template.id)} has no key`);
-        self.checkAuthorized(template.key.maintainers(key), authorizers, `lookupByKey ${qualifiedId(template.id)}`);
-        const cid = await self.findByKey(keyHashOf(template as Template<unknown>, key), "body");
-        if (cid && !self.contracts.has(cid)) await self.load(cid, false);
-        if (!cid) self.missedKeyLookup = true;
-        return (cid ?? null) as ContractId | null;
-      },
-      require(condition: boolean, message: string): void {
-        if (!condition) throw errors.interpretation(message);
-      },
-    };
+      compareTime: (op, time) => this.compareTime(op, time),
+      fetch: (cid, iface) => this.fetchInBody(cid, authorizers, iface),
+      create: (template, payload) => this.create(template, payload, authorizers, witnesses),
+      exercise: (template, cid, choice, argument) => this.exerciseTemplate(template, cid, choice, argument, authorizers, witnesses, false),
+      exerciseInterface: (iface, cid, choice, argument) => this.exerciseInterface(iface, cid, choice, argument, authorizers, witnesses, false),
+      lookupByKey: (template, key) => this.lookupByKey(template, key, authorizers),
+    });
   }
-}
 
-/** Whether a contract's template is the one a choice body names (the template itself, or a ref by id). */
-function isTemplate(template: Template<unknown>, ref: TemplateRef<unknown>): boolean {
-  return template === ref || template.id === ref.id || qualifiedId(template.id) === qualifiedId(ref.id);
+  /** A body's fetch: one of the contract's stakeholders must authorize it. */
+  private async fetchInBody(cid: string, authorizers: ReadonlySet<string>, iface: InterfaceDef<unknown> | undefined): Promise<LiveContract> {
+    const live = await this.load(cid, false);
+    const stakeholders = [...live.record.signatories, ...live.record.observers];
+    if (!stakeholders.some((p) => authorizers.has(p))) {
+      throw errors.authorization(`fetch of ${cid} requires one of its stakeholders ${stakeholders.join(", ")} as authorizer`);
+    }
+    if (this.fetches) this.recordFetch(cid, live, stakeholders, authorizers, iface);
+    return live;
+  }
+
+  /** A body's key lookup: its maintainers must authorize it; a key it cannot see is not found. */
+  private async lookupByKey(template: Template<unknown>, key: unknown, authorizers: ReadonlySet<string>): Promise<ContractId | null> {
+    this.checkAuthorized(template.key!.maintainers(key), authorizers, `lookupByKey ${qualifiedId(template.id)}`);
+    const cid = await this.findByKey(keyHashOf(template, key), "body");
+    if (cid && !this.contracts.has(cid)) await this.load(cid, false);
+    if (!cid) this.missedKeyLookup = true;
+    return (cid ?? null) as ContractId | null;
+  }
 }
