@@ -83,11 +83,17 @@ export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSoc
       const ctx = wsHandlerContext(match.route, url, req, abort.signal);
       void admit(options, match.route, ctx).then((admitted) => {
         // A refused socket waits for nothing more, whether or not its client ever closes it.
-        if ("refusal" in admitted) return slot.release(), refuseUpgrade(socket, admitted.refusal.status, admitted.refusal.body);
+        if ("refusal" in admitted) {
+          slot.release();
+          return refuseUpgrade(socket, admitted.refusal.status, admitted.refusal.body);
+        }
         if (admitted.user !== undefined && !slot.assign(admitted.user)) {
           return refuse(socket, new HttpRefusal(429, `Too many WebSocket streams of user ${admitted.user} are waiting for their request frame (${waiting.maxPerUser}); send their requests first.`));
         }
-        if (closing) return slot.release(), refuse(socket, new HttpRefusal(503, "The server is shutting down."));
+        if (closing) {
+          slot.release();
+          return refuse(socket, new HttpRefusal(503, "The server is shutting down."));
+        }
         wss.handleUpgrade(req, socket, head, (ws) => {
           ws.once("message", slot.release);
           open.set(ws, abort);
