@@ -8,6 +8,7 @@
  * past it a request gets Canton's PARTICIPANT_BACKPRESSURE, and what an answer held is given back
  * once it has left.
  */
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IOU, startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -59,6 +60,24 @@ describe("array answers bounded together", () => {
     }
   });
   afterAll(() => t?.stop());
+
+  it("gives back what was held for clients that left before their answer, at any point", async () => {
+    const end = (await t.json("GET", "/v2/state/ledger-end", undefined, bob.token)).body.offset;
+    const body = JSON.stringify({ eventFormat: { filtersByParty: { [bob.party]: {} } }, activeAtOffset: end });
+    const port = Number(new URL(t.http).port);
+    for (let i = 0; i < 5; i++) {
+      await new Promise<void>((resolve) => {
+        const socket = connect(port, "127.0.0.1", () => {
+          socket.write(`POST /v2/state/active-contracts?limit=1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${bob.token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+          socket.destroy(); // gone before the node has even authenticated it
+          resolve();
+        });
+      });
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const one = await t.json("POST", "/v2/state/active-contracts?limit=1", JSON.parse(body), bob.token);
+    expect(one.status, one.text.slice(0, 200)).toBe(200);
+  });
 
   it("refuses with backpressure what would pass the budget, and gives back what an answer held", async () => {
     const end = (await t.json("GET", "/v2/state/ledger-end", undefined, bob.token)).body.offset;

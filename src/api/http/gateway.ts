@@ -146,6 +146,11 @@ async function invoke(calls: CantonCalls, route: Route, params: string[], url: R
   calls.live.add(abort);
   // Only a client gone before the answer cancels the call (an abort builds a DOMException).
   res.on("close", () => res.writableFinished || abort.abort());
+  // An array answer holds its bytes from its first element until it has left for the socket, or
+  // its client is gone; listened for before any await, since a client may leave at any point.
+  const hold = calls.answers.open();
+  res.once("finish", hold.release);
+  res.once("close", hold.release);
   try {
     const ctx = handlerContextOf(route, "canton-json", url.href, req, abort);
     await calls.options.authenticate?.(route, ctx);
@@ -153,22 +158,16 @@ async function invoke(calls: CantonCalls, route: Route, params: string[], url: R
     const impl = calls.impls.get(route.service)![route.method.localName];
     const output = route.method.output as DescMessage;
     if (route.method.methodKind === "server_streaming") {
-      // Held from the first element until the answer has left for the socket, or its client is gone.
-      const hold = calls.answers.open();
-      res.once("finish", hold.release);
-      res.once("close", hold.release);
-      try {
-        const items = await collect(calls.options, impl(decoded.input, ctx) as AsyncIterable<unknown>, decoded.stream, abort, output, hold);
-        sendJsonArray(res, items);
-      } catch (e) {
-        hold.release();
-        throw e;
-      }
+      const items = await collect(calls.options, impl(decoded.input, ctx) as AsyncIterable<unknown>, decoded.stream, abort, output, hold);
+      sendJsonArray(res, items);
     } else {
       const result = await (impl(decoded.input, ctx) as Promise<unknown>);
       if (hasBinaryResponse(route)) sendBinaryResponse(res, route, result as Record<string, unknown>);
       else send(res, 200, toCantonJson(output, create(output, result as never)));
     }
+  } catch (e) {
+    hold.release();
+    throw e;
   } finally {
     calls.live.delete(abort);
     // A stream's producers stop on the abort; a finished unary call has nothing left to cancel.

@@ -5,7 +5,7 @@
  * that neither the process's descriptors nor every caller's place can be taken by one caller.
  */
 export interface WaitingSlot {
-  /** Counts the slot against `user`'s share; false (the slot released) when the share is used up. */
+  /** Counts the slot against `user`'s share; false (the slot released) when the share is used up or the slot was released. */
   assign(user: string): boolean;
   /** Idempotent: the request frame arrived, or the socket closed or was refused. */
   release(): void;
@@ -38,6 +38,8 @@ export class WaitingSockets {
     };
     return {
       assign: (who) => {
+        // Closed while it was being authenticated: nothing to count any more.
+        if (!held) return false;
         const n = this.byUser.get(who) ?? 0;
         if (n >= this.maxPerUser) {
           release();

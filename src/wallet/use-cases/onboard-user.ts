@@ -14,6 +14,11 @@ export interface OnboardUserInput {
   readonly name: string;
   readonly partyId?: string;
   readonly createPartyIfMissing?: boolean;
+  /**
+   * The user onboards itself (`/v0/register`): it grants nothing the user did not have, so an
+   * existing party (a wallet left behind, or its primary party) only if it can already act as it.
+   */
+  readonly selfService?: boolean;
 }
 
 export async function onboardUser(ctx: OnboardingDeps, input: OnboardUserInput): Promise<{ party: PartyId }> {
@@ -28,6 +33,8 @@ export async function onboardUser(ctx: OnboardingDeps, input: OnboardUserInput):
     // wallet, whether named in the request or the user's primary party.
     const dsoRefusal = () => walletErrors.forbidden(`party ${ctx.dso} is the DSO party of the network, not a wallet party`);
     if (wanted === ctx.dso) throw dsoRefusal();
+    // Checked under the user's lock, so that no change of its primary party slips in between.
+    if (input.selfService) await refuseUnheldParty(ctx, name, known?.party);
     const party = (known?.party as PartyId | undefined) ?? (await partyFor(ctx, name, wanted, input.createPartyIfMissing === true));
     if (party === ctx.dso) throw dsoRefusal();
     // Its wallet would be contracts it signs, and the node holds no key of it (the engine refuses
@@ -43,6 +50,15 @@ export async function onboardUser(ctx: OnboardingDeps, input: OnboardUserInput):
     }
     return { party };
   });
+}
+
+/** Self-service: the party onboarding would reuse must be one the user can already act as. */
+async function refuseUnheldParty(ctx: OnboardingDeps, name: string, walletParty: string | undefined): Promise<void> {
+  const user = await ctx.store.user(name);
+  const party = walletParty ?? user?.primaryParty;
+  if (party && !user?.rights.some((r) => r.kind === "CanActAs" && r.party === party)) {
+    throw walletErrors.forbidden(`user ${name} cannot act as party ${party}: self-registration grants no rights; the validator operator can onboard it (POST /v0/admin/users)`);
+  }
 }
 
 async function partyFor(ctx: OnboardingDeps, name: string, wanted: PartyId | undefined, createIfMissing: boolean): Promise<PartyId> {
