@@ -32,13 +32,15 @@ function pathOfLine(line: string): string {
   return /^[A-Z]+ (\/[^ ?]*)/.exec(line)?.[1] ?? "";
 }
 
+export const MISSING_HOST = "Bad request: missing the required Host header";
+
 /**
  * RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without `Host`. True if `req`
  * was one and has been answered (and its connection is closing).
  */
 export function refuseWithoutHost(req: IncomingMessage, res: ServerResponse): boolean {
   if (req.httpVersion !== "1.1" || req.headers.host !== undefined) return false;
-  const text = JSON.stringify(errorBody(pathOfLine(`${req.method} ${req.url ?? ""}`), 400, "Bad request: missing the required Host header"));
+  const text = JSON.stringify(errorBody(pathOfLine(`${req.method} ${req.url ?? ""}`), 400, MISSING_HOST));
   res.writeHead(400, { "content-type": "application/json", "content-length": Buffer.byteLength(text), connection: "close" });
   res.end(text);
   return true;

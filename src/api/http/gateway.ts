@@ -41,7 +41,7 @@ export interface GatewayOptions {
   /** Bytes of array answers held at once across requests (answer-budget.ts). */
   readonly listsMaxBytes: number;
   /** WebSocket streams that may wait for their request frame at once, in all and per user (waiting-sockets.ts). */
-  readonly maxWaitingSockets?: { readonly max: number; readonly maxPerUser: number };
+  readonly maxWaitingSockets: { readonly max: number; readonly maxPerUser: number };
   readonly maxBodyBytes: number;
   /** Limit of raw (application/octet-stream) bodies: DAR uploads, which outgrow JSON bodies. */
   readonly maxBinaryBodyBytes?: number;
@@ -148,16 +148,14 @@ async function invoke(calls: CantonCalls, route: Route, params: string[], url: R
   res.on("close", () => res.writableFinished || abort.abort());
   // An array answer holds its bytes from its first element until it has left for the socket, or
   // its client is gone; listened for before any await, since a client may leave at any point.
-  const hold = calls.answers.open();
-  res.once("finish", hold.release);
-  res.once("close", hold.release);
+  const hold = route.method.methodKind === "server_streaming" ? holdUntilSent(calls.answers, res) : undefined;
   try {
     const ctx = handlerContextOf(route, "canton-json", url.href, req, abort);
     await calls.options.authenticate?.(route, ctx);
     const decoded = await readInput(calls, route, params, url, req);
     const impl = calls.impls.get(route.service)![route.method.localName];
     const output = route.method.output as DescMessage;
-    if (route.method.methodKind === "server_streaming") {
+    if (hold) {
       const items = await collect(calls.options, impl(decoded.input, ctx) as AsyncIterable<unknown>, decoded.stream, abort, output, hold);
       sendJsonArray(res, items);
     } else {
@@ -166,13 +164,20 @@ async function invoke(calls: CantonCalls, route: Route, params: string[], url: R
       else send(res, 200, toCantonJson(output, create(output, result as never)));
     }
   } catch (e) {
-    hold.release();
+    hold?.release();
     throw e;
   } finally {
     calls.live.delete(abort);
     // A stream's producers stop on the abort; a finished unary call has nothing left to cancel.
     if (route.method.methodKind === "server_streaming") abort.abort();
   }
+}
+
+function holdUntilSent(answers: AnswerBudget, res: ServerResponse): AnswerHold {
+  const hold = answers.open();
+  res.once("finish", hold.release);
+  res.once("close", hold.release);
+  return hold;
 }
 
 /** The request message from path, query and body; an HttpRefusal (400, 413, 415) for what cannot be decoded. */

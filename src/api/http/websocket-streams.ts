@@ -24,6 +24,7 @@ import { parseRequestUrl, UNPARSABLE_TARGET, type RequestTarget } from "./reques
 import { authorizationOf, chooseSubprotocol, refuseUpgrade } from "./websocket-handshake.js";
 import { CLOSE_GOING_AWAY, closeIfOpen, serveStreamSession } from "./websocket-session.js";
 import { WaitingSockets } from "./waiting-sockets.js";
+import { MISSING_HOST } from "./client-error.js";
 
 /** A stream method of a service implementation. */
 export type StreamMethod = (input: unknown, ctx: HandlerContext) => AsyncIterable<unknown>;
@@ -38,7 +39,7 @@ export interface WebSocketStreamsOptions {
   /** The caller's user id (undefined for a public method). */
   readonly authenticate?: (route: Route, ctx: HandlerContext) => Promise<string | undefined>;
   /** Sockets that may wait for their request frame at once, in all and per user (waiting-sockets.ts). */
-  readonly maxWaitingSockets?: { readonly max: number; readonly maxPerUser: number };
+  readonly maxWaitingSockets: { readonly max: number; readonly maxPerUser: number };
   /** Largest request frame accepted (ws closes with 1009 past it). */
   readonly maxPayloadBytes: number;
   /** Unsent bytes a socket may hold before the stream is held back (default 1 MiB). */
@@ -57,22 +58,19 @@ export const DEFAULT_HIGH_WATER_BYTES = 1024 * 1024;
 /** How long a closing socket may take to answer the close before it is cut. */
 const CLOSE_GRACE_MS = 2000;
 
-/** Without configured bounds: those of the default stream limits. */
-const DEFAULT_WAITING = { max: 1000, maxPerUser: 200 };
 
 export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSocketStreams {
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes, handleProtocols: (offered) => chooseSubprotocol(offered) });
   const open = new Map<WebSocket, AbortController>();
   let closing = false;
-  const bounds = options.maxWaitingSockets ?? DEFAULT_WAITING;
-  const waiting = new WaitingSockets(bounds.max, bounds.maxPerUser);
+  const waiting = new WaitingSockets(options.maxWaitingSockets.max, options.maxWaitingSockets.maxPerUser);
   return {
     upgrade(req, socket, head) {
       socket.on("error", () => socket.destroy());
       const url = requestUrlOf(req);
       if (!url) return refuse(socket, UNPARSABLE_TARGET);
       // RFC 6455 §4.1 and RFC 9112 §3.2 (the server no longer leaves this check to node:http).
-      if (req.headers.host === undefined) return refuse(socket, new HttpRefusal(400, "Bad request: missing the required Host header"));
+      if (req.headers.host === undefined) return refuse(socket, new HttpRefusal(400, MISSING_HOST));
       const match = matchRoute(options.routes, "POST", url.pathname);
       if (typeof match !== "object" || !isStreamRoute(match.route)) return refuse(socket, new HttpRefusal(404, "The requested resource could not be found."));
       if (closing) return refuse(socket, new HttpRefusal(503, "The server is shutting down."));
