@@ -17,13 +17,23 @@ export function encodeRecord(value: unknown): string {
   }
 }
 
-function withoutTopBigints(v: unknown): unknown {
+/**
+ * `v` with the bigints of its top two levels swapped, copying only the objects that hold one
+ * (arrays are left for the full walk: they are payloads). A record's own bigints (offsets, times,
+ * a completion's deduplication period) sit there; a deeper one makes stringify throw, and an
+ * exception costs more than the walk it saves.
+ */
+function withoutTopBigints(v: unknown, depth = 2): unknown {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return withoutBigints(v);
   const o = v as Record<string, unknown>;
   let copy: Record<string, unknown> | undefined;
   for (const k in o) {
     const x = o[k];
     if (typeof x === "bigint") (copy ??= { ...o })[k] = { $n: x.toString() };
+    else if (depth > 1 && x !== null && typeof x === "object" && !Array.isArray(x)) {
+      const y = withoutTopBigints(x, depth - 1);
+      if (y !== x) (copy ??= { ...o })[k] = y;
+    }
   }
   return copy ?? o;
 }

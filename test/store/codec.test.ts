@@ -28,6 +28,11 @@ describe("record codec", () => {
     const both = { offset: 5n, dedup: { kind: "offset", offset: 3n } };
     expect(encodeRecord(both)).toBe('{"offset":{"$n":"5"},"dedup":{"kind":"offset","offset":{"$n":"3"}}}');
     expect(decodeRecord(encodeRecord(both))).toEqual(both);
+    expect(both.dedup.offset).toBe(3n);
+    // Deeper than the two levels swapped before stringify: the full walk, same text.
+    const deep = { at: { one: { two: 4n } }, list: [{ n: 6n }] };
+    expect(encodeRecord(deep)).toBe('{"at":{"one":{"two":{"$n":"4"}}},"list":[{"n":{"$n":"6"}}]}');
+    expect(deep.at.one.two).toBe(4n);
   });
 
   it("reuses the plain JSON of a value already serialized (a transaction's nodes, priced then stored)", () => {
