@@ -5,6 +5,7 @@
  */
 import { createPublicKey, type KeyLike, type KeyObject, type VerifyKeyObjectInput } from "node:crypto";
 import { CryptoKeyFormat, SigningKeySpec } from "./crypto-enums.js";
+import { ed25519PointProblem } from "./ed25519-point.js";
 
 export type KeyKind = "ed25519" | "ecdsa-p256";
 
@@ -38,11 +39,16 @@ export const ED25519_KEY_LENGTH = 32;
 
 const startsWith = (b: Uint8Array, prefix: Uint8Array) => b.length >= prefix.length && prefix.every((x, i) => b[i] === x);
 
-/** An Ed25519 key from its raw 32 bytes. */
+/**
+ * An Ed25519 key from its raw 32 bytes. Only a point Canton would accept: node:crypto takes any 32
+ * bytes, and anyone can forge signatures that node:crypto verifies for a small-order one.
+ */
 export function ed25519Key(raw: Uint8Array): SigningKey {
   if (raw.length !== ED25519_KEY_LENGTH) {
     throw new InvalidSigningKey(`Invalid Ed25519 public key: expected ${ED25519_KEY_LENGTH} bytes, got ${raw.length}`);
   }
+  const problem = ed25519PointProblem(raw);
+  if (problem) throw new InvalidSigningKey(`Invalid Ed25519 public key: ${problem}`);
   const spki = new Uint8Array([...ED25519_SPKI_PREFIX, ...raw]);
   return { kind: "ed25519", spki, fingerprintData: Uint8Array.from(raw), key: importSpki(spki) };
 }
@@ -55,11 +61,29 @@ function ed25519FromSpki(der: Uint8Array): SigningKey {
   return ed25519Key(der.subarray(ED25519_SPKI_PREFIX.length));
 }
 
+/** The DER header of a named-curve P-256 SubjectPublicKeyInfo before its point, and the forms (first byte) a point of that length may take. */
+const P256_SPKI = [
+  { prefix: Buffer.from("3059301306072a8648ce3d020106082a8648ce3d030107034200", "hex"), pointLength: 65, forms: [0x04] }, // uncompressed: 04, X, Y
+  { prefix: Buffer.from("3039301306072a8648ce3d020106082a8648ce3d030107032200", "hex"), pointLength: 33, forms: [0x02, 0x03] }, // compressed: the parity of Y, X
+];
+
+const isP256Spki = (der: Uint8Array) =>
+  P256_SPKI.some((s) => der.length === s.prefix.length + s.pointLength && startsWith(der, s.prefix) && s.forms.includes(der[s.prefix.length]));
+
+/**
+ * Only a point in one of its two forms reaches node:crypto: OpenSSL also imports the point at
+ * infinity (a single 0x00), and reading that key's `asymmetricKeyDetails` aborts the process (an
+ * assertion in node's GetEcKeyDetail). OpenSSL refuses a point that is not on the curve.
+ */
 function p256FromSpki(der: Uint8Array): SigningKey {
-  const key = importSpki(der);
-  const curve = key.asymmetricKeyDetails?.namedCurve;
-  if (key.asymmetricKeyType !== "ec" || curve !== "prime256v1") {
-    throw new InvalidSigningKey(`Invalid EC-P256 public key: the SubjectPublicKeyInfo holds a ${key.asymmetricKeyType}${curve ? ` ${curve}` : ""} key`);
+  if (!isP256Spki(der)) {
+    throw new InvalidSigningKey("Invalid EC-P256 public key: not the DER X.509 SubjectPublicKeyInfo of a point of the named curve P-256 (prime256v1), uncompressed or compressed");
+  }
+  let key;
+  try {
+    key = createPublicKey({ key: Buffer.from(der), format: "der", type: "spki" });
+  } catch (e) {
+    throw new InvalidSigningKey(`Invalid EC-P256 public key: not a point of the curve (${(e as Error).message})`);
   }
   return { kind: "ecdsa-p256", spki: Uint8Array.from(der), fingerprintData: Uint8Array.from(der), key };
 }

@@ -22,6 +22,7 @@ import { isParticipantAdmin, requireExecuteAs } from "../../../auth/index.js";
 import { toHex } from "../../../external/canton-hash.js";
 import { ExecuteSignaturesRejected, verifyExecuteSignatures, type PartyKeys } from "../../../external/execute-signatures.js";
 import { preparedTransactionHash, UnhashableTransaction } from "../../../external/prepared-transaction-hash.js";
+import { InvalidSigningKey, type KeyKind, type SigningKey } from "../../../external/signing-key.js";
 import type { Submission } from "../../../ledger/commands.js";
 import type { PinnedRun } from "../../../ledger/engine.js";
 import { errors, type LedgerError } from "../../../ledger/errors.js";
@@ -77,13 +78,31 @@ function checkPreparationTime(preparationTime: bigint, now: bigint): void {
   }
 }
 
+/**
+ * A party's stored key, or undefined for one onboarding now refuses (a weak Ed25519 key stored
+ * before the check): anyone may be able to make its signatures, so they count for nothing, while
+ * the party's other keys still count.
+ */
+function storedKey(api: LedgerApi, k: { readonly kind: KeyKind; readonly spki: string }): SigningKey | undefined {
+  try {
+    return api.signingKeys.get(k.kind, k.spki);
+  } catch (e) {
+    if (e instanceof InvalidSigningKey) return undefined;
+    throw e;
+  }
+}
+
 /** The signing keys of each acting party, from its hosting record (undefined for a local party). */
 async function partyKeysOf(api: LedgerApi, parties: readonly string[]): Promise<Map<string, PartyKeys>> {
   const keys = new Map<string, PartyKeys>();
   for (const party of parties) {
     const hosting = (await api.store.party(party))?.external;
     if (!hosting) continue;
-    const byFingerprint = new Map(hosting.signingKeys.map((k) => [k.fingerprint, api.signingKeys.get(k.kind, k.spki)]));
+    const byFingerprint = new Map<string, SigningKey>();
+    for (const k of hosting.signingKeys) {
+      const key = storedKey(api, k);
+      if (key) byFingerprint.set(k.fingerprint, key);
+    }
     keys.set(party, { threshold: hosting.threshold, keys: byFingerprint });
   }
   return keys;
