@@ -290,6 +290,12 @@ export const errors = {
       `The commands name synchronizer ${synchronizerId}, which is not the synchronizer this participant is connected to`,
       { synchronizer_id: synchronizerId },
     ),
+  /**
+   * Canton's REQUEST_TIME_OUT: the request may or may not have taken effect (a store write whose
+   * confirmation timed out); not a definite answer, and worth retrying.
+   */
+  requestTimeOut: (cause: string, error?: unknown) =>
+    new LedgerError({ code: "REQUEST_TIME_OUT", category: Category.DeadlineExceededRequestStateUnknown, cause, definiteAnswer: false }, { cause: error }),
   internal: (what: string) =>
     make("LEDGER_API_INTERNAL_ERROR", Category.SystemInternalAssumptionViolated)(`Processing the request failed due to a non-transient internal error: ${what}`),
   // Canton's topology manager errors (3.4 ids), raised when an external party's onboarding is refused.

@@ -2,10 +2,10 @@
  * What the MongoDB adapter takes from its configuration and from the server's `hello`: the commit
  * timeout, the write concern built from it, and the document size limit. No server is needed.
  */
-import { MongoClient } from "mongodb";
+import { MongoClient, WriteConcern } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { deploymentOf, parseUri } from "../../src/store/mongodb/connection.js";
-import { DEFAULT_COMMIT_TIMEOUT_MS, DB_OPTIONS, commitTimeoutMs, commitWriteConcern, transactionOptions } from "../../src/store/mongodb/durability.js";
+import { DEFAULT_COMMIT_TIMEOUT_MS, commitTimeoutMs, dbOptions, durableWriteConcern, transactionOptions } from "../../src/store/mongodb/durability.js";
 
 describe("commitTimeoutMs", () => {
   it("takes the store's option, else the connection string's wtimeoutMS, else 10 s", () => {
@@ -32,7 +32,7 @@ describe("commitTimeoutMs", () => {
 
 describe("write concerns", () => {
   it("commits wait for a majority of journals, for a bounded time", () => {
-    const wc = commitWriteConcern(2_500);
+    const wc = durableWriteConcern(2_500);
     expect({ w: wc.w, journal: wc.journal, wtimeoutMS: wc.wtimeoutMS }).toEqual({ w: "majority", journal: true, wtimeoutMS: 2_500 });
     const tx = transactionOptions(2_500);
     expect(tx.readConcern).toMatchObject({ level: "snapshot" });
@@ -40,10 +40,23 @@ describe("write concerns", () => {
     expect(tx.readPreference).toMatchObject({ mode: "primary" });
   });
 
-  it("reads only majority-committed data from the primary, and writes durably", () => {
-    expect(DB_OPTIONS.readConcern).toMatchObject({ level: "majority" });
-    expect(DB_OPTIONS.readPreference).toMatchObject({ mode: "primary" });
-    expect(DB_OPTIONS.writeConcern).toMatchObject({ w: "majority", journal: true });
+  it("reads only majority-committed data from the primary, and writes durably, for a bounded time, outside transactions too", () => {
+    const options = dbOptions(2_500);
+    expect(options.readConcern).toMatchObject({ level: "majority" });
+    expect(options.readPreference).toMatchObject({ mode: "primary" });
+    // Parties, users, settings and packages are written outside transactions with the database's
+    // write concern: without its wtimeout, a lost majority kept them waiting for good.
+    expect(options.writeConcern).toMatchObject({ w: "majority", journal: true, wtimeoutMS: 2_500 });
+  });
+
+  it("hands the database's write concern to each write outside a transaction, as the driver sends it", () => {
+    // Only parsed: a MongoClient does not connect until asked to.
+    const db = new MongoClient("mongodb://127.0.0.1:1/").db("ccwallet", dbOptions(2_500));
+    const wc = db.collection("parties").writeConcern;
+    expect({ w: wc?.w, journal: wc?.journal, wtimeoutMS: wc?.wtimeoutMS }).toEqual({ w: "majority", journal: true, wtimeoutMS: 2_500 });
+    const command: { writeConcern?: unknown } = {};
+    WriteConcern.apply(command, wc!);
+    expect(command.writeConcern).toEqual({ w: "majority", wtimeout: 2_500, j: true });
   });
 });
 

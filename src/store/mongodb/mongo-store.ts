@@ -2,8 +2,9 @@
  * Production store on MongoDB (replica set or sharded cluster), with the observable behaviour of
  * the SQLite adapter. Commits are multi-document transactions, serialised across all instances
  * sharing the database by the ledger-end counter (offsets.ts) and grouped per instance
- * (group-commit.ts); every write waits for a majority of journals, a commit for a bounded time
- * (durability.ts). Every operation runs in a causally consistent session that starts after all
+ * (group-commit.ts); every write waits for a majority of journals for a bounded time
+ * (durability.ts), and one that may or may not have landed answers REQUEST_TIME_OUT
+ * (single-writes.ts). Every operation runs in a causally consistent session that starts after all
  * this instance knows committed (causal-clock.ts). The ledger end of other instances' commits
  * arrives through a change stream (ledger-end-tail.ts).
  */
@@ -26,7 +27,7 @@ import type { CommitSettings } from "./commit-batch.js";
 import { commitBatch } from "./commit-batch.js";
 import { checkDeployment, parseUri } from "./connection.js";
 import type { ContractDoc } from "./documents.js";
-import { DB_OPTIONS, commitTimeoutMs } from "./durability.js";
+import { commitTimeoutMs, dbOptions } from "./durability.js";
 import { GroupCommit } from "./group-commit.js";
 import { LedgerEndTail } from "./ledger-end-tail.js";
 import { readLedgerEnd } from "./offsets.js";
@@ -34,13 +35,15 @@ import type { RightsChange } from "../rights-change.js";
 import { grant, revoke } from "../rights-change.js";
 import { inTransaction } from "./transaction.js";
 import { MongoPackages } from "./packages.js";
+import { SingleWrites } from "./single-writes.js";
 
 export interface MongoStoreOptions {
   /** Database name; defaults to the connection string's path, else "ccwallet". */
   readonly dbName?: string;
   /**
-   * How long a commit waits for a majority of journals (its `wtimeout`) before its outcome counts
-   * as unknown; defaults to the connection string's `wtimeoutMS`, else DEFAULT_COMMIT_TIMEOUT_MS.
+   * How long a commit, or any other write, waits for a majority of journals (its `wtimeout`) before
+   * its outcome counts as unknown; defaults to the connection string's `wtimeoutMS`, else
+   * DEFAULT_COMMIT_TIMEOUT_MS.
    */
   readonly commitTimeoutMs?: number;
 }
@@ -52,6 +55,7 @@ export class MongoStore implements Store {
   private readonly clock = new CausalClock();
   private readonly inSession = <T>(fn: (session: ClientSession) => Promise<T>): Promise<T> => this.clock.run(this.client, fn);
   private readonly packageStore: MongoPackages;
+  private readonly writes = new SingleWrites(this.inSession);
   private readonly commitSettings: CommitSettings;
   private tail: LedgerEndTail | undefined;
   private closed = false;
@@ -69,7 +73,7 @@ export class MongoStore implements Store {
       (requests) => commitBatch(this.commitSettings, requests),
       (lastOffset) => this.advance(lastOffset),
     );
-    this.packageStore = new MongoPackages(cols.packages, this.inSession);
+    this.packageStore = new MongoPackages(cols.packages, this.inSession, this.writes);
   }
 
   /** Connects, checks the deployment, and creates the collections and indexes that are missing. */
@@ -79,11 +83,9 @@ export class MongoStore implements Store {
     try {
       await client.connect();
       const deployment = await checkDeployment(client);
-      const cols = await openCollections(client.db(dbName, DB_OPTIONS));
-      const settings = {
-        commitTimeoutMs: commitTimeoutMs(options.commitTimeoutMs, client.options.writeConcern?.wtimeoutMS),
-        maxDocumentBytes: deployment.maxDocumentBytes,
-      };
+      const timeoutMs = commitTimeoutMs(options.commitTimeoutMs, client.options.writeConcern?.wtimeoutMS);
+      const cols = await openCollections(client.db(dbName, dbOptions(timeoutMs)));
+      const settings = { commitTimeoutMs: timeoutMs, maxDocumentBytes: deployment.maxDocumentBytes };
       return new MongoStore(description, client, cols, await readLedgerEnd(cols.meta), settings);
     } catch (error) {
       await client.close();
@@ -175,7 +177,7 @@ export class MongoStore implements Store {
   }
 
   async addParty(party: PartyRecord): Promise<boolean> {
-    return this.insertIfAbsent(this.cols.parties, party.party, party);
+    return this.writes.insertIfAbsent(this.cols.parties, party.party, party, "party");
   }
   async party(party: string): Promise<PartyRecord | undefined> {
     return decodeOne(await this.inSession((session) => this.cols.parties.findOne({ _id: party }, { session })));
@@ -185,7 +187,7 @@ export class MongoStore implements Store {
   }
 
   async addUser(user: UserRecord): Promise<boolean> {
-    return this.insertIfAbsent(this.cols.users, user.id, user);
+    return this.writes.insertIfAbsent(this.cols.users, user.id, user, "user");
   }
   async user(id: string): Promise<UserRecord | undefined> {
     return decodeOne(await this.inSession((session) => this.cols.users.findOne({ _id: id }, { session })));
@@ -194,7 +196,7 @@ export class MongoStore implements Store {
     return this.inSession((session) => decodeAll(this.cols.users.find({ _id: { $gt: pageToken } }, { session }).sort({ _id: 1 }), pageSize));
   }
   async deleteUser(id: string): Promise<boolean> {
-    return (await this.inSession((session) => this.cols.users.deleteOne({ _id: id }, { session }))).deletedCount === 1;
+    return this.writes.deleteById(this.cols.users, id, "user");
   }
   async grantRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
     return this.updateRights(id, (held) => grant(held, rights));
@@ -221,7 +223,7 @@ export class MongoStore implements Store {
     return (await this.inSession((session) => this.cols.settings.findOne({ _id: name }, { session })))?.value;
   }
   async initSetting(name: string, value: string): Promise<string> {
-    const doc = await this.inSession((session) =>
+    const doc = await this.writes.idempotent(`setting ${name}`, (session) =>
       this.cols.settings.findOneAndUpdate({ _id: name }, { $setOnInsert: { value } }, { upsert: true, returnDocument: "after", session }),
     );
     // An upsert returning the document "after" always has one: the one found or the one inserted.
@@ -229,7 +231,7 @@ export class MongoStore implements Store {
     return doc.value;
   }
   async putSetting(name: string, value: string): Promise<void> {
-    await this.inSession((session) => this.cols.settings.updateOne({ _id: name }, { $set: { value } }, { upsert: true, session }));
+    await this.writes.idempotent(`setting ${name}`, (session) => this.cols.settings.updateOne({ _id: name }, { $set: { value } }, { upsert: true, session }));
   }
 
   addPackage(pkg: PackageRecord): Promise<boolean> {
@@ -257,17 +259,6 @@ export class MongoStore implements Store {
     this.listeners.clear();
     await this.tail?.stop();
     await this.client.close();
-  }
-
-  /**
-   * Inserts unless the id exists; true if inserted. An upsert that only sets on insert is atomic,
-   * and the server retries it itself when two instances race on the same new id.
-   */
-  private async insertIfAbsent(collection: Collections["parties"], id: string, record: unknown): Promise<boolean> {
-    const result = await this.inSession((session) =>
-      collection.updateOne({ _id: id }, { $setOnInsert: { record: encodeRecord(record) } }, { upsert: true, session }),
-    );
-    return result.upsertedCount === 1;
   }
 
   /**

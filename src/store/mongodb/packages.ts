@@ -7,17 +7,24 @@ import { Binary, type Collection } from "mongodb";
 import type { PackageRecord, PackageStore, PackageSummary } from "../../ledger/store-port.js";
 import type { InSession } from "./causal-clock.js";
 import type { PackageDoc } from "./documents.js";
+import type { SingleWrites } from "./single-writes.js";
 
 export class MongoPackages implements PackageStore {
-  /** @param inSession runs each operation in the store's causally consistent session. */
+  /**
+   * @param inSession runs each operation in the store's causally consistent session.
+   * @param writes runs the upload's upsert there, answering REQUEST_TIME_OUT if its outcome is unknown.
+   */
   constructor(
     private readonly packagesCol: Collection<PackageDoc>,
     private readonly inSession: InSession,
+    private readonly writes: Pick<SingleWrites, "idempotent">,
   ) {}
 
   async addPackage(pkg: PackageRecord): Promise<boolean> {
     const doc = { name: pkg.name, version: pkg.version, knownSince: pkg.knownSince, size: pkg.payload.length, payload: new Binary(pkg.payload) };
-    const result = await this.inSession((session) => this.packagesCol.updateOne({ _id: pkg.packageId }, { $setOnInsert: doc }, { upsert: true, session }));
+    const result = await this.writes.idempotent(`package ${pkg.packageId}`, (session) =>
+      this.packagesCol.updateOne({ _id: pkg.packageId }, { $setOnInsert: doc }, { upsert: true, session }),
+    );
     return result.upsertedCount === 1;
   }
 
