@@ -38,7 +38,8 @@ export async function startBenchServer(listMaxElements: number, options: ServerO
     CCWALLET_HTTP_PORT: "0",
     CCWALLET_GRPC_PORT: "0",
     CCWALLET_HOST: "127.0.0.1",
-    CCWALLET_LOG_LEVEL: "silent",
+    // BENCH_LOG=error shows what a run's failed requests hit.
+    CCWALLET_LOG_LEVEL: process.env.BENCH_LOG ?? "silent",
     CCWALLET_HTTP_LIST_MAX_ELEMENTS: String(listMaxElements),
     CCWALLET_HTTP_MAX_BODY_BYTES: String(64 * 1024 * 1024),
     // The catch-up scenario reads 100,000 completions as one JSON array (~45 MB).

@@ -46,10 +46,11 @@ describe("transaction feed", () => {
   it("delivers the ledger's commits in offset order, skipping rejections, and tracks its position", async () => {
     const seen: TransactionRecord[] = [];
     ledger.feed.subscribe((tx) => seen.push(tx));
-    // Concurrent submissions share one store flush; a duplicate command id is rejected at commit.
+    // Concurrent submissions share one store flush; a duplicate command id is rejected at commit,
+    // and its completion is written after the batch (at offset 4).
     const outcomes = await Promise.all([createIou(A, "1", "same"), createIou(A, "2"), createIou(A, "3", "same"), createIou(A, "4")].map((s) => ledger.submit(s)));
     expect(outcomes.map((o) => o.kind)).toEqual(["committed", "committed", "rejected", "committed"]);
-    expect(seen.map((t) => t.offset)).toEqual([1n, 2n, 4n]);
+    expect(seen.map((t) => t.offset)).toEqual([1n, 2n, 3n]);
     expect(seen.map((t) => (t.nodes[0].kind === "create" ? (t.nodes[0].payload as { amount: string }).amount : ""))).toEqual(["1.0000000000", "2.0000000000", "4.0000000000"]);
     expect(ledger.feed.position).toBe(4n);
   });

@@ -69,6 +69,8 @@ export function prepareLedgerStatements(db: Database.Database) {
       `INSERT INTO dedup (change_key, offset, record_time) VALUES (?, ?, ?)
        ON CONFLICT(change_key) DO UPDATE SET offset = excluded.offset, record_time = excluded.record_time`,
     ),
+    beginRead: p("BEGIN DEFERRED"),
+    endRead: p("COMMIT"),
     maxOffset: p(
       "SELECT MAX(m) AS m FROM (SELECT MAX(offset) AS m FROM transactions UNION ALL SELECT MAX(offset) FROM completions)",
     ),

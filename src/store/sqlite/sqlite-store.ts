@@ -1,9 +1,10 @@
 /**
- * Embedded store on SQLite (better-sqlite3): WAL journal, and a commit is on disk before it is
- * acknowledged. Concurrent commits are grouped: requests queued during one turn of the event loop
- * share one SQLite transaction, and batches committed during one fsync share the next (group
- * commit). Ledger batches are synced off the event loop (wal-sync.ts); the rare writes of
- * parties, users and settings keep `synchronous=FULL`.
+ * Embedded store on SQLite (better-sqlite3): WAL journal, and a commit is on disk
+ * (`synchronous=FULL`) before it is acknowledged. The ledger's writes run on a writer thread with
+ * its own connection (writer-thread.ts), one batch at a time: requests that arrive while a batch
+ * is being written and synced gather into the next (group commit). The event loop keeps a
+ * connection for reads and for the rare writes of parties, users, settings and packages, and the
+ * caches of hot contracts, which follow each batch once it is durable.
  */
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
@@ -16,9 +17,8 @@ import type {
   UserRecord,
   UserRight,
 } from "../../ledger/records.js";
-import { isDuplicate } from "../../ledger/deduplication.js";
-import { decodeRecord, encodeRecord, encodeRecordReusing } from "../codec.js";
-import type { CommitRequest, CommitResult, Conflict, ContractHistory, ContractQuery, PackageRecord, PackageSummary, Store, TransactionCommit } from "../../ledger/store-port.js";
+import { decodeRecord } from "../codec.js";
+import type { CommitRequest, CommitResult, ContractHistory, ContractQuery, PackageRecord, PackageSummary, Store, TransactionCommit } from "../../ledger/store-port.js";
 import { SAFETY_NET_PAGES, WalCheckpointer } from "./checkpointer.js";
 import { readActiveContracts } from "./acs-queries.js";
 import { PartyTemplateCache } from "./party-template-cache.js";
@@ -28,12 +28,11 @@ import { prepareLedgerStatements, type LedgerStatements } from "./ledger-stateme
 import { SqlitePackages } from "./packages.js";
 import { allRecords, oneRecord } from "./rows.js";
 import { applySchema } from "./schema.js";
-import { WalSync } from "./wal-sync.js";
+import { InThreadWriter, ThreadWriter, type BatchWriter, type Written } from "./batch-writer.js";
+import { writeRequestOf, type WriteRequest } from "./write-request.js";
 
 /** SQLite's own default, restored if the checkpoint worker dies. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
-
-type Outcome = { readonly ok: true; readonly result: CommitResult } | { readonly ok: false; readonly error: unknown };
 
 interface Pending {
   readonly request: CommitRequest;
@@ -48,18 +47,18 @@ export interface SqliteStoreOptions {
 
 export class SqliteStore implements Store {
   readonly description: string;
+  /** The event loop's connection: reads, and the rare writes of parties, users and packages. */
   private readonly db: Database.Database;
   private readonly stmts: LedgerStatements;
-  /** Offset of the last write; `durableEnd` of the last one synced, which is what readers see. */
-  private end: bigint;
+  /** Offset of the last durable write, which is what readers see. */
   private durableEnd: bigint;
   private queue: Pending[] = [];
   private flushScheduled = false;
+  /** A batch is with the writer; the next one waits for its answer (and gathers meanwhile). */
+  private writing = false;
+  private idle: (() => void) | undefined;
   private readonly listeners = new Set<(end: bigint) => void>();
-  /** `apply` in its own savepoint (a nested better-sqlite3 transaction); built once, used per request. */
-  private readonly applyInSavepoint: (request: CommitRequest) => CommitResult;
-  /** A batch in one SQLite transaction; with `isolate`, each request in its own savepoint. */
-  private readonly writeBatch: (batch: readonly Pending[], isolate: boolean) => Outcome[];
+  private readonly writer: BatchWriter;
   /** Parties, users and settings: written directly, read from memory once seen. */
   private readonly directory: SqliteDirectory;
   private readonly packageTable: SqlitePackages;
@@ -69,11 +68,7 @@ export class SqliteStore implements Store {
   private readonly checkpointer: WalCheckpointer | undefined;
   /** A write is held while the checkpointer makes the WAL rewindable (see checkpointer.ts). */
   private holding = false;
-  /** Absent for `:memory:`, which has no disk to wait for. */
-  private readonly walSync: WalSync | undefined;
-  private readonly syncOff: Database.Statement;
-  private readonly syncOn: Database.Statement;
-  /** Set when an fsync failed: what reached the disk is unknown, so nothing more is committed. */
+  /** Set when a commit failed: what reached the disk is unknown, so nothing more is committed. */
   private failure: Error | undefined;
 
   constructor(options: SqliteStoreOptions) {
@@ -82,29 +77,26 @@ export class SqliteStore implements Store {
     this.db = new Database(options.file);
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = FULL");
-    this.syncOff = this.db.prepare("PRAGMA synchronous = NORMAL");
-    this.syncOn = this.db.prepare("PRAGMA synchronous = FULL");
     this.db.pragma("busy_timeout = 5000");
-    if (options.file !== ":memory:") {
-      // Checkpoints run in a worker thread (see checkpointer.ts), not inside commits.
-      this.db.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
-      this.checkpointer = new WalCheckpointer(options.file, () => {
-        if (!this.closed) this.db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
-      });
-      this.walSync = new WalSync(`${options.file}-wal`);
-    }
     this.db.defaultSafeIntegers(true);
     applySchema(this.db);
     this.stmts = prepareLedgerStatements(this.db);
     this.directory = new SqliteDirectory(this.db);
     this.packageTable = new SqlitePackages(this.db);
-    this.applyInSavepoint = this.db.transaction((request: CommitRequest) => this.apply(request));
-    this.writeBatch = this.db.transaction((batch: readonly Pending[], isolate: boolean) =>
-      batch.map((p) => (isolate ? this.applyIsolated(p.request) : { ok: true as const, result: this.apply(p.request) })),
-    );
     const row = this.stmts.maxOffset.get() as { m: bigint | null };
-    this.end = row.m ?? 0n;
-    this.durableEnd = this.end;
+    this.durableEnd = row.m ?? 0n;
+    if (options.file === ":memory:") {
+      this.writer = new InThreadWriter(this.db);
+      return;
+    }
+    // Checkpoints run in a worker thread (see checkpointer.ts), not inside commits.
+    this.db.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
+    this.writer = new ThreadWriter(options.file, SAFETY_NET_PAGES);
+    this.checkpointer = new WalCheckpointer(options.file, () => {
+      if (this.closed) return;
+      this.db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+      this.writer.setAutocheckpoint(DEFAULT_AUTOCHECKPOINT_PAGES);
+    });
   }
 
   async ledgerEnd(): Promise<bigint> {
@@ -114,13 +106,15 @@ export class SqliteStore implements Store {
   commit(request: CommitRequest): Promise<CommitResult> {
     if (this.closed) return Promise.reject(new Error("store is closed"));
     if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => {
-      this.queue.push({ request, resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
+    return new Promise((resolve, reject) => this.enqueue({ request, resolve, reject }));
+  }
+
+  private enqueue(p: Pending): void {
+    this.queue.push(p);
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
   }
 
   async acceptedCommand(changeKey: string): Promise<{ offset: bigint; recordTime: bigint } | undefined> {
@@ -128,72 +122,93 @@ export class SqliteStore implements Store {
     return row && { offset: row.offset, recordTime: row.record_time };
   }
 
-  /** Writes every queued request in one SQLite transaction; acknowledges them once it is synced. */
+  /** Hands every queued request to the writer as one batch, unless one is being written. */
   private flush(mayHold = true): void {
     this.flushScheduled = false;
-    if (this.holding || this.queue.length === 0) return;
+    if (this.writing || this.holding || this.queue.length === 0) return this.settleIdle();
     if (mayHold && !this.failure && this.checkpointer?.rewindBefore(() => this.release())) {
       this.holding = true;
       return;
     }
     const batch = this.queue;
     this.queue = [];
-    // After a failed sync nothing more is written: queued requests fail as later ones do.
+    // After a failed commit nothing more is written: queued requests fail as later ones do.
     if (this.failure) {
       for (const p of batch) p.reject(this.failure);
-      return;
+      return this.settleIdle();
     }
-    const outcomes = this.write(batch);
-    if (!outcomes) return;
-    // The cache follows the file at once: later interpretations read these writes, and their own
-    // acknowledgements wait for a later sync, which covers this batch too.
-    outcomes.forEach((o, i) => {
-      if (o.ok) this.cacheEffects(batch[i].request, o.result);
-    });
-    const end = this.end;
-    const acknowledge = (error?: Error) => {
-      if (error) {
-        this.failure ??= error;
-        for (const p of batch) p.reject(error);
-        return;
+    const requests: WriteRequest[] = [];
+    const sent: Pending[] = [];
+    for (const p of batch) {
+      try {
+        requests.push(writeRequestOf(p.request));
+        sent.push(p);
+      } catch (e) {
+        p.reject(e); // a record that cannot be encoded fails alone
       }
-      if (end > this.durableEnd) this.durableEnd = end;
-      outcomes.forEach((o, i) => (o.ok ? batch[i].resolve(o.result) : batch[i].reject(o.error)));
-      this.checkpointer?.committed();
-      for (const listener of this.listeners) {
-        try {
-          listener(end);
-        } catch {
-          // A failing listener must not keep the others from hearing about the new end.
-        }
-      }
-    };
-    if (this.walSync) this.walSync.afterCommit(acknowledge);
-    else acknowledge();
+    }
+    if (sent.length === 0) return this.settleIdle();
+    this.writing = true;
+    this.writer.write(requests).then(
+      (written) => this.written(sent, written),
+      (error: unknown) => {
+        this.failure ??= error instanceof Error ? error : new Error(String(error));
+        for (const p of sent) p.reject(this.failure);
+        this.next();
+      },
+    );
   }
 
-  /** The batch in one transaction, unsynced when a WalSync syncs it; undefined if it was rejected whole. */
-  private write(batch: readonly Pending[]): Outcome[] | undefined {
-    const startEnd = this.end;
-    if (this.walSync) this.syncOff.run();
-    try {
-      return this.writeBatch(batch, false);
-    } catch {
-      // A request's write threw (rare): the whole transaction rolled back. Redo the batch with a
-      // savepoint per request, so the one that throws is rolled back and rejected alone and the
-      // others still commit together. Savepoints cost two statements per request, so they are
-      // only paid on this path.
-      this.end = startEnd;
-      try {
-        return this.writeBatch(batch, true);
-      } catch (e) {
-        this.end = startEnd;
-        for (const p of batch) p.reject(e);
-        return undefined;
+  /** A durable batch: caches follow it, then its requests are answered and readers told. */
+  private written(sent: readonly Pending[], { outcomes, end }: Written): void {
+    const conflicts: Pending[] = [];
+    outcomes.forEach((o, i) => {
+      const p = sent[i];
+      switch (o.kind) {
+        case "committed":
+          this.cacheEffects(p.request, o.offset, o.touched);
+          return;
+        case "conflict": {
+          // Its completion is the request's own answer to the conflict, written next.
+          const request = p.request as TransactionCommit;
+          conflicts.push({
+            request: { kind: "rejection", completion: request.onConflict(o.conflict) },
+            resolve: (r) => p.resolve({ kind: "rejected", offset: r.offset, conflict: o.conflict }),
+            reject: p.reject,
+          });
+          return;
+        }
       }
-    } finally {
-      if (this.walSync) this.syncOn.run();
+    });
+    if (end > this.durableEnd) this.durableEnd = end;
+    outcomes.forEach((o, i) => {
+      const p = sent[i];
+      if (o.kind === "committed") p.resolve({ kind: "committed", offset: o.offset });
+      else if (o.kind === "rejected") p.resolve({ kind: "rejected", offset: o.offset });
+      else if (o.kind === "failed") p.reject(new Error(o.error));
+    });
+    this.queue.unshift(...conflicts);
+    this.checkpointer?.committed();
+    for (const listener of this.listeners) {
+      try {
+        listener(this.durableEnd);
+      } catch {
+        // A failing listener must not keep the others from hearing about the new end.
+      }
     }
+    this.next();
+  }
+
+  private next(): void {
+    this.writing = false;
+    this.flush(!this.closed);
+  }
+
+  private settleIdle(): void {
+    if (this.writing || this.queue.length > 0 || !this.idle) return;
+    const idle = this.idle;
+    this.idle = undefined;
+    idle();
   }
 
   private release(): void {
@@ -202,85 +217,12 @@ export class SqliteStore implements Store {
     this.flush();
   }
 
-  /** What a committed write did to the active contracts, applied to the cache once it is durable. */
-  private cacheEffects(request: CommitRequest, result: CommitResult): void {
-    if (request.kind !== "transaction" || result.kind !== "committed") return;
+  /** What a committed write did to the active contracts, applied to the caches once it is durable. */
+  private cacheEffects(request: CommitRequest, offset: bigint, touched: readonly (readonly [string, string])[]): void {
+    if (request.kind !== "transaction") return;
+    for (const [party, template] of touched) this.byPartyTemplate.changed(party, template);
     for (const cid of request.archives) this.hot.archived(cid);
-    for (const c of request.creates) this.hot.put({ ...c, createdOffset: result.offset });
-  }
-
-  private applyIsolated(request: CommitRequest): Outcome {
-    const before = this.end;
-    try {
-      return { ok: true, result: this.applyInSavepoint(request) };
-    } catch (error) {
-      this.end = before;
-      return { ok: false, error };
-    }
-  }
-
-  private apply(request: CommitRequest): CommitResult {
-    const offset = this.end + 1n;
-    if (request.kind === "rejection") {
-      this.writeCompletion({ ...request.completion, offset });
-      this.end = offset;
-      return { kind: "rejected", offset };
-    }
-    const conflict = this.findConflict(request);
-    if (conflict) {
-      this.writeCompletion({ ...request.onConflict(conflict), offset });
-      this.end = offset;
-      return { kind: "rejected", offset, conflict };
-    }
-    const s = this.stmts;
-    for (const cid of request.archives) {
-      s.archive.run(offset, cid);
-      for (const row of s.archiveStakeholders.all(cid) as { party: string; template_id: string }[]) this.byPartyTemplate.changed(row.party, row.template_id);
-    }
-    for (const c of request.creates) {
-      const rec: ContractRecord = { ...c, createdOffset: offset };
-      s.insertContract.run(c.contractId, c.templateId, c.keyHash ?? null, offset, c.nodeId, encodeRecord(rec));
-      const stakeholders = new Set([...c.signatories, ...c.observers]);
-      for (const party of stakeholders) {
-        s.insertStakeholder.run(party, c.templateId, offset, c.nodeId, c.contractId);
-        this.byPartyTemplate.changed(party, c.templateId);
-      }
-    }
-    const tx: TransactionRecord = { ...request.transaction, offset };
-    s.insertTx.run(offset, tx.updateId, encodeRecordReusing(tx, "nodes"));
-    this.writeCompletion({ ...request.completion, offset });
-    if (request.dedup) s.upsertDedup.run(request.dedup.changeKey, offset, request.completion.recordTime);
-    this.end = offset;
-    return { kind: "committed", offset };
-  }
-
-  private findConflict(request: TransactionCommit): Conflict | undefined {
-    const s = this.stmts;
-    if (request.dedup) {
-      const prev = s.dedup.get(request.dedup.changeKey) as { offset: bigint; record_time: bigint } | undefined;
-      if (prev && isDuplicate({ offset: prev.offset, recordTime: prev.record_time }, request.dedup)) {
-        return { kind: "duplicateCommand", existingOffset: prev.offset };
-      }
-    }
-    // Update ids are unique; only an externally signed one (fixed by its parties) can come twice.
-    const sameId = s.txOffsetById.get(request.transaction.updateId) as { offset: bigint } | undefined;
-    if (sameId) return { kind: "duplicateCommand", existingOffset: sameId.offset };
-    const inactive = request.inputs.filter((cid) => s.isActive.get(cid) === undefined);
-    if (inactive.length > 0) return { kind: "inactive", contractIds: inactive };
-    const archived = new Set(request.archives);
-    for (const c of request.creates) {
-      if (c.keyHash && s.keyInUse.get(c.keyHash) !== undefined) {
-        // A key freed by an archive in this same transaction may be reused.
-        const holder = s.contractByKey.get(c.keyHash) as { record: string } | undefined;
-        const holderId = holder && decodeRecord<ContractRecord>(holder.record).contractId;
-        if (!holderId || !archived.has(holderId)) return { kind: "duplicateKey", keyHash: c.keyHash };
-      }
-    }
-    return undefined;
-  }
-
-  private writeCompletion(c: CompletionRecord): void {
-    this.stmts.insertCompletion.run(c.offset, encodeRecord(c), c.userId);
+    for (const c of request.creates) this.hot.put({ ...c, createdOffset: offset });
   }
 
   async activeContract(contractId: string): Promise<ContractRecord | undefined> {
@@ -303,7 +245,18 @@ export class SqliteStore implements Store {
   }
 
   async activeContracts(query: ContractQuery): Promise<ContractRecord[]> {
-    return readActiveContracts(this.stmts, this.byPartyTemplate, query);
+    const read = () => readActiveContracts(this.stmts, this.byPartyTemplate, query);
+    // Several statements of the current ACS read one snapshot: the writer thread may commit
+    // between them (a lock between a party's holdings and its locked holdings would count
+    // twice). A snapshot at an offset already durable is the same whenever it is read.
+    const oneStatement = query.activeAtOffset !== undefined || ((query.parties?.length ?? 0) <= 1 && (query.templateIds?.length ?? 0) <= 1);
+    if (oneStatement || this.db.inTransaction) return read();
+    this.stmts.beginRead.run();
+    try {
+      return read();
+    } finally {
+      this.stmts.endRead.run();
+    }
   }
 
   async transactions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<TransactionRecord[]> {
@@ -376,19 +329,23 @@ export class SqliteStore implements Store {
   }
 
   async probe(): Promise<void> {
-    // A store that lost a sync is not ready until a restart recovers it from the file.
-    if (this.failure) throw this.failure;
+    // A store that lost a commit (or its writer) is not ready until a restart recovers it from the file.
+    const failure = this.failure ?? this.writer.failure;
+    if (failure) throw failure;
     this.stmts.maxOffset.get();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
-    // Acknowledge whatever is queued before closing, so no accepted request is left hanging
-    // (a write held for a WAL rewind goes now: the rewind no longer matters).
-    this.holding = false;
-    if (this.queue.length > 0) this.flush(false);
     this.closed = true;
-    await this.walSync?.close();
+    // Answer whatever is queued before closing, so no accepted request is left hanging (a write
+    // held for a WAL rewind goes now: the rewind no longer matters).
+    this.holding = false;
+    await new Promise<void>((resolve) => {
+      this.idle = resolve;
+      this.flush(false);
+    });
+    await this.writer.close();
     await this.checkpointer?.stop();
     this.listeners.clear();
     this.db.close();

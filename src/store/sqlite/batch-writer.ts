@@ -1,0 +1,121 @@
+/**
+ * Where the store's batches are written: on the writer thread for a file (writer-thread.ts), or
+ * in-thread for `:memory:`, whose database no other connection can open. One batch at a time.
+ */
+import type Database from "better-sqlite3";
+import { Worker } from "node:worker_threads";
+import { LedgerWriter, type WriteOutcome } from "./ledger-writer.js";
+import type { FromWriter, ToWriter } from "./writer-messages.js";
+import type { WriteRequest } from "./write-request.js";
+
+export interface Written {
+  readonly outcomes: readonly WriteOutcome[];
+  /** The last offset written. */
+  readonly end: bigint;
+}
+
+export interface BatchWriter {
+  /** The batch committed and durable; rejects when the commit itself failed (then nothing is known). */
+  write(batch: readonly WriteRequest[]): Promise<Written>;
+  /** SQLite's automatic checkpoint threshold of the writing connection. */
+  setAutocheckpoint(pages: number): void;
+  /** Why the writer can no longer write (its thread is gone), if it cannot. */
+  readonly failure: Error | undefined;
+  close(): Promise<void>;
+}
+
+export class InThreadWriter implements BatchWriter {
+  private readonly writer: LedgerWriter;
+
+  constructor(private readonly db: Database.Database) {
+    this.writer = new LedgerWriter(db);
+  }
+
+  async write(batch: readonly WriteRequest[]): Promise<Written> {
+    return { outcomes: this.writer.write(batch), end: this.writer.end };
+  }
+
+  setAutocheckpoint(pages: number): void {
+    this.db.pragma(`wal_autocheckpoint = ${pages}`);
+  }
+
+  readonly failure = undefined;
+
+  async close(): Promise<void> {}
+}
+
+interface Waiting {
+  readonly resolve: (w: Written) => void;
+  readonly reject: (e: Error) => void;
+}
+
+export class ThreadWriter implements BatchWriter {
+  private readonly worker: Worker;
+  private readonly waiting = new Map<number, Waiting>();
+  private nextId = 0;
+  private gone: Error | undefined;
+  private closed: Promise<void> | undefined;
+
+  constructor(file: string, autocheckpointPages: number) {
+    this.worker = new Worker(new URL("./writer-thread.mjs", import.meta.url), { workerData: { file, autocheckpointPages } });
+    // Idle, it must not keep the process alive; `close` ends it.
+    this.worker.unref();
+    this.worker.on("message", (m: FromWriter) => this.received(m));
+    this.worker.on("error", (e) => this.lost(e));
+    this.worker.on("exit", (code) => this.lost(new Error(`the SQLite writer thread exited (code ${code})`)));
+  }
+
+  write(batch: readonly WriteRequest[]): Promise<Written> {
+    if (this.gone) return Promise.reject(this.gone);
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.waiting.set(id, { resolve, reject });
+      if (this.waiting.size === 1) this.worker.ref();
+      this.post({ kind: "write", id, batch });
+    });
+  }
+
+  get failure(): Error | undefined {
+    return this.closed ? undefined : this.gone;
+  }
+
+  setAutocheckpoint(pages: number): void {
+    if (!this.gone) this.post({ kind: "autocheckpoint", pages });
+  }
+
+  close(): Promise<void> {
+    this.closed ??= this.gone
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          this.worker.once("exit", () => resolve());
+          this.post({ kind: "close" });
+        });
+    return this.closed;
+  }
+
+  private post(m: ToWriter): void {
+    this.worker.postMessage(m);
+  }
+
+  private received(m: FromWriter): void {
+    if (m.kind === "closed") {
+      this.gone = new Error("the SQLite writer is closed");
+      void this.worker.terminate();
+      return;
+    }
+    if (m.kind === "ready") return;
+    const w = this.waiting.get(m.id);
+    this.waiting.delete(m.id);
+    if (this.waiting.size === 0) this.worker.unref();
+    if (!w) return;
+    if (m.kind === "written") w.resolve({ outcomes: m.outcomes, end: m.end });
+    else w.reject(new Error(m.error));
+  }
+
+  /** The thread is gone: what it was writing may or may not have committed. */
+  private lost(e: Error): void {
+    this.gone ??= e;
+    for (const w of this.waiting.values()) w.reject(this.gone);
+    this.waiting.clear();
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * A commit request as the SQLite writer takes it: plain data (it crosses to the writer thread by
+ * structured clone), its records already encoded on the event loop, without the offset only the
+ * writer knows. A conflict's completion is built by the store afterwards (`onConflict` is code).
+ */
+import type { Deduplication, CommitRequest } from "../../ledger/store-port.js";
+import { encodeRecord, encodeRecordReusing } from "../codec.js";
+
+export interface CreateRow {
+  readonly contractId: string;
+  readonly templateId: string;
+  readonly keyHash: string | null;
+  readonly nodeId: number;
+  readonly stakeholders: readonly string[];
+  /** The contract's record without `createdOffset`. */
+  readonly record: string;
+}
+
+export type WriteRequest =
+  | { readonly kind: "rejection"; readonly completion: string; readonly userId: string }
+  | {
+      readonly kind: "transaction";
+      readonly dedup: Deduplication | undefined;
+      readonly updateId: string;
+      readonly inputs: readonly string[];
+      readonly archives: readonly string[];
+      readonly creates: readonly CreateRow[];
+      /** The transaction's record without `offset`. */
+      readonly transaction: string;
+      readonly completion: string;
+      readonly userId: string;
+      readonly recordTime: bigint;
+    };
+
+export function writeRequestOf(request: CommitRequest): WriteRequest {
+  const completion = encodeRecord(request.completion);
+  if (request.kind === "rejection") return { kind: "rejection", completion, userId: request.completion.userId };
+  return {
+    kind: "transaction",
+    dedup: request.dedup,
+    updateId: request.transaction.updateId,
+    inputs: request.inputs,
+    archives: request.archives,
+    creates: request.creates.map((c) => ({
+      contractId: c.contractId,
+      templateId: c.templateId,
+      keyHash: c.keyHash ?? null,
+      nodeId: c.nodeId,
+      stakeholders: [...new Set([...c.signatories, ...c.observers])],
+      record: encodeRecord(c),
+    })),
+    transaction: encodeRecordReusing(request.transaction, "nodes"),
+    completion,
+    userId: request.completion.userId,
+    recordTime: request.completion.recordTime,
+  };
+}
+
+/** An encoded record with `key` set to the bigint `value` (as encodeRecord writes it), last. */
+export function withBigint(record: string, key: string, value: bigint): string {
+  return `${record.length > 2 ? `${record.slice(0, -1)},` : "{"}${JSON.stringify(key)}:{"$n":"${value}"}}`;
+}
