@@ -183,7 +183,7 @@ describe("SqliteStore caches and checkpoints", () => {
     expect(statSync(`${file}-wal`).size).toBeLessThan(4 * 1024 * 1024);
     await store.close();
     const reopened = openFile(file);
-    expect(await reopened.ledgerEnd()).toBe(1000n);
+    expect(await reopened.ledgerEnd()).toBe(2000n);
     expect((await reopened.completions(1999n, 2000n, 10))[0].commandId).toContain("19-99-");
     await reopened.close();
   });

@@ -1,6 +1,7 @@
 /**
  * Where the store's batches are written: on the writer thread for a file (writer-thread.ts), or
- * in-thread for `:memory:`, whose database no other connection can open. One batch at a time.
+ * in-thread for `:memory:`, whose database no other connection can open. Batches are answered in
+ * the order they were handed over.
  */
 import type Database from "better-sqlite3";
 import { Worker } from "node:worker_threads";
@@ -104,12 +105,15 @@ export class ThreadWriter implements BatchWriter {
       return;
     }
     if (m.kind === "ready") return;
-    const w = this.waiting.get(m.id);
-    this.waiting.delete(m.id);
+    const answers = m.kind === "written" ? m.parts.map((p) => p.id) : m.ids;
+    answers.forEach((id, i) => {
+      const w = this.waiting.get(id);
+      this.waiting.delete(id);
+      if (!w) return;
+      if (m.kind === "written") w.resolve({ outcomes: m.parts[i].outcomes, end: m.end });
+      else w.reject(new Error(m.error));
+    });
     if (this.waiting.size === 0) this.worker.unref();
-    if (!w) return;
-    if (m.kind === "written") w.resolve({ outcomes: m.outcomes, end: m.end });
-    else w.reject(new Error(m.error));
   }
 
   /** The thread is gone: what it was writing may or may not have committed. */

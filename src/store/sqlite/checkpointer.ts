@@ -118,13 +118,18 @@ export class WalCheckpointer {
   }
   private later: NodeJS.Timeout | undefined;
 
+  /** Whether the WAL has grown past REWIND_FRAMES and a rewind could start now. */
+  wantsRewind(): boolean {
+    return !this.busy && !this.stopped && !this.held && (this.last.log ?? 0) >= REWIND_FRAMES;
+  }
+
   /**
    * Called by the store before a write: when the WAL has grown past REWIND_FRAMES, has the worker
    * checkpoint now and answers true; the store then holds its writes until `write` is called (once
    * the checkpoint is done, or the worker is gone), and that write rewinds the WAL. False: write now.
    */
   rewindBefore(write: () => void): boolean {
-    if (this.busy || this.stopped || this.held || (this.last.log ?? 0) < REWIND_FRAMES) return false;
+    if (!this.wantsRewind()) return false;
     this.held = write;
     this.busy = true;
     this.lastStart = performance.now();

@@ -54,8 +54,8 @@ export class SqliteStore implements Store {
   private durableEnd: bigint;
   private queue: Pending[] = [];
   private flushScheduled = false;
-  /** A batch is with the writer; the next one waits for its answer (and gathers meanwhile). */
-  private writing = false;
+  /** Batches handed to the writer and not yet answered. */
+  private inFlight = 0;
   private idle: (() => void) | undefined;
   private readonly listeners = new Set<(end: bigint) => void>();
   private readonly writer: BatchWriter;
@@ -122,13 +122,18 @@ export class SqliteStore implements Store {
     return row && { offset: row.offset, recordTime: row.record_time };
   }
 
-  /** Hands every queued request to the writer as one batch, unless one is being written. */
+  /** Hands every queued request to the writer as one batch (it groups those that wait). */
   private flush(mayHold = true): void {
     this.flushScheduled = false;
-    if (this.writing || this.holding || this.queue.length === 0) return this.settleIdle();
-    if (mayHold && !this.failure && this.checkpointer?.rewindBefore(() => this.release())) {
-      this.holding = true;
-      return;
+    if (this.holding || this.queue.length === 0) return this.settleIdle();
+    if (mayHold && !this.failure && this.checkpointer?.wantsRewind()) {
+      // A rewind needs a checkpoint with no commit in between: the batches with the writer go
+      // first (their answers flush again), then the writes are held for the checkpoint.
+      if (this.inFlight > 0) return;
+      if (this.checkpointer.rewindBefore(() => this.release())) {
+        this.holding = true;
+        return;
+      }
     }
     const batch = this.queue;
     this.queue = [];
@@ -148,13 +153,13 @@ export class SqliteStore implements Store {
       }
     }
     if (sent.length === 0) return this.settleIdle();
-    this.writing = true;
+    this.inFlight++;
     this.writer.write(requests).then(
       (written) => this.written(sent, written),
       (error: unknown) => {
         this.failure ??= error instanceof Error ? error : new Error(String(error));
         for (const p of sent) p.reject(this.failure);
-        this.next();
+        this.answered();
       },
     );
   }
@@ -187,7 +192,7 @@ export class SqliteStore implements Store {
       else if (o.kind === "rejected") p.resolve({ kind: "rejected", offset: o.offset });
       else if (o.kind === "failed") p.reject(new Error(o.error));
     });
-    this.queue.unshift(...conflicts);
+    for (const c of conflicts) this.enqueue(c);
     this.checkpointer?.committed();
     for (const listener of this.listeners) {
       try {
@@ -196,16 +201,16 @@ export class SqliteStore implements Store {
         // A failing listener must not keep the others from hearing about the new end.
       }
     }
-    this.next();
+    this.answered();
   }
 
-  private next(): void {
-    this.writing = false;
-    this.flush(!this.closed);
+  private answered(): void {
+    this.inFlight--;
+    if (this.inFlight === 0) this.flush(!this.closed);
   }
 
   private settleIdle(): void {
-    if (this.writing || this.queue.length > 0 || !this.idle) return;
+    if (this.inFlight > 0 || this.queue.length > 0 || !this.idle) return;
     const idle = this.idle;
     this.idle = undefined;
     idle();

@@ -9,6 +9,7 @@ export type ToWriter =
 
 export type FromWriter =
   | { readonly kind: "ready"; readonly end: bigint }
-  | { readonly kind: "written"; readonly id: number; readonly outcomes: readonly WriteOutcome[]; readonly end: bigint }
-  | { readonly kind: "failed"; readonly id: number; readonly error: string }
+  /** Batches written together, in one transaction: each one's outcomes, by its id. */
+  | { readonly kind: "written"; readonly parts: readonly { readonly id: number; readonly outcomes: readonly WriteOutcome[] }[]; readonly end: bigint }
+  | { readonly kind: "failed"; readonly ids: readonly number[]; readonly error: string }
   | { readonly kind: "closed" };
