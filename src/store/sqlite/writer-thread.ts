@@ -1,14 +1,16 @@
 /**
  * The SQLite writer thread: the ledger's writes (ledger-writer.ts) on a connection of its own,
  * so that the statements and the commit of every batch, a fifth to a quarter of the event loop
- * under a load of transfers, run beside it rather than on it. Commits are `synchronous=FULL`: a
- * batch is on disk when its answer is posted. The store posts a batch per turn of its event
- * loop without waiting; the batches that arrived while one was written and synced are written
- * next, together, in one transaction and one fsync (group commit).
+ * under a load of transfers, run beside it rather than on it. The store posts a batch per turn
+ * of its event loop without waiting; the batches that arrived while one was being written are
+ * written next, together, in one transaction (group commit). A batch is answered once it is on
+ * disk: commits are `synchronous=NORMAL` and the WAL is fsynced on the thread pool (wal-sync.ts)
+ * while the next batch is written, so batches committed during one fsync share the next.
  */
 import Database from "better-sqlite3";
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { LedgerWriter } from "./ledger-writer.js";
+import { WalSync } from "./wal-sync.js";
 import type { ToWriter, FromWriter } from "./writer-messages.js";
 
 const port = parentPort!;
@@ -16,9 +18,10 @@ const { file, autocheckpointPages } = workerData as { file: string; autocheckpoi
 const db = new Database(file);
 db.defaultSafeIntegers(true);
 db.pragma("busy_timeout = 5000");
-db.pragma("synchronous = FULL");
+db.pragma("synchronous = NORMAL");
 db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
 const writer = new LedgerWriter(db);
+const walSync = new WalSync(`${file}-wal`);
 
 const post = (m: FromWriter) => port.postMessage(m);
 
@@ -31,13 +34,16 @@ function writeAll(first: Extract<ToWriter, { kind: "write" }>): void {
     if (m.kind === "write") batches.push(m);
     else others.push(m);
   }
+  const ids = batches.map((b) => b.id);
+  const failed = (e: unknown) => post({ kind: "failed", ids, error: e instanceof Error ? e.message : String(e) });
   try {
     const outcomes = writer.write(batches.flatMap((b) => b.batch));
     let at = 0;
     const parts = batches.map((b) => ({ id: b.id, outcomes: outcomes.slice(at, (at += b.batch.length)) }));
-    post({ kind: "written", parts, end: writer.end });
+    const end = writer.end;
+    walSync.afterCommit((error) => (error ? failed(error) : post({ kind: "written", parts, end })));
   } catch (e) {
-    post({ kind: "failed", ids: batches.map((b) => b.id), error: e instanceof Error ? e.message : String(e) });
+    failed(e);
   }
   for (const m of others) handle(m);
 }
@@ -50,8 +56,10 @@ function handle(m: ToWriter): void {
       db.pragma(`wal_autocheckpoint = ${m.pages}`);
       return;
     case "close":
-      db.close();
-      post({ kind: "closed" });
+      void walSync.close().then(() => {
+        db.close();
+        post({ kind: "closed" });
+      });
       return;
   }
 }
