@@ -1,10 +1,12 @@
 /**
- * Embedded store on SQLite (better-sqlite3): WAL journal, and a commit is on disk
- * (`synchronous=FULL`) before it is acknowledged. The ledger's writes run on a writer thread with
- * its own connection (writer-thread.ts), one batch at a time: requests that arrive while a batch
- * is being written and synced gather into the next (group commit). The event loop keeps a
- * connection for reads and for the rare writes of parties, users, settings and packages, and the
- * caches of hot contracts, which follow each batch once it is durable.
+ * Embedded store on SQLite (better-sqlite3): WAL journal, and a commit is on disk before it is
+ * acknowledged. The ledger's writes run on a writer thread with its own connection
+ * (writer-thread.ts): the requests of one turn of the event loop go to it as a batch, and it
+ * writes the batches that wait together and syncs them together (group commit). The event loop
+ * keeps a connection for reads and for the rare writes of parties, users, settings and packages
+ * (`synchronous=FULL`), and the caches of hot contracts, which follow each batch once it is
+ * durable. A conflict found at commit writes nothing; the request's own completion for it is
+ * written with the next batch.
  */
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
@@ -176,11 +178,15 @@ export class SqliteStore implements Store {
         case "conflict": {
           // Its completion is the request's own answer to the conflict, written next.
           const request = p.request as TransactionCommit;
-          conflicts.push({
-            request: { kind: "rejection", completion: request.onConflict(o.conflict) },
-            resolve: (r) => p.resolve({ kind: "rejected", offset: r.offset, conflict: o.conflict }),
-            reject: p.reject,
-          });
+          try {
+            conflicts.push({
+              request: { kind: "rejection", completion: request.onConflict(o.conflict) },
+              resolve: (r) => p.resolve({ kind: "rejected", offset: r.offset, conflict: o.conflict }),
+              reject: p.reject,
+            });
+          } catch (e) {
+            p.reject(e);
+          }
           return;
         }
       }
