@@ -396,17 +396,31 @@ class Interpretation {
 
   /** The context a choice body runs with: its effects bound to its authorizers and witnesses. */
   private context(authorizers: ReadonlySet<string>, witnesses: readonly string[]): UpdateContext {
+    // Methods, not arrows (see update-context.ts), so `this` is the interpretation's `self`.
+    const self = this;
     return updateContextOf({
-      readTime: () => {
-        this.timeRead = true;
-        return this.ledgerTime;
+      readTime() {
+        self.timeRead = true;
+        return self.ledgerTime;
       },
-      compareTime: (op, time) => this.compareTime(op, time),
-      fetch: (cid, iface) => this.fetchInBody(cid, authorizers, iface),
-      create: (template, payload) => this.create(template, payload, authorizers, witnesses),
-      exercise: (template, cid, choice, argument) => this.exerciseTemplate(template, cid, choice, argument, authorizers, witnesses, false),
-      exerciseInterface: (iface, cid, choice, argument) => this.exerciseInterface(iface, cid, choice, argument, authorizers, witnesses, false),
-      lookupByKey: (template, key) => this.lookupByKey(template, key, authorizers),
+      compareTime(op, time) {
+        return self.compareTime(op, time);
+      },
+      fetch(cid, iface) {
+        return self.fetchInBody(cid, authorizers, iface);
+      },
+      create(template, payload) {
+        return self.create(template, payload, authorizers, witnesses);
+      },
+      exercise(template, cid, choice, argument) {
+        return self.exerciseTemplate(template, cid, choice, argument, authorizers, witnesses, false);
+      },
+      exerciseInterface(iface, cid, choice, argument) {
+        return self.exerciseInterface(iface, cid, choice, argument, authorizers, witnesses, false);
+      },
+      lookupByKey(template, key) {
+        return self.lookupByKey(template, key, authorizers);
+      },
     });
   }
 

@@ -28,15 +28,26 @@ export interface ChoiceEffects {
   lookupByKey(template: Template<unknown>, key: unknown): Promise<ContractId | null>;
 }
 
+// Methods, not arrow properties, here and in the interpreter's effects: one context is built per
+// choice, and tsx (esbuild's keepNames) wraps each named arrow in a `name` redefinition at
+// creation, which cost a choice as much as its body's own work.
 export function updateContextOf(effects: ChoiceEffects): UpdateContext {
   return {
     get ledgerTime() {
       return effects.readTime();
     },
-    isLedgerTimeLT: (time) => effects.compareTime("LT", time),
-    isLedgerTimeLE: (time) => effects.compareTime("LE", time),
-    isLedgerTimeGT: (time) => effects.compareTime("GT", time),
-    isLedgerTimeGE: (time) => effects.compareTime("GE", time),
+    isLedgerTimeLT(time) {
+      return effects.compareTime("LT", time);
+    },
+    isLedgerTimeLE(time) {
+      return effects.compareTime("LE", time);
+    },
+    isLedgerTimeGT(time) {
+      return effects.compareTime("GT", time);
+    },
+    isLedgerTimeGE(time) {
+      return effects.compareTime("GE", time);
+    },
     async fetch<P>(template: TemplateRef<P>, cid: string): Promise<P> {
       const live = await effects.fetch(cid);
       if (!isTemplate(live.template, template as TemplateRef<unknown>)) {
@@ -50,11 +61,15 @@ export function updateContextOf(effects: ChoiceEffects): UpdateContext {
       if (!impl) throw errors.interpretation(`Contract ${cid} does not implement ${qualifiedId(iface.id)}`);
       return { view: impl.view(live.payload) as V, template: live.template };
     },
-    create: <P>(template: Template<P>, payload: P) => effects.create(template as Template<unknown>, payload),
-    exercise: async <P, A, R>(template: TemplateRef<P>, cid: string, choice: Choice<P, A, R>, arg: A) =>
-      (await effects.exercise(template as TemplateRef<unknown>, cid, choice as Choice<unknown>, arg)) as R,
-    exerciseInterface: async <V, A, R>(iface: InterfaceDef<V>, cid: string, choice: InterfaceChoice<V, A, R>, arg: A) =>
-      (await effects.exerciseInterface(iface as InterfaceDef<unknown>, cid, choice as InterfaceChoice<unknown>, arg)) as R,
+    create<P>(template: Template<P>, payload: P) {
+      return effects.create(template as Template<unknown>, payload);
+    },
+    async exercise<P, A, R>(template: TemplateRef<P>, cid: string, choice: Choice<P, A, R>, arg: A) {
+      return (await effects.exercise(template as TemplateRef<unknown>, cid, choice as Choice<unknown>, arg)) as R;
+    },
+    async exerciseInterface<V, A, R>(iface: InterfaceDef<V>, cid: string, choice: InterfaceChoice<V, A, R>, arg: A) {
+      return (await effects.exerciseInterface(iface as InterfaceDef<unknown>, cid, choice as InterfaceChoice<unknown>, arg)) as R;
+    },
     async archive<P>(template: Template<P>, cid: string): Promise<void> {
       const tpl = template as Template<unknown>;
       await effects.exercise(tpl, cid, tpl.archive as Choice<unknown>, {});
