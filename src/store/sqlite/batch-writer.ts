@@ -15,8 +15,19 @@ export interface Written {
   readonly end: bigint;
 }
 
+/** A batch the writer refused without writing any of it (the store may go on). */
+export class BatchNotWritten extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BatchNotWritten";
+  }
+}
+
 export interface BatchWriter {
-  /** The batch committed and durable; rejects when the commit itself failed (then nothing is known). */
+  /**
+   * The batch committed and durable. Rejects with BatchNotWritten when none of it was written,
+   * otherwise when the commit or its sync failed, or the writer died (then nothing is known).
+   */
   write(batch: readonly WriteRequest[]): Promise<Written>;
   /** SQLite's automatic checkpoint threshold of the writing connection. */
   setAutocheckpoint(pages: number): void;
@@ -62,7 +73,7 @@ export class ThreadWriter implements BatchWriter {
     // Idle, it must not keep the process alive; `close` ends it.
     this.worker.unref();
     this.worker.on("message", (m: FromWriter) => this.received(m));
-    this.worker.on("error", (e) => this.lost(e));
+    this.worker.on("error", (e: unknown) => this.lost(asError(e)));
     this.worker.on("exit", (code) => this.lost(new Error(`the SQLite writer thread exited (code ${code})`)));
   }
 
@@ -111,7 +122,7 @@ export class ThreadWriter implements BatchWriter {
       this.waiting.delete(id);
       if (!w) return;
       if (m.kind === "written") w.resolve({ outcomes: m.parts[i].outcomes, end: m.end });
-      else w.reject(new Error(m.error));
+      else w.reject(m.fatal ? new Error(m.error) : new BatchNotWritten(m.error));
     });
     if (this.waiting.size === 0) this.worker.unref();
   }
@@ -122,4 +133,12 @@ export class ThreadWriter implements BatchWriter {
     for (const w of this.waiting.values()) w.reject(this.gone);
     this.waiting.clear();
   }
+}
+
+/** An error from the thread, which may arrive as a plain object (a SqliteError is cloned so). */
+function asError(e: unknown): Error {
+  if (e instanceof Error) return e;
+  const o = e as { message?: unknown; code?: unknown } | null;
+  const message = typeof o?.message === "string" ? o.message : String(e);
+  return new Error(typeof o?.code === "string" ? `${o.code}: ${message}` : message);
 }

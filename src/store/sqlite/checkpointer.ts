@@ -87,10 +87,14 @@ export class WalCheckpointer {
       this.resume();
     });
     this.worker.on("exit", () => {
+      this.exited = true;
       this.resume();
       if (!this.stopped) onExit();
     });
   }
+
+  /** The worker is gone (stopped or died): nothing more is asked of it. */
+  private exited = false;
 
   /** The held write, if any: runs once the worker has answered (or can no longer). */
   private held: (() => void) | undefined;
@@ -103,7 +107,7 @@ export class WalCheckpointer {
 
   /** Called after each commit: starts a checkpoint unless one runs or one started recently. */
   committed(): void {
-    if (this.busy || this.stopped) return;
+    if (this.busy || this.stopped || this.exited) return;
     const now = performance.now();
     if (now - this.lastStart < this.intervalMs) {
       this.later ??= setTimeout(() => {
@@ -120,7 +124,7 @@ export class WalCheckpointer {
 
   /** Whether the WAL has grown past REWIND_FRAMES and a rewind could start now. */
   wantsRewind(): boolean {
-    return !this.busy && !this.stopped && !this.held && (this.last.log ?? 0) >= REWIND_FRAMES;
+    return !this.busy && !this.stopped && !this.exited && !this.held && (this.last.log ?? 0) >= REWIND_FRAMES;
   }
 
   /**
@@ -144,6 +148,8 @@ export class WalCheckpointer {
     this.stopped ??= new Promise<void>((resolve) => {
       if (this.later) clearTimeout(this.later);
       this.resume();
+      // A worker that died already has no exit left to wait for.
+      if (this.exited) return resolve();
       const done = () => resolve();
       this.worker.once("exit", done);
       this.worker.on("message", (m: WorkerReport) => {

@@ -88,13 +88,15 @@ export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
     change: (held: readonly UserRight[]) => { next: UserRight[]; changed: UserRight[] },
   ): UserRight[] | undefined {
     this.knownUsers.delete(id);
+    // IMMEDIATE: the ledger's writer thread writes the same file, and a deferred transaction that
+    // read before one of its commits could not then write (SQLITE_BUSY, which no timeout retries).
     return this.db.transaction(() => {
       const user = oneRecord<UserRecord>(this.stmts.user, id);
       if (!user) return undefined;
       const { next, changed } = change(user.rights);
       if (changed.length > 0) this.stmts.putUser.run(encodeRecord({ ...user, rights: next }), id);
       return changed;
-    })();
+    }).immediate();
   }
 
   async setting(name: string): Promise<string | undefined> {

@@ -23,14 +23,14 @@ import { decodeRecord } from "../codec.js";
 import type { CommitRequest, CommitResult, ContractHistory, ContractQuery, PackageRecord, PackageSummary, Store, TransactionCommit } from "../../ledger/store-port.js";
 import { SAFETY_NET_PAGES, WalCheckpointer } from "./checkpointer.js";
 import { readActiveContracts } from "./acs-queries.js";
-import { PartyTemplateCache } from "./party-template-cache.js";
+import { PartyTemplateCache, setsChangedBy } from "./party-template-cache.js";
 import { ContractCache } from "./contract-cache.js";
 import { SqliteDirectory } from "./directory.js";
 import { prepareLedgerStatements, type LedgerStatements } from "./ledger-statements.js";
 import { SqlitePackages } from "./packages.js";
 import { allRecords, oneRecord } from "./rows.js";
 import { applySchema } from "./schema.js";
-import { InThreadWriter, ThreadWriter, type BatchWriter, type Written } from "./batch-writer.js";
+import { BatchNotWritten, InThreadWriter, ThreadWriter, type BatchWriter, type Written } from "./batch-writer.js";
 import { writeRequestOf, type WriteRequest } from "./write-request.js";
 
 /** SQLite's own default, restored if the checkpoint worker dies. */
@@ -40,6 +40,13 @@ interface Pending {
   readonly request: CommitRequest;
   readonly resolve: (r: CommitResult) => void;
   readonly reject: (e: unknown) => void;
+}
+
+/** What a batch with the writer holds of the party/template cache (see party-template-cache.ts). */
+interface Holds {
+  readonly sets: (readonly [string, string])[];
+  /** A request whose archived contracts' sets are unknown: multi-set reads skip the cache meanwhile. */
+  readonly blind: boolean;
 }
 
 export interface SqliteStoreOptions {
@@ -58,6 +65,8 @@ export class SqliteStore implements Store {
   private flushScheduled = false;
   /** Batches handed to the writer and not yet answered. */
   private inFlight = 0;
+  /** Batches in flight whose changed sets are not all known (see Holds). */
+  private blind = 0;
   private idle: (() => void) | undefined;
   private readonly listeners = new Set<(end: bigint) => void>();
   private readonly writer: BatchWriter;
@@ -155,12 +164,21 @@ export class SqliteStore implements Store {
       }
     }
     if (sent.length === 0) return this.settleIdle();
+    const holds = this.hold(sent);
     this.inFlight++;
     this.writer.write(requests).then(
-      (written) => this.written(sent, written),
+      (written) => {
+        this.unhold(holds);
+        this.written(sent, written);
+      },
       (error: unknown) => {
-        this.failure ??= error instanceof Error ? error : new Error(String(error));
-        for (const p of sent) p.reject(this.failure);
+        this.unhold(holds);
+        if (error instanceof BatchNotWritten) {
+          for (const p of sent) p.reject(error);
+        } else {
+          this.failure ??= error instanceof Error ? error : new Error(String(error));
+          for (const p of sent) p.reject(this.failure);
+        }
         this.answered();
       },
     );
@@ -210,6 +228,24 @@ export class SqliteStore implements Store {
     this.answered();
   }
 
+  private hold(sent: readonly Pending[]): Holds {
+    const sets: (readonly [string, string])[] = [];
+    let blind = false;
+    for (const p of sent) {
+      const changed = setsChangedBy(p.request, (cid) => this.hot.get(cid));
+      if (changed) sets.push(...changed);
+      else blind = true;
+    }
+    this.byPartyTemplate.hold(sets);
+    if (blind) this.blind++;
+    return { sets, blind };
+  }
+
+  private unhold(holds: Holds): void {
+    this.byPartyTemplate.release(holds.sets);
+    if (holds.blind) this.blind--;
+  }
+
   private answered(): void {
     this.inFlight--;
     if (this.inFlight === 0) this.flush(!this.closed);
@@ -256,11 +292,13 @@ export class SqliteStore implements Store {
   }
 
   async activeContracts(query: ContractQuery): Promise<ContractRecord[]> {
-    const read = () => readActiveContracts(this.stmts, this.byPartyTemplate, query);
     // Several statements of the current ACS read one snapshot: the writer thread may commit
     // between them (a lock between a party's holdings and its locked holdings would count
-    // twice). A snapshot at an offset already durable is the same whenever it is read.
+    // twice), and the kept sets are the file's but for those of batches in flight, which are
+    // read too. A snapshot at an offset already durable is the same whenever it is read.
     const oneStatement = query.activeAtOffset !== undefined || ((query.parties?.length ?? 0) <= 1 && (query.templateIds?.length ?? 0) <= 1);
+    const cache = oneStatement || this.blind === 0 ? this.byPartyTemplate : new PartyTemplateCache();
+    const read = () => readActiveContracts(this.stmts, cache, query);
     if (oneStatement || this.db.inTransaction) return read();
     this.stmts.beginRead.run();
     try {

@@ -24,6 +24,11 @@ export class WalSync {
 
   constructor(private readonly walFile: string) {}
 
+  /** The error of a sync that failed: nothing committed since is known to be on disk. */
+  get failed(): Error | undefined {
+    return this.failure;
+  }
+
   /** Calls `done` once everything committed before this call is on disk, or with the sync's error. */
   afterCommit(done: (error?: Error) => void): void {
     if (this.failure) return done(this.failure);

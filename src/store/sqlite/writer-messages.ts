@@ -11,5 +11,6 @@ export type FromWriter =
   | { readonly kind: "ready"; readonly end: bigint }
   /** Batches written together, in one transaction: each one's outcomes, by its id. */
   | { readonly kind: "written"; readonly parts: readonly { readonly id: number; readonly outcomes: readonly WriteOutcome[] }[]; readonly end: bigint }
-  | { readonly kind: "failed"; readonly ids: readonly number[]; readonly error: string }
+  /** Not written; `fatal` when what reached the disk is unknown (a failed commit or sync). */
+  | { readonly kind: "failed"; readonly ids: readonly number[]; readonly error: string; readonly fatal: boolean }
   | { readonly kind: "closed" };

@@ -24,6 +24,8 @@ const writer = new LedgerWriter(db);
 const walSync = new WalSync(`${file}-wal`);
 
 const post = (m: FromWriter) => port.postMessage(m);
+/** A commit or sync failed: what reached the disk is unknown, and nothing more is written. */
+let stopped: unknown;
 
 /** `first` and every write already waiting behind it, in one transaction. */
 function writeAll(first: Extract<ToWriter, { kind: "write" }>): void {
@@ -35,15 +37,26 @@ function writeAll(first: Extract<ToWriter, { kind: "write" }>): void {
     else others.push(m);
   }
   const ids = batches.map((b) => b.id);
-  const failed = (e: unknown) => post({ kind: "failed", ids, error: e instanceof Error ? e.message : String(e) });
-  try {
-    const outcomes = writer.write(batches.flatMap((b) => b.batch));
-    let at = 0;
-    const parts = batches.map((b) => ({ id: b.id, outcomes: outcomes.slice(at, (at += b.batch.length)) }));
-    const end = writer.end;
-    walSync.afterCommit((error) => (error ? failed(error) : post({ kind: "written", parts, end })));
-  } catch (e) {
-    failed(e);
+  const failed = (e: unknown, fatal: boolean) => {
+    if (fatal) stopped ??= e;
+    post({ kind: "failed", ids, error: e instanceof Error ? e.message : String(e), fatal });
+  };
+  stopped ??= walSync.failed;
+  if (stopped) {
+    // Batches the store handed over before it heard of the failure: none is written.
+    failed(stopped, true);
+  } else {
+    try {
+      const outcomes = writer.write(batches.flatMap((b) => b.batch));
+      let at = 0;
+      const parts = batches.map((b) => ({ id: b.id, outcomes: outcomes.slice(at, (at += b.batch.length)) }));
+      const end = writer.end;
+      walSync.afterCommit((error) => (error ? failed(error, true) : post({ kind: "written", parts, end })));
+    } catch (e) {
+      // Under BEGIN IMMEDIATE, SQLITE_BUSY can only be the write lock not had within the busy
+      // timeout: nothing was written, and the next batch may have it.
+      failed(e, (e as { code?: unknown }).code !== "SQLITE_BUSY");
+    }
   }
   for (const m of others) handle(m);
 }
