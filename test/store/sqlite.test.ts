@@ -43,6 +43,32 @@ afterAll(() => {
 });
 
 describe("SqliteStore group commit", () => {
+  it("the event loop's own writes wait for a locked file without blocking the loop, in order", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ccwallet-store-"));
+    dirs.push(dir);
+    const file = join(dir, "ledger.sqlite");
+    const store = openFile(file);
+    await store.putSetting("k", "0");
+    // Another connection holds the write lock, as the writer thread does while it writes a batch.
+    const other = new Database(file);
+    other.prepare("BEGIN IMMEDIATE").run();
+    const start = performance.now();
+    const locked: UserRecord = { id: "locked", primaryParty: "", isDeactivated: false, metadata: { resourceVersion: "0", annotations: {} }, identityProviderId: "", rights: [] };
+    const writes = [store.putSetting("k", "1"), store.putSetting("k", "2"), store.addUser(locked)];
+    // SQLite's busy handler used to sleep here, on the loop, for up to 5 s.
+    expect(performance.now() - start).toBeLessThan(100);
+    let settled = false;
+    void Promise.all(writes).then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(settled).toBe(false);
+    other.prepare("COMMIT").run();
+    other.close();
+    await Promise.all(writes);
+    expect(await store.setting("k")).toBe("2");
+    expect((await store.user("locked"))?.id).toBe("locked");
+    await store.close();
+  });
+
   it("commits every batch while the event loop's connection writes settings between them (two writers, one file)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ccwallet-store-"));
     dirs.push(dir);

@@ -3,6 +3,7 @@
  * directly (no group commit; they are rare) and read from memory once seen.
  */
 import type Database from "better-sqlite3";
+import type { LoopWrites } from "./loop-writes.js";
 import type { PartyRecord, UserRecord, UserRight } from "../../ledger/records.js";
 import { encodeRecord } from "../codec.js";
 import type { PartyStore, SettingsStore, UserStore } from "../../ledger/store-port.js";
@@ -40,12 +41,15 @@ export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
   /** Settings by name, absent ones too (as null): read on every wallet request, written rarely. */
   private readonly knownSettings = new Map<string, string | null>();
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly writes: LoopWrites,
+  ) {
     this.stmts = prepare(db);
   }
 
   async addParty(party: PartyRecord): Promise<boolean> {
-    return this.stmts.addParty.run(party.party, encodeRecord(party)).changes === 1;
+    return this.writes.run(() => this.stmts.addParty.run(party.party, encodeRecord(party)).changes === 1);
   }
   async party(party: string): Promise<PartyRecord | undefined> {
     // Parties are never changed or removed once added: a hit can be kept for good.
@@ -60,8 +64,7 @@ export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
   }
 
   async addUser(user: UserRecord): Promise<boolean> {
-    this.knownUsers.delete(user.id);
-    return this.stmts.addUser.run(user.id, encodeRecord(user)).changes === 1;
+    return this.writeUser(user.id, () => this.stmts.addUser.run(user.id, encodeRecord(user)).changes === 1);
   }
   async user(id: string): Promise<UserRecord | undefined> {
     const cached = this.knownUsers.get(id);
@@ -74,8 +77,7 @@ export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
     return allRecords<UserRecord>(this.stmts.users, pageToken, pageSize);
   }
   async deleteUser(id: string): Promise<boolean> {
-    this.knownUsers.delete(id);
-    return this.stmts.deleteUser.run(id).changes === 1;
+    return this.writeUser(id, () => this.stmts.deleteUser.run(id).changes === 1);
   }
   async grantRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
     return this.updateRights(id, (held) => grant(held, rights));
@@ -86,17 +88,30 @@ export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
   private updateRights(
     id: string,
     change: (held: readonly UserRight[]) => { next: UserRight[]; changed: UserRight[] },
-  ): UserRight[] | undefined {
-    this.knownUsers.delete(id);
+  ): Promise<UserRight[] | undefined> {
     // IMMEDIATE: the ledger's writer thread writes the same file, and a deferred transaction that
     // read before one of its commits could not then write (SQLITE_BUSY, which no timeout retries).
-    return this.db.transaction(() => {
-      const user = oneRecord<UserRecord>(this.stmts.user, id);
-      if (!user) return undefined;
-      const { next, changed } = change(user.rights);
-      if (changed.length > 0) this.stmts.putUser.run(encodeRecord({ ...user, rights: next }), id);
-      return changed;
-    }).immediate();
+    return this.writeUser(id, () =>
+      this.db
+        .transaction(() => {
+          const user = oneRecord<UserRecord>(this.stmts.user, id);
+          if (!user) return undefined;
+          const { next, changed } = change(user.rights);
+          if (changed.length > 0) this.stmts.putUser.run(encodeRecord({ ...user, rights: next }), id);
+          return changed;
+        })
+        .immediate(),
+    );
+  }
+
+  /** A write of a user, which its cached record must not outlive (a read may cache it meanwhile). */
+  private async writeUser<T>(id: string, write: () => T): Promise<T> {
+    this.knownUsers.delete(id);
+    try {
+      return await this.writes.run(write);
+    } finally {
+      this.knownUsers.delete(id);
+    }
   }
 
   async setting(name: string): Promise<string | undefined> {
@@ -108,12 +123,13 @@ export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
   }
   async initSetting(name: string, value: string): Promise<string> {
     this.knownSettings.delete(name);
-    this.stmts.initSetting.run(name, value);
+    await this.writes.run(() => this.stmts.initSetting.run(name, value));
+    this.knownSettings.delete(name);
     return (await this.setting(name))!;
   }
   async putSetting(name: string, value: string): Promise<void> {
     this.knownSettings.delete(name);
-    this.stmts.putSetting.run(name, value);
+    await this.writes.run(() => this.stmts.putSetting.run(name, value));
     this.rememberSetting(name, value);
   }
   private rememberSetting(name: string, value: string | null): void {

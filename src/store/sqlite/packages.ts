@@ -4,6 +4,7 @@
  * a primary key makes atomic where a read-modify-write of a settings entry would race.
  */
 import type Database from "better-sqlite3";
+import type { LoopWrites } from "./loop-writes.js";
 import type { PackageRecord, PackageStore, PackageSummary } from "../../ledger/store-port.js";
 
 interface PackageRow {
@@ -19,14 +20,17 @@ export class SqlitePackages implements PackageStore {
   private readonly one: Database.Statement;
   private readonly all: Database.Statement;
 
-  constructor(db: Database.Database) {
+  constructor(
+    db: Database.Database,
+    private readonly writes: LoopWrites,
+  ) {
     this.insert = db.prepare("INSERT OR IGNORE INTO packages (package_id, name, version, known_since, payload) VALUES (?, ?, ?, ?, ?)");
     this.one = db.prepare("SELECT package_id, name, version, known_since, length(payload) AS size, payload FROM packages WHERE package_id = ?");
     this.all = db.prepare("SELECT package_id, name, version, known_since, length(payload) AS size FROM packages ORDER BY package_id");
   }
 
   async addPackage(pkg: PackageRecord): Promise<boolean> {
-    return this.insert.run(pkg.packageId, pkg.name, pkg.version, pkg.knownSince, Buffer.from(pkg.payload)).changes === 1;
+    return this.writes.run(() => this.insert.run(pkg.packageId, pkg.name, pkg.version, pkg.knownSince, Buffer.from(pkg.payload)).changes === 1);
   }
 
   async package(packageId: string): Promise<PackageRecord | undefined> {

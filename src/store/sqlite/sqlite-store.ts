@@ -27,6 +27,7 @@ import { PartyTemplateCache, setsChangedBy } from "./party-template-cache.js";
 import { ContractCache } from "./contract-cache.js";
 import { SqliteDirectory } from "./directory.js";
 import { prepareLedgerStatements, type LedgerStatements } from "./ledger-statements.js";
+import { LoopWrites } from "./loop-writes.js";
 import { SqlitePackages } from "./packages.js";
 import { allRecords, oneRecord } from "./rows.js";
 import { applySchema } from "./schema.js";
@@ -92,14 +93,17 @@ export class SqliteStore implements Store {
     this.db.defaultSafeIntegers(true);
     applySchema(this.db);
     this.stmts = prepareLedgerStatements(this.db);
-    this.directory = new SqliteDirectory(this.db);
-    this.packageTable = new SqlitePackages(this.db);
+    const writes = new LoopWrites();
+    this.directory = new SqliteDirectory(this.db, writes);
+    this.packageTable = new SqlitePackages(this.db, writes);
     const row = this.stmts.maxOffset.get() as { m: bigint | null };
     this.durableEnd = row.m ?? 0n;
     if (options.file === ":memory:") {
       this.writer = new InThreadWriter(this.db);
       return;
     }
+    // The loop never waits inside SQLite for the writer's lock (see loop-writes.ts).
+    this.db.pragma("busy_timeout = 0");
     // Checkpoints run in a worker thread (see checkpointer.ts), not inside commits.
     this.db.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
     this.writer = new ThreadWriter(options.file, SAFETY_NET_PAGES);
