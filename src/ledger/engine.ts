@@ -5,7 +5,7 @@
  * happens, the submission ends in exactly one completion at its own offset.
  */
 import { isDuplicate } from "./deduplication.js";
-import type { CommitResult, Conflict, Deduplication, Store } from "./store-port.js";
+import { CommitOutcomeUnknown, type CommitResult, type Conflict, type Deduplication, type Store } from "./store-port.js";
 import type { Clock } from "./clock.js";
 import type { Submission } from "./commands.js";
 import { errors, LedgerError } from "./errors.js";
@@ -254,7 +254,9 @@ export class Ledger {
       });
     } catch (e) {
       // No outcome to settle on (a failed write, or a failed sync that stops the store): refund.
+      // A commit that may have landed is counted again from the file at the restart it needs.
       await charge?.settle(false, 0n);
+      if (e instanceof CommitOutcomeUnknown) throw errors.requestTimeOut(`The command's commit has an unknown outcome: ${e.message}`, e);
       throw e;
     }
     await charge?.settle(result.kind === "committed", result.offset);

@@ -17,6 +17,18 @@ import type {
   UserRight,
 } from "./records.js";
 
+/**
+ * A commit whose outcome nobody knows: a failed fsync or commit, a writer gone mid-batch, an
+ * ambiguous database answer. It may have landed (its completion then reaches the streams) or not;
+ * the store that throws it commits nothing more until a restart recovers what is on disk.
+ */
+export class CommitOutcomeUnknown extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "CommitOutcomeUnknown";
+  }
+}
+
 export type Conflict =
   | { readonly kind: "inactive"; readonly contractIds: readonly string[] }
   | { readonly kind: "duplicateKey"; readonly keyHash: string }

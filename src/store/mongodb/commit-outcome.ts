@@ -13,6 +13,7 @@
  * have applied the transaction locally. Only a transient error proves it did not land.
  */
 import { MongoError, MongoErrorLabel, MongoServerError } from "mongodb";
+import { CommitOutcomeUnknown } from "../../ledger/store-port.js";
 
 /**
  * Attempts of `commitTransaction` for one transaction, the first included. Each waits at most the
@@ -80,7 +81,7 @@ export async function commitWithRetry(commit: () => Promise<void>, maxAttempts =
  * completions reach the streams like any other commit (a command submitted again is then a
  * duplicate); if not, nothing of it exists.
  */
-export class CommitOutcomeUnknownError extends Error {
+export class CommitOutcomeUnknownError extends CommitOutcomeUnknown {
   constructor(cause: unknown, readonly attempts: number) {
     super(
       `MongoDB transaction commit has an unknown outcome after ${attempts} attempt(s) (${describe(cause)}): ` +

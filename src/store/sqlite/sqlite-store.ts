@@ -20,7 +20,7 @@ import type {
   UserRight,
 } from "../../ledger/records.js";
 import { decodeRecord } from "../codec.js";
-import type { CommitRequest, CommitResult, ContractHistory, ContractQuery, PackageRecord, PackageSummary, Store, TransactionCommit } from "../../ledger/store-port.js";
+import { CommitOutcomeUnknown, type CommitRequest, type CommitResult, type ContractHistory, type ContractQuery, type PackageRecord, type PackageSummary, type Store, type TransactionCommit } from "../../ledger/store-port.js";
 import { SAFETY_NET_PAGES, WalCheckpointer } from "./checkpointer.js";
 import { readActiveContracts } from "./acs-queries.js";
 import { PartyTemplateCache, setsChangedBy } from "./party-template-cache.js";
@@ -180,8 +180,10 @@ export class SqliteStore implements Store {
         if (error instanceof BatchNotWritten) {
           for (const p of sent) p.reject(error);
         } else {
+          // Nothing more is written; this batch itself may or may not be in the file.
           this.failure ??= error instanceof Error ? error : new Error(String(error));
-          for (const p of sent) p.reject(this.failure);
+          const unknown = new CommitOutcomeUnknown(`SQLite commit has an unknown outcome (${this.failure.message}): it may or may not be on disk`, { cause: error });
+          for (const p of sent) p.reject(unknown);
         }
         this.answered();
       },
