@@ -112,6 +112,8 @@ export class ThreadWriter implements BatchWriter {
   private received(m: FromWriter): void {
     if (m.kind === "closed") {
       this.gone = new Error("the SQLite writer is closed");
+      // Only now, with its connection closed: terminating a thread inside a better-sqlite3 call
+      // aborts the whole process (a fatal error when the call throws into a dying isolate).
       void this.worker.terminate();
       return;
     }
