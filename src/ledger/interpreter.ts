@@ -12,6 +12,7 @@ import { errors, LedgerError } from "./errors.js";
 import { newContractId, type ContractId } from "./ids.js";
 import { NumericError, NumericOverflowError } from "./numeric.js";
 import type { FetchRecord } from "./fetch-record.js";
+import type { InterpretedTransaction } from "./interpreted-transaction.js";
 import type { ContractRecord, ExerciseNodeRecord, NodeRecord } from "./records.js";
 import type { TemplateRegistry } from "./registry.js";
 import type { Choice, InterfaceChoice, InterfaceDef, Template, TemplateRef, UpdateContext } from "./template.js";
@@ -24,38 +25,6 @@ export interface ContractReader {
   activeContractByKey(keyHash: string): Promise<ContractRecord | undefined>;
 }
 
-export interface InterpretedTransaction {
-  readonly nodes: NodeRecord[];
-  /** The fetches of choice bodies, in the order they ran; only when asked for (prepare, execute). */
-  readonly fetches?: readonly FetchRecord[];
-  /** Pre-existing contracts read or exercised: they must still be active at commit. */
-  readonly inputs: string[];
-  readonly archives: string[];
-  readonly creates: Omit<ContractRecord, "createdOffset">[];
-  /**
-   * Whether the outcome depends on nothing but the inputs (immutable while active): no key lookup
-   * found a key unassigned, which the commit does not re-check. Only such a transaction may be
-   * committed later as interpreted now, given its inputs are still active then.
-   */
-  readonly replayable: boolean;
-  /**
-   * Whether a choice body read the ledger time: such a transaction is only valid near the time it
-   * was interpreted at (Canton's ledger-time/record-time tolerance), which matters for one
-   * committed later than that (an externally signed one, executed after it was prepared).
-   */
-  readonly usesTime: boolean;
-  /**
-   * What the ledger-time comparisons (`isLedgerTime*`) require of the ledger time: any time
-   * within them gives the same transaction (the prepared metadata's min/max ledger effective time).
-   */
-  readonly timeBounds: TimeBounds;
-  /**
-   * What each command's root returned, typed (a create: its contract id). For in-process callers
-   * (LedgerClient), which would otherwise decode it back from the root node's JSON; never stored.
-   */
-  readonly results: readonly unknown[];
-}
-
 interface LiveContract {
   readonly record: Omit<ContractRecord, "createdOffset"> | ContractRecord;
   readonly template: Template<unknown>;
@@ -65,6 +34,7 @@ interface LiveContract {
 }
 
 export type { FetchRecord } from "./fetch-record.js";
+export type { InterpretedTransaction } from "./interpreted-transaction.js";
 
 export function keyHashOf(template: Template<unknown>, key: unknown): string {
   return `${qualifiedId(template.id)}|${JSON.stringify(toDamlJson(template.key!.type, key))}`;
