@@ -30,19 +30,11 @@ function forParties(
   templates: readonly string[] | undefined,
   at: bigint | undefined,
 ): ContractRecord[] {
-  const ofTemplate = (party: string, template: string): readonly ContractRecord[] => {
-    if (at !== undefined) return allRecords(s.activeByPartyAndTemplate, party, template);
-    const cached = cache.get(party, template);
-    if (cached) return cached;
-    const rows = allRecords<ContractRecord>(s.activeByPartyAndTemplate, party, template);
-    cache.put(party, template, rows);
-    return rows;
-  };
   const byId = new Map<string, ContractRecord>();
   // How many reads gave rows: one read's rows are already in order.
   let sources = 0;
   for (const party of new Set(parties)) {
-    const reads = templates ? templates.map((t) => ofTemplate(party, t)) : [allRecords<ContractRecord>(s.activeByParty, party)];
+    const reads = templates ? templates.map((t) => ofTemplate(s, cache, party, t, at)) : [allRecords<ContractRecord>(s.activeByParty, party)];
     for (const rows of reads) {
       if (rows.length > 0) sources++;
       for (const r of rows) if (at === undefined || r.createdOffset <= at) byId.set(r.contractId, r);
@@ -60,6 +52,16 @@ function forParties(
   }
   const rows = [...byId.values()];
   return sources > 1 ? rows.sort(compareCreation) : rows;
+}
+
+/** A party's active contracts of one template; the current ones through the cache. */
+function ofTemplate(s: LedgerStatements, cache: PartyTemplateCache, party: string, template: string, at: bigint | undefined): readonly ContractRecord[] {
+  if (at !== undefined) return allRecords(s.activeByPartyAndTemplate, party, template);
+  const cached = cache.get(party, template);
+  if (cached) return cached;
+  const rows = allRecords<ContractRecord>(s.activeByPartyAndTemplate, party, template);
+  cache.put(party, template, rows);
+  return rows;
 }
 
 function compareCreation(a: ContractRecord, b: ContractRecord): number {

@@ -304,11 +304,10 @@ export class SqliteStore implements Store {
     // read too. A snapshot at an offset already durable is the same whenever it is read.
     const oneStatement = query.activeAtOffset !== undefined || ((query.parties?.length ?? 0) <= 1 && (query.templateIds?.length ?? 0) <= 1);
     const cache = oneStatement || this.blind === 0 ? this.byPartyTemplate : new PartyTemplateCache();
-    const read = () => readActiveContracts(this.stmts, cache, query);
-    if (oneStatement || this.db.inTransaction) return read();
+    if (oneStatement || this.db.inTransaction) return readActiveContracts(this.stmts, cache, query);
     this.stmts.beginRead.run();
     try {
-      return read();
+      return readActiveContracts(this.stmts, cache, query);
     } finally {
       this.stmts.endRead.run();
     }
