@@ -84,7 +84,7 @@ export async function commitWithRetry(commit: () => Promise<void>, maxAttempts =
 export class CommitOutcomeUnknownError extends CommitOutcomeUnknown {
   constructor(cause: unknown, readonly attempts: number) {
     super(
-      `MongoDB transaction commit has an unknown outcome after ${attempts} attempt(s) (${describe(cause)}): ` +
+      `MongoDB transaction commit has an unknown outcome after ${attempts} attempt(s) (${describeMongoError(cause)}): ` +
         "it may or may not have been applied (a ledger commit that landed shows on the completion stream)",
       { cause },
     );
@@ -92,7 +92,8 @@ export class CommitOutcomeUnknownError extends CommitOutcomeUnknown {
   }
 }
 
-function describe(error: unknown): string {
+/** A driver error as a log line: the server's code name when it has one. */
+export function describeMongoError(error: unknown): string {
   if (error instanceof MongoServerError) return `${error.codeName ?? error.code ?? error.name}: ${error.message}`;
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -18,8 +18,9 @@
  * could not confirm is recognized, through this instance, until it restarts. Upserts of settings
  * and packages are idempotent already (a retry finds what it would have written and answers alike).
  */
-import { MongoNetworkError, MongoServerError, MongoServerSelectionError, MongoWriteConcernError } from "mongodb";
+import { MongoNetworkError, MongoServerSelectionError, MongoWriteConcernError } from "mongodb";
 import { errors, type LedgerError } from "../../ledger/errors.js";
+import { describeMongoError } from "./commit-outcome.js";
 
 /**
  * Whether a failed write outside a transaction may have been applied: its write concern failed
@@ -33,14 +34,9 @@ export function writeOutcomeUnknown(error: unknown): boolean {
 /** The answer to a write that may or may not have landed. */
 export function writeTimedOut(what: string, cause: unknown): LedgerError {
   return errors.requestTimeOut(
-    `The write of ${what} was not confirmed by a majority of the database (${describe(cause)}); it may or may not have been applied. Retry the request`,
+    `The write of ${what} was not confirmed by a majority of the database (${describeMongoError(cause)}); it may or may not have been applied. Retry the request`,
     cause,
   );
-}
-
-function describe(error: unknown): string {
-  if (error instanceof MongoServerError) return `${error.codeName ?? error.code ?? error.name}: ${error.message}`;
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 /** What a write leaves under its key: a record's encoding, or `ABSENT` after a delete. */

@@ -106,7 +106,6 @@ export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
 
   /** A write of a user, which its cached record must not outlive (a read may cache it meanwhile). */
   private async writeUser<T>(id: string, write: () => T): Promise<T> {
-    this.knownUsers.delete(id);
     try {
       return await this.writes.run(write);
     } finally {
@@ -122,13 +121,11 @@ export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
     return value;
   }
   async initSetting(name: string, value: string): Promise<string> {
-    this.knownSettings.delete(name);
     await this.writes.run(() => this.stmts.initSetting.run(name, value));
     this.knownSettings.delete(name);
     return (await this.setting(name))!;
   }
   async putSetting(name: string, value: string): Promise<void> {
-    this.knownSettings.delete(name);
     await this.writes.run(() => this.stmts.putSetting.run(name, value));
     this.rememberSetting(name, value);
   }

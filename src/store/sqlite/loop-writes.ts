@@ -15,10 +15,8 @@ export class LoopWrites {
 
   /** Runs `write` after the writes queued before it, again while the file is locked. */
   run<T>(write: () => T): Promise<T> {
-    const next = this.last.then(
-      () => whenUnlocked(write),
-      () => whenUnlocked(write),
-    );
+    // `last` never rejects: each write's failure is its own caller's.
+    const next = this.last.then(() => whenUnlocked(write));
     this.last = next.catch(() => undefined);
     return next;
   }

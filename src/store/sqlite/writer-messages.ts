@@ -8,7 +8,8 @@ export type ToWriter =
   | { readonly kind: "close" };
 
 export type FromWriter =
-  | { readonly kind: "ready"; readonly end: bigint }
+  /** Its connection is open (nothing waits for it; tests may). */
+  | { readonly kind: "ready" }
   /** Batches written together, in one transaction: each one's outcomes, by its id. */
   | { readonly kind: "written"; readonly parts: readonly { readonly id: number; readonly outcomes: readonly WriteOutcome[] }[]; readonly end: bigint }
   /** Not written; `fatal` when what reached the disk is unknown (a failed commit or sync). */

@@ -78,4 +78,4 @@ function handle(m: ToWriter): void {
 }
 
 port.on("message", handle);
-post({ kind: "ready", end: writer.end });
+post({ kind: "ready" });
