@@ -3,15 +3,13 @@
  * Checks throw Canton's PERMISSION_DENIED naming what is missing.
  */
 import { errors } from "../ledger/errors.js";
-import type { UserRecord } from "../ledger/records.js";
+import { canActAs, type UserRecord } from "../ledger/records.js";
 
 export function isParticipantAdmin(user: UserRecord): boolean {
   return user.rights.some((r) => r.kind === "ParticipantAdmin");
 }
 
-export function canActAs(user: UserRecord, party: string): boolean {
-  return user.rights.some((r) => (r.kind === "CanActAs" && r.party === party));
-}
+export { canActAs } from "../ledger/records.js";
 
 export function canReadAs(user: UserRecord, party: string): boolean {
   return user.rights.some(

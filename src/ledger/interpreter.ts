@@ -182,7 +182,7 @@ class Interpretation {
    */
   private visible(rec: Pick<ContractRecord, "contractId" | "signatories" | "observers">, topLevel: boolean): boolean {
     if ((!topLevel && this.submission.visibility === "node") || this.disclosed.has(rec.contractId)) return true;
-    return [...rec.signatories, ...rec.observers].some((p) => this.visibleTo.has(p));
+    return rec.signatories.some((p) => this.visibleTo.has(p)) || rec.observers.some((p) => this.visibleTo.has(p));
   }
 
   private checkAuthorized(required: readonly string[], authorizers: ReadonlySet<string>, what: string): void {

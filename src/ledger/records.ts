@@ -143,3 +143,8 @@ export interface UserRecord {
   readonly identityProviderId: string;
   readonly rights: readonly UserRight[];
 }
+
+/** Whether the user holds CanActAs on `party` (auth/rights.ts builds its checks on it; the wallet layer uses it directly). */
+export function canActAs(user: Pick<UserRecord, "rights">, party: string): boolean {
+  return user.rights.some((r) => r.kind === "CanActAs" && r.party === party);
+}

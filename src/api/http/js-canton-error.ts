@@ -96,6 +96,5 @@ export class HttpRefusal extends Error {
 function refusalKind(status: number): [string, Category] {
   if (status === 404) return ["NOT_FOUND", Category.InvalidGivenCurrentSystemStateResourceMissing];
   if (status === 503) return ["SERVICE_NOT_RUNNING", Category.TransientServerFailure];
-  if (status === 429) return ["MAXIMUM_NUMBER_OF_STREAMS", Category.ContentionOnSharedResources];
   return ["INVALID_ARGUMENT", Category.InvalidIndependentOfSystemState];
 }

@@ -16,6 +16,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
 import { WebSocketServer, type WebSocket } from "ws";
+import { Category, LedgerError } from "../../ledger/errors.js";
 import { randomHex } from "../../ledger/ids.js";
 import { requestHeaders } from "../context/index.js";
 import { HttpRefusal, jsCantonError, ledgerErrorOf } from "./js-canton-error.js";
@@ -86,7 +87,8 @@ export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSoc
           return refuseUpgrade(socket, admitted.refusal.status, admitted.refusal.body);
         }
         if (admitted.user !== undefined && !slot.assign(admitted.user)) {
-          return refuse(socket, new HttpRefusal(429, `Too many WebSocket streams of user ${admitted.user} are waiting for their request frame (${waiting.maxPerUser}); send their requests first.`));
+          const cause = `Too many WebSocket streams of user ${admitted.user} are waiting for their request frame (${waiting.maxPerUser}); send their requests first.`;
+          return refuseUpgrade(socket, 429, jsCantonError(new LedgerError({ code: "MAXIMUM_NUMBER_OF_STREAMS", category: Category.ContentionOnSharedResources, cause }), randomHex(8)).body);
         }
         if (closing) {
           slot.release();

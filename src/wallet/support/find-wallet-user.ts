@@ -5,6 +5,7 @@
  * Returns the wallet's party for the use cases.
  */
 import type { PartyId } from "../../ledger/ids.js";
+import { canActAs } from "../../ledger/records.js";
 import type { OnboardingDeps } from "../wallet-deps.js";
 import { walletErrors } from "../wallet-error.js";
 
@@ -18,7 +19,7 @@ export async function findWalletUser(ctx: OnboardingDeps, userId: string): Promi
   if (!user || user.isDeactivated) throw walletErrors.forbidden(`user ${userId} ${user ? "is deactivated" : "does not exist"}`);
   const known = await ctx.users.get(userId);
   if (!known) throw walletErrors.forbidden(`user ${userId} is not onboarded to a wallet on this validator`);
-  if (!user.rights.some((r) => r.kind === "CanActAs" && r.party === known.party)) throw walletErrors.forbidden(`User ${userId} may not act as party ${known.party}`);
+  if (!canActAs(user, known.party)) throw walletErrors.forbidden(`User ${userId} may not act as party ${known.party}`);
   return { userId, party: known.party as PartyId };
 }
 

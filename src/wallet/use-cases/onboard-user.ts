@@ -5,7 +5,7 @@
  * an onboarded user returns its party and finishes a wallet installation that failed before.
  */
 import { isPartyHint, partyIdFor, randomHex, type PartyId } from "../../ledger/ids.js";
-import type { PartyRecord, UserRight } from "../../ledger/records.js";
+import { canActAs, type PartyRecord, type UserRight } from "../../ledger/records.js";
 import type { OnboardingDeps } from "../wallet-deps.js";
 import { walletErrors } from "../wallet-error.js";
 import { parsePartyId, parseUserId } from "../support/wallet-input.js";
@@ -56,7 +56,7 @@ export async function onboardUser(ctx: OnboardingDeps, input: OnboardUserInput):
 async function refuseUnheldParty(ctx: OnboardingDeps, name: string, walletParty: string | undefined): Promise<void> {
   const user = await ctx.store.user(name);
   const party = walletParty ?? user?.primaryParty;
-  if (party && !user?.rights.some((r) => r.kind === "CanActAs" && r.party === party)) {
+  if (party && !(user && canActAs(user, party))) {
     throw walletErrors.forbidden(`user ${name} cannot act as party ${party}: self-registration grants no rights; the validator operator can onboard it (POST /v0/admin/users)`);
   }
 }

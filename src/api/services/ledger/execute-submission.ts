@@ -27,6 +27,8 @@ import type { Submission } from "../../../ledger/commands.js";
 import type { PinnedRun } from "../../../ledger/engine.js";
 import { errors, type LedgerError } from "../../../ledger/errors.js";
 import { pinnedUpdateIds } from "../../../ledger/ids.js";
+import type { TransactionFormat } from "../../../ledger/event-format.js";
+import { requireFormatReaders } from "./format-claims.js";
 import type { InterpretedTransaction } from "../../../ledger/interpreter.js";
 import { submissionFromProto } from "../../convert/commands-proto.js";
 import { commandsOfPrepared } from "../../convert/prepared-commands.js";
@@ -119,8 +121,9 @@ async function verifySignatures(api: LedgerApi, hash: Uint8Array, actAs: readonl
   }
 }
 
-export async function executionOf(api: LedgerApi, req: ExecuteRequest, ctx: HandlerContext): Promise<Execution> {
+export async function executionOf(api: LedgerApi, req: ExecuteRequest, ctx: HandlerContext, format?: TransactionFormat): Promise<Execution> {
   const user = await authenticate(api, ctx);
+  requireFormatReaders(user, format);
   const signed = signedTransactionOf(req);
   const userId = req.userId || user.id;
   if (userId !== user.id && !isParticipantAdmin(user)) throw errors.permissionDenied(`the token's user ${user.id} may not execute as user ${userId}`);

@@ -10,7 +10,7 @@ import { isParticipantAdmin } from "../../../auth/index.js";
 import { errors } from "../../../ledger/errors.js";
 import { defaultTransactionFormat, transactionFormatOf } from "../../convert/format-proto.js";
 import { authenticate } from "./authenticate.js";
-import { requireFormatReaders } from "./format-claims.js";
+import type { TransactionFormat } from "../../../ledger/event-format.js";
 import { guard, toConnectError } from "./connect-error.js";
 import { executionOf, type ExecuteRequest } from "./execute-submission.js";
 import type { LedgerApi } from "./ledger-api.js";
@@ -33,8 +33,8 @@ function preferredPackage(api: LedgerApi, packageName: string) {
 }
 
 export function interactiveSubmissionService(api: LedgerApi): ServiceImpl<typeof InteractiveSubmissionService> {
-  const run = async (req: ExecuteRequest, ctx: HandlerContext) => {
-    const { submission, pinned } = await executionOf(api, req, ctx);
+  const run = async (req: ExecuteRequest, ctx: HandlerContext, format?: TransactionFormat) => {
+    const { submission, pinned } = await executionOf(api, req, ctx, format);
     const outcome = await api.ledger.submit(submission, pinned);
     if (outcome.kind === "rejected") throw toConnectError(outcome.error, api.log, outcome.completion.submissionId);
     return outcome;
@@ -56,8 +56,7 @@ export function interactiveSubmissionService(api: LedgerApi): ServiceImpl<typeof
     executeSubmissionAndWaitForTransaction: (req, ctx) =>
       guard(api.log, async () => {
         const format = req.transactionFormat ? transactionFormatOf(req.transactionFormat, api.registry) : undefined;
-        requireFormatReaders(await authenticate(api, ctx), format);
-        const outcome = await run(req, ctx);
+        const outcome = await run(req, ctx, format);
         return { transaction: api.encoder.transaction(outcome.transaction, format ?? defaultTransactionFormat(outcome.transaction.submitters), true) };
       }),
     getPreferredPackageVersion: (req, ctx) =>
