@@ -175,10 +175,11 @@ export class Ledger {
 
     const dedup = this.deduplication(submission, recordTime);
     if (dedup instanceof LedgerError) return reject(dedup);
-    const previous = await this.store.acceptedCommand(dedup.changeKey);
-    if (previous && isDuplicate(previous, dedup)) {
-      return reject(errors.duplicateCommand(dedup.changeKey, previous.offset));
-    }
+    // The commit refuses a duplicate itself, atomically with its write (the store checks the
+    // change key and the update id there), so a submission bound to succeed reads nothing first.
+    // One about to be refused for another reason looks: a duplicate still answers as one, say
+    // when its original consumed the inputs it names.
+    const refuse = async (error: LedgerError): Promise<SubmitOutcome> => reject((await this.duplicateOf(dedup, pinned?.updateId)) ?? error);
 
     const { updateId, seed } = pinned ?? newUpdateIds();
     let interpreted = pinned?.prepared;
@@ -187,16 +188,16 @@ export class Ledger {
         // Fetches are recorded only for an externally signed run, whose prepared form includes them.
         interpreted = await interpret(submission, this.registry, this.store, ledgerTime, seed, updateId, pinned !== undefined);
       } catch (e) {
-        return reject(e instanceof LedgerError ? e : errors.internal(String(e)));
+        return refuse(e instanceof LedgerError ? e : errors.internal(String(e)));
       }
       const nonConformance = await pinned?.conforms?.(interpreted);
-      if (nonConformance) return reject(nonConformance);
+      if (nonConformance) return refuse(nonConformance);
     }
 
     // Canton's ledger-time/record-time tolerance. Only an externally signed transaction can have
     // another ledger time than now: the time it read when prepared, or a bound of its comparisons.
     if (absolute(recordTime - ledgerTime) > LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS) {
-      return reject(errors.ledgerTimeOutOfBound(ledgerTime, recordTime, LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS));
+      return refuse(errors.ledgerTimeOutOfBound(ledgerTime, recordTime, LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS));
     }
 
     const unpaid: Omit<TransactionRecord, "offset"> = {
@@ -211,7 +212,7 @@ export class Ledger {
     };
     // Priced last, on what would be sequenced; a member without traffic commits nothing.
     const charge = this.traffic ? await this.traffic.charge(unpaid, submission.userId, pinned?.signatures ?? 0) : undefined;
-    if (charge instanceof LedgerError) return reject(charge);
+    if (charge instanceof LedgerError) return refuse(charge);
     const paid = charge ? { paidTrafficCost: charge.cost } : {};
     const transaction: Omit<TransactionRecord, "offset"> = { ...unpaid, ...paid };
     const completion: Omit<CompletionRecord, "offset"> = {
@@ -266,6 +267,14 @@ export class Ledger {
     }
     const error = conflictError ?? conflictErrorOf(result.conflict!, dedup.changeKey);
     return { kind: "rejected", error, completion: { ...base, status: statusOf(error, submission.submissionId), offset: result.offset } };
+  }
+
+  /** DUPLICATE_COMMAND if the change was accepted within the period, or the update id already committed (a replayed execute). */
+  private async duplicateOf(dedup: Deduplication, updateId: string | undefined): Promise<LedgerError | undefined> {
+    const previous = await this.store.acceptedCommand(dedup.changeKey);
+    if (previous && isDuplicate(previous, dedup)) return errors.duplicateCommand(dedup.changeKey, previous.offset);
+    const replayed = updateId === undefined ? undefined : await this.store.transactionById(updateId);
+    return replayed && errors.duplicateCommand(dedup.changeKey, replayed.offset);
   }
 
   /** The first of `actAs` that is an external party, if any. */

@@ -154,7 +154,6 @@ export async function execution(api: LedgerApi, req: ExecuteRequest, userId: str
     deduplicationPeriod: req.deduplicationPeriod,
   });
   const submission = await submissionFromProto(commands, userId, api.registry, api.store);
-  if (await api.store.transactionById(updateId)) throw errors.duplicateCommand(JSON.stringify([userId, [...actAs].sort(), md.submitterInfo!.commandId]));
   const timeBounds = { min: md.minLedgerEffectiveTime, max: md.maxLedgerEffectiveTime };
   const pinnedTo = { updateId, seed, timeBounds, externalTransactionHash: toHex(hash), signatures: signatureCount(req, actAs) };
   const prepared = api.prepared.take(updateId, pinnedTo.externalTransactionHash);
