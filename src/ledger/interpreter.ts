@@ -66,7 +66,23 @@ function asLedgerError(e: unknown): LedgerError {
   return errors.internal(e instanceof Error ? e.message : String(e));
 }
 
-const union = (...lists: (readonly string[])[]): string[] => [...new Set(lists.flat())];
+/**
+ * The distinct parties of `lists`, in first-seen order. Runs for every node, a dozen times per
+ * transfer: a scan of the few parties a node names costs a tenth of `[...new Set(lists.flat())]`;
+ * long lists (a contract may name thousands of observers) still go through a Set.
+ */
+function union(...lists: (readonly string[])[]): string[] {
+  let total = 0;
+  for (const list of lists) total += list.length;
+  if (total > 16) {
+    const seen = new Set<string>();
+    for (const list of lists) for (const p of list) seen.add(p);
+    return [...seen];
+  }
+  const out: string[] = [];
+  for (const list of lists) for (const p of list) if (!out.includes(p)) out.push(p);
+  return out;
+}
 
 class Interpretation {
   private readonly nodes: NodeRecord[] = [];
