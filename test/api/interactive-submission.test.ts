@@ -88,6 +88,28 @@ describe("interactive submission, JSON Ledger API", () => {
     expect(await ious()).toHaveLength(after.length);
   });
 
+  it("answers a replay through the asynchronous execute on the completion stream, as Submit answers a duplicate", async () => {
+    const p = await prepare(iouCreate("6"));
+    const body = executeBody(p.base64, holder.sign(p.hash));
+    const first = await executeAndWait(body);
+    expect(first.status, first.text).toBe(200);
+    const count = (await ious()).length;
+    const end = (await s.json("GET", "/v2/state/ledger-end", undefined, token)).body.offset as number;
+
+    const replay = await s.json("POST", "/v2/interactive-submission/execute", { ...body, submissionId: "replayed" }, token);
+    expect(replay.status, replay.text).toBe(200);
+    expect(replay.body).toEqual({});
+    let rejected: any;
+    for (let i = 0; i < 50 && !rejected; i++) {
+      const c = await s.json("POST", "/v2/commands/completions?stream_idle_timeout_ms=100", { parties: [party], beginExclusive: end }, token);
+      rejected = (c.body as any[]).map((r) => r.completionResponse.Completion?.value).find((v) => v?.submissionId === "replayed");
+    }
+    expect(rejected).toMatchObject({ commandId: `ext-${n - 1}`, status: { code: 6 } });
+    expect(rejected.status.message).toContain("DUPLICATE_COMMAND");
+    expect(rejected.updateId ?? "").toBe("");
+    expect(await ious()).toHaveLength(count);
+  });
+
   it("executes an exercise whose result names the contracts it creates (unsuffixed in the prepared transaction)", async () => {
     const made = await executeAndWait(executeBody(...(await signed(iouCreate("10")))));
     expect(made.status, made.text).toBe(200);
