@@ -10,6 +10,7 @@ import { decodedPayload, rememberPayload } from "./decoded-payloads.js";
 import { toDamlJson, ValueError } from "./daml-type.js";
 import { errors, LedgerError } from "./errors.js";
 import { newContractId, type ContractId } from "./ids.js";
+import { union } from "./party-union.js";
 import { NumericError, NumericOverflowError } from "./numeric.js";
 import type { FetchRecord } from "./fetch-record.js";
 import type { InterpretedTransaction } from "./interpreted-transaction.js";
@@ -64,24 +65,6 @@ function asLedgerError(e: unknown): LedgerError {
   if (e instanceof NumericOverflowError) return errors.arithmeticOverflow(e.message);
   if (e instanceof ValueError || e instanceof NumericError) return errors.interpretation(e.message);
   return errors.internal(e instanceof Error ? e.message : String(e));
-}
-
-/**
- * The distinct parties of `lists`, in first-seen order. Runs for every node, a dozen times per
- * transfer: a scan of the few parties a node names costs a tenth of `[...new Set(lists.flat())]`;
- * long lists (a contract may name thousands of observers) still go through a Set.
- */
-function union(...lists: (readonly string[])[]): string[] {
-  let total = 0;
-  for (const list of lists) total += list.length;
-  if (total > 16) {
-    const seen = new Set<string>();
-    for (const list of lists) for (const p of list) seen.add(p);
-    return [...seen];
-  }
-  const out: string[] = [];
-  for (const list of lists) for (const p of list) if (!out.includes(p)) out.push(p);
-  return out;
 }
 
 class Interpretation {
