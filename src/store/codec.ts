@@ -2,7 +2,7 @@
  * JSON persistence of records: bigints are written as `{"$n":"123"}` so that offsets, times and
  * Daml Int64s survive a round trip through any document store or SQLite TEXT column.
  */
-import { plainJson } from "../ledger/plain-json.js";
+import { takePlainJson } from "../ledger/plain-json.js";
 
 export function encodeRecord(value: unknown): string {
   // Native JSON.stringify without a replacer is about twice as fast as with one (a replacer is
@@ -63,10 +63,10 @@ function withoutBigints(v: unknown): unknown {
   return copy ?? o;
 }
 
-/** `encodeRecord(record)` with `record[key]` spliced in from `plainJson` (same document, key last). */
+/** `encodeRecord(record)` with `record[key]` spliced in from `plainJson`, which it takes (same document, key last). */
 export function encodeRecordReusing<T extends object>(record: T, key: keyof T & string): string {
   const value = record[key];
-  const reused = value !== null && typeof value === "object" ? plainJson(value) : undefined;
+  const reused = value !== null && typeof value === "object" ? takePlainJson(value) : undefined;
   if (reused === undefined) return encodeRecord(record);
   const rest = encodeRecord({ ...record, [key]: undefined });
   return `${rest.length > 2 ? `${rest.slice(0, -1)},` : "{"}${JSON.stringify(key)}:${reused}}`;

@@ -49,4 +49,14 @@ describe("record codec", () => {
     expect(plainJson(deep.nodes)).toBeUndefined();
     expect(encodeRecordReusing(deep, "nodes")).toBe(encodeRecord(deep));
   });
+
+  it("takes the plain JSON it reuses: the text does not outlive the write (the value lives on until its answer)", () => {
+    const nodes: { kind: string; payload: { s: string } }[] = [{ kind: "create", payload: { s: "x" } }];
+    expect(plainJson(nodes)).toBe('[{"kind":"create","payload":{"s":"x"}}]');
+    // Values are never changed once priced; one changed here shows whether the text was kept.
+    nodes[0].payload.s = "y";
+    expect(plainJson(nodes)).toContain('"s":"x"'); // kept for the store
+    expect(encodeRecordReusing({ nodes }, "nodes")).toContain('"s":"x"'); // taken
+    expect(plainJson(nodes)).toContain('"s":"y"'); // forgotten, so computed again
+  });
 });
