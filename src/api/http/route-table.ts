@@ -72,10 +72,42 @@ export function sortRoutes(routes: Route[]): Route[] {
   return routes.sort((a, b) => a.variables.length - b.variables.length);
 }
 
-/** The route and its decoded path variables; "bad-encoding" when a variable is not valid percent-encoding (`%ZZ`). */
+/** The routes without path variables, by path: most requests find theirs without a regex. */
+interface RouteIndex {
+  readonly literal: ReadonlyMap<string, readonly Route[]>;
+  /** The routes with variables, in their order (after every literal route: see sortRoutes). */
+  readonly variable: readonly Route[];
+}
+
+const indexes = new WeakMap<readonly Route[], RouteIndex>();
+
+function indexOf(routes: readonly Route[]): RouteIndex {
+  let index = indexes.get(routes);
+  if (!index) {
+    const literal = new Map<string, Route[]>();
+    const variable: Route[] = [];
+    for (const route of routes) {
+      if (route.variables.length > 0) variable.push(route);
+      else literal.set(route.template, [...(literal.get(route.template) ?? []), route]);
+    }
+    index = { literal, variable };
+    indexes.set(routes, index);
+  }
+  return index;
+}
+
+/**
+ * The route and its decoded path variables; "bad-encoding" when a variable is not valid
+ * percent-encoding (`%ZZ`). Routes are taken in their order, literal ones first, so `routes` must
+ * come from routesOf/sortRoutes and not change afterwards (the index is built once per array).
+ */
 export function matchRoute(routes: readonly Route[], httpMethod: string, path: string): { route: Route; params: string[] } | "method-not-allowed" | "bad-encoding" | undefined {
-  let pathMatched = false;
-  for (const route of routes) {
+  const { literal, variable } = indexOf(routes);
+  const same = literal.get(path);
+  const exact = same?.find((r) => r.httpMethod === httpMethod);
+  if (exact) return { route: exact, params: [] };
+  let pathMatched = same !== undefined;
+  for (const route of variable) {
     const m = route.pattern.exec(path);
     if (!m) continue;
     pathMatched = true;
