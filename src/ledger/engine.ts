@@ -63,6 +63,9 @@ export type PinnedRun = {
   | { readonly prepared?: undefined; readonly conforms: (interpreted: InterpretedTransaction) => Promise<LedgerError | undefined> }
 );
 
+/** What every completion of a submission carries, whatever its outcome. */
+type CompletionBase = Omit<CompletionRecord, "offset" | "status" | "updateId">;
+
 export function statusOf(error: LedgerError, correlationId: string): StatusRecord {
   return {
     code: error.grpcCode,
@@ -150,7 +153,7 @@ export class Ledger {
     // nearest time its signed bounds allow (then checked against the tolerance below).
     const ledgerTime = pinned ? nearestWithin(pinned.timeBounds, recordTime) : recordTime;
     const dedupRecord: DeduplicationRecord = submission.deduplication;
-    const base = {
+    const base: CompletionBase = {
       commandId: submission.commandId,
       userId: submission.userId,
       actAs: submission.actAs,
@@ -158,28 +161,20 @@ export class Ledger {
       deduplication: dedupRecord,
       recordTime,
     };
-    const reject = async (error: LedgerError): Promise<SubmitOutcome> => {
-      const result = await this.store.commit({
-        kind: "rejection",
-        completion: { ...base, status: statusOf(error, submission.submissionId) },
-      });
-      return { kind: "rejected", error, completion: { ...base, status: statusOf(error, submission.submissionId), offset: result.offset } };
-    };
 
     // An external party is hosted to confirm, not to submit: it acts only through a transaction it
     // signed (a pinned run), whichever API or automation asks for it.
     if (!pinned) {
       const external = await this.externalActAs(submission.actAs);
-      if (external) return reject(externalPartyCannotSubmit(external));
+      if (external) return this.rejection(submission, base, externalPartyCannotSubmit(external));
     }
 
     const dedup = this.deduplication(submission, recordTime);
-    if (dedup instanceof LedgerError) return reject(dedup);
+    if (dedup instanceof LedgerError) return this.rejection(submission, base, dedup);
     // The commit refuses a duplicate itself, atomically with its write (the store checks the
     // change key and the update id there), so a submission bound to succeed reads nothing first.
-    // One about to be refused for another reason looks: a duplicate still answers as one, say
-    // when its original consumed the inputs it names.
-    const refuse = async (error: LedgerError): Promise<SubmitOutcome> => reject((await this.duplicateOf(dedup, pinned?.updateId)) ?? error);
+    // One about to be refused for another reason looks (`refusal`): a duplicate still answers as
+    // one, say when its original consumed the inputs it names.
 
     const { updateId, seed } = pinned ?? newUpdateIds();
     let interpreted = pinned?.prepared;
@@ -188,16 +183,16 @@ export class Ledger {
         // Fetches are recorded only for an externally signed run, whose prepared form includes them.
         interpreted = await interpret(submission, this.registry, this.store, ledgerTime, seed, updateId, pinned !== undefined);
       } catch (e) {
-        return refuse(e instanceof LedgerError ? e : errors.internal(String(e)));
+        return this.refusal(submission, base, dedup, pinned, e instanceof LedgerError ? e : errors.internal(String(e)));
       }
       const nonConformance = await pinned?.conforms?.(interpreted);
-      if (nonConformance) return refuse(nonConformance);
+      if (nonConformance) return this.refusal(submission, base, dedup, pinned, nonConformance);
     }
 
     // Canton's ledger-time/record-time tolerance. Only an externally signed transaction can have
     // another ledger time than now: the time it read when prepared, or a bound of its comparisons.
     if (absolute(recordTime - ledgerTime) > LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS) {
-      return refuse(errors.ledgerTimeOutOfBound(ledgerTime, recordTime, LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS));
+      return this.refusal(submission, base, dedup, pinned, errors.ledgerTimeOutOfBound(ledgerTime, recordTime, LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS));
     }
 
     const unpaid: Omit<TransactionRecord, "offset"> = {
@@ -212,7 +207,7 @@ export class Ledger {
     };
     // Priced last, on what would be sequenced; a member without traffic commits nothing.
     const charge = this.traffic ? await this.traffic.charge(unpaid, submission.userId, pinned?.signatures ?? 0) : undefined;
-    if (charge instanceof LedgerError) return refuse(charge);
+    if (charge instanceof LedgerError) return this.refusal(submission, base, dedup, pinned, charge);
     const paid = charge ? { paidTrafficCost: charge.cost } : {};
     const transaction: Omit<TransactionRecord, "offset"> = { ...unpaid, ...paid };
     const completion: Omit<CompletionRecord, "offset"> = {
@@ -227,7 +222,7 @@ export class Ledger {
   /** The atomic commit, and the charge settled by its outcome. */
   private async commit(
     submission: Submission,
-    base: Omit<CompletionRecord, "offset" | "status" | "updateId">,
+    base: CompletionBase,
     dedup: Deduplication,
     interpreted: InterpretedTransaction,
     transaction: Omit<TransactionRecord, "offset">,
@@ -267,6 +262,17 @@ export class Ledger {
     }
     const error = conflictError ?? conflictErrorOf(result.conflict!, dedup.changeKey);
     return { kind: "rejected", error, completion: { ...base, status: statusOf(error, submission.submissionId), offset: result.offset } };
+  }
+
+  /** A refused submission: its completion is committed, and so streamed, like a transaction's. */
+  private async rejection(submission: Submission, base: CompletionBase, error: LedgerError): Promise<SubmitOutcome> {
+    const result = await this.store.commit({ kind: "rejection", completion: { ...base, status: statusOf(error, submission.submissionId) } });
+    return { kind: "rejected", error, completion: { ...base, status: statusOf(error, submission.submissionId), offset: result.offset } };
+  }
+
+  /** The rejection for `error`, unless the submission is a duplicate: then that is the answer. */
+  private async refusal(submission: Submission, base: CompletionBase, dedup: Deduplication, pinned: PinnedRun | undefined, error: LedgerError): Promise<SubmitOutcome> {
+    return this.rejection(submission, base, (await this.duplicateOf(dedup, pinned?.updateId)) ?? error);
   }
 
   /** DUPLICATE_COMMAND if the change was accepted within the period, or the update id already committed (a replayed execute). */
