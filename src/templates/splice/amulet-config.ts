@@ -79,14 +79,14 @@ export const DEFAULT_TRANSFER_PREAPPROVAL_FEE_PER_DAY = Numeric.parse("1").div(N
  * price is rounded to scale 10 first, then multiplied in (not the same as dividing by the price).
  */
 export function scaleFees(price: Numeric, usd: TransferConfig): TransferConfig {
+  // perUsd.mul inline, not a named closure: tsx's keepNames would define its name on every call.
   const perUsd = Numeric.parse("1").div(price);
-  const toCc = (n: Numeric) => perUsd.mul(n);
   return {
-    createFee: { fee: toCc(usd.createFee.fee) },
-    holdingFee: { rate: toCc(usd.holdingFee.rate) },
-    transferFee: { initialRate: usd.transferFee.initialRate, steps: usd.transferFee.steps.map((s) => ({ _1: toCc(s._1), _2: s._2 })) },
-    lockHolderFee: { fee: toCc(usd.lockHolderFee.fee) },
-    extraFeaturedAppRewardAmount: toCc(usd.extraFeaturedAppRewardAmount),
+    createFee: { fee: perUsd.mul(usd.createFee.fee) },
+    holdingFee: { rate: perUsd.mul(usd.holdingFee.rate) },
+    transferFee: { initialRate: usd.transferFee.initialRate, steps: usd.transferFee.steps.map((s) => ({ _1: perUsd.mul(s._1), _2: s._2 })) },
+    lockHolderFee: { fee: perUsd.mul(usd.lockHolderFee.fee) },
+    extraFeaturedAppRewardAmount: perUsd.mul(usd.extraFeaturedAppRewardAmount),
     maxNumInputs: usd.maxNumInputs,
     maxNumOutputs: usd.maxNumOutputs,
     maxNumLockHolders: usd.maxNumLockHolders,

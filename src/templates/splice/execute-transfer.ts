@@ -68,8 +68,7 @@ export async function executeTransfer(
   const senderChangeAmulet = summary.senderChangeAmount.isPositive()
     ? await ctx.create(Amulet, { dso, owner: transfer.sender, amount: expiringAmount(summary.senderChangeAmount, csum.openRound.round, csum.config.holdingFee) })
     : null;
-  const retainsControl = (o: TransferOutput) => o.receiver === transfer.sender && (!o.lock || o.lock.holders.every((h) => h === transfer.sender));
-  const merge = transfer.outputs.every(retainsControl);
+  const merge = transfer.outputs.every((o) => retainsControl(transfer, o));
   const burned = summary.outputFees.reduce((a, b) => a.add(b), summary.holdingFees.add(summary.senderChangeFee));
   return {
     round: csum.openRound.round,
@@ -122,13 +121,12 @@ async function consumeInputs(ctx: UpdateContext, csum: ContextSummary, dso: stri
     archivedAsOfRound0: Numeric.zero,
     rateChange: Numeric.zero,
   };
-  const owned = (ok: boolean, cid: string) => ctx.require(ok, `input ${cid} is owned by the sender ${transfer.sender} under this DSO`);
   for (const input of transfer.inputs) {
     const cid = input.value;
     switch (input.tag) {
       case "InputAmulet": {
         const amulet = await ctx.fetch(Amulet, cid);
-        owned(amulet.dso === dso && amulet.owner === transfer.sender, cid);
+        requireOwned(ctx, transfer, amulet.dso === dso && amulet.owner === transfer.sender, cid);
         await ctx.archive(Amulet, cid);
         const value = currentAmount(amulet.amount, csum.openRound.round.number);
         s.amulet = s.amulet.add(amulet.amount.initialAmount);
@@ -139,7 +137,7 @@ async function consumeInputs(ctx: UpdateContext, csum: ContextSummary, dso: stri
       }
       case "InputAppRewardCoupon": {
         const coupon = await ctx.fetch(AppRewardCoupon, cid);
-        owned(coupon.dso === dso && (coupon.beneficiary ?? coupon.provider) === transfer.sender, cid);
+        requireOwned(ctx, transfer, coupon.dso === dso && (coupon.beneficiary ?? coupon.provider) === transfer.sender, cid);
         await ctx.archive(AppRewardCoupon, cid);
         const r = issuingRound(ctx, csum, coupon.round.number);
         const rate = coupon.featured ? r.issuancePerFeaturedAppRewardCoupon : r.issuancePerUnfeaturedAppRewardCoupon;
@@ -160,7 +158,7 @@ async function consumeInputs(ctx: UpdateContext, csum: ContextSummary, dso: stri
       }
       case "InputValidatorLivenessActivityRecord": {
         const record = await ctx.fetch(ValidatorLivenessActivityRecord, cid);
-        owned(record.dso === dso && record.validator === transfer.sender, cid);
+        requireOwned(ctx, transfer, record.dso === dso && record.validator === transfer.sender, cid);
         await ctx.archive(ValidatorLivenessActivityRecord, cid);
         const r = issuingRound(ctx, csum, record.round.number);
         s.validatorFaucet = s.validatorFaucet.add(r.optIssuancePerValidatorFaucetCoupon ?? Numeric.zero);
@@ -193,40 +191,54 @@ function prepareOutput(ctx: UpdateContext, config: TransferConfig, sender: strin
   return { owner: out.receiver, fee, amount: out.amount.sub(receiverFee), lock: out.lock };
 }
 
+// Module functions rather than closures in the functions below: tsx's keepNames would wrap each
+// closure in a name definition on every transfer.
+const sumOf = (xs: readonly Numeric[]): Numeric => xs.reduce((a, b) => a.add(b), Numeric.zero);
+
+function addChange(changes: Map<string, BalanceChange>, party: string, c: BalanceChange): void {
+  const prev = changes.get(party);
+  changes.set(
+    party,
+    prev
+      ? {
+          changeToInitialAmountAsOfRoundZero: prev.changeToInitialAmountAsOfRoundZero.add(c.changeToInitialAmountAsOfRoundZero),
+          changeToHoldingFeesRate: prev.changeToHoldingFeesRate.add(c.changeToHoldingFeesRate),
+        }
+      : c,
+  );
+}
+
+function requireOwned(ctx: UpdateContext, transfer: Transfer, ok: boolean, cid: string): void {
+  ctx.require(ok, `input ${cid} is owned by the sender ${transfer.sender} under this DSO`);
+}
+
+/** An output back to the sender that no one else holds a lock on: the transfer is a merge. */
+function retainsControl(transfer: Transfer, o: TransferOutput): boolean {
+  return o.receiver === transfer.sender && (!o.lock || o.lock.holders.every((h) => h === transfer.sender));
+}
+
 function summarize(sender: string, csum: ContextSummary, inp: InputsSummary, outputs: readonly PreparedOutput[]): TransferSummary {
   const rate = csum.config.holdingFee.rate;
   const round0Adjustment = rate.mulInt(csum.openRound.round.number);
   const outputFees = outputs.map((o) => o.fee);
-  const total = (xs: Numeric[]) => xs.reduce((a, b) => a.add(b), Numeric.zero);
   const leftOver = inp.amulet
     .add(inp.appReward)
     .add(inp.validatorReward)
     .add(inp.validatorFaucet)
     .sub(inp.holdingFees)
-    .sub(total(outputs.map((o) => o.amount)))
-    .sub(total(outputFees));
+    .sub(sumOf(outputs.map((o) => o.amount)))
+    .sub(sumOf(outputFees));
   const senderChangeFee = csum.config.createFee.fee.min(leftOver);
   const senderChangeAmount = leftOver.sub(senderChangeFee);
   const changes = new Map<string, BalanceChange>();
-  const add = (party: string, c: BalanceChange) => {
-    const prev = changes.get(party);
-    changes.set(
-      party,
-      prev
-        ? {
-            changeToInitialAmountAsOfRoundZero: prev.changeToInitialAmountAsOfRoundZero.add(c.changeToInitialAmountAsOfRoundZero),
-            changeToHoldingFeesRate: prev.changeToHoldingFeesRate.add(c.changeToHoldingFeesRate),
-          }
-        : c,
-    );
-  };
-  add(
+  addChange(
+    changes,
     sender,
     senderChangeAmount.isPositive()
       ? { changeToInitialAmountAsOfRoundZero: senderChangeAmount.add(round0Adjustment).sub(inp.archivedAsOfRound0), changeToHoldingFeesRate: rate.add(inp.rateChange) }
       : { changeToInitialAmountAsOfRoundZero: inp.archivedAsOfRound0.neg(), changeToHoldingFeesRate: inp.rateChange },
   );
-  for (const o of outputs) add(o.owner, { changeToInitialAmountAsOfRoundZero: o.amount.add(round0Adjustment), changeToHoldingFeesRate: rate });
+  for (const o of outputs) addChange(changes, o.owner, { changeToInitialAmountAsOfRoundZero: o.amount.add(round0Adjustment), changeToHoldingFeesRate: rate });
   return {
     inputAppRewardAmount: inp.appReward,
     inputValidatorRewardAmount: inp.validatorReward.add(inp.validatorFaucet),
