@@ -63,13 +63,28 @@ function withoutBigints(v: unknown): unknown {
   return copy ?? o;
 }
 
+/**
+ * A record's JSON in two parts: `rest`, the record without `key`, and `part`, the JSON of
+ * `record[key]` taken from plainJson, so that whoever writes the record joins them (`withJson`):
+ * joined here, the text would be copied once more by the structured clone to the writer thread.
+ * `part` is undefined when plainJson has no text for the value; `rest` is then the whole record.
+ */
+export function encodeRecordApart<T extends object>(record: T, key: keyof T & string): { readonly rest: string; readonly part: string | undefined } {
+  const value = record[key];
+  const part = value !== null && typeof value === "object" ? takePlainJson(value) : undefined;
+  if (part === undefined) return { rest: encodeRecord(record), part };
+  return { rest: encodeRecord({ ...record, [key]: undefined }), part };
+}
+
+/** An encoded record with `key` set to the JSON text `json`, last (as encodeRecord writes it). */
+export function withJson(record: string, key: string, json: string): string {
+  return `${record.length > 2 ? `${record.slice(0, -1)},` : "{"}${JSON.stringify(key)}:${json}}`;
+}
+
 /** `encodeRecord(record)` with `record[key]` spliced in from `plainJson`, which it takes (same document, key last). */
 export function encodeRecordReusing<T extends object>(record: T, key: keyof T & string): string {
-  const value = record[key];
-  const reused = value !== null && typeof value === "object" ? takePlainJson(value) : undefined;
-  if (reused === undefined) return encodeRecord(record);
-  const rest = encodeRecord({ ...record, [key]: undefined });
-  return `${rest.length > 2 ? `${rest.slice(0, -1)},` : "{"}${JSON.stringify(key)}:${reused}}`;
+  const { rest, part } = encodeRecordApart(record, key);
+  return part === undefined ? rest : withJson(rest, key, part);
 }
 
 export function decodeRecord<T>(text: string): T {

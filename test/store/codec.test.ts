@@ -1,7 +1,7 @@
 /** The JSON persistence of records: bigints survive, everything else is plain JSON. */
 import { describe, expect, it } from "vitest";
 import { plainJson } from "../../src/ledger/plain-json.js";
-import { decodeRecord, encodeRecord, encodeRecordReusing } from "../../src/store/codec.js";
+import { decodeRecord, encodeRecord, encodeRecordApart, encodeRecordReusing, withJson } from "../../src/store/codec.js";
 
 describe("record codec", () => {
   it("writes bigints anywhere as {$n} and leaves the input untouched", () => {
@@ -48,6 +48,20 @@ describe("record codec", () => {
     const deep = { offset: 1n, nodes: [{ payload: { n: 2n } }] };
     expect(plainJson(deep.nodes)).toBeUndefined();
     expect(encodeRecordReusing(deep, "nodes")).toBe(encodeRecord(deep));
+  });
+
+  it("encodes a record in two parts that join into the same document (the writer thread joins them)", () => {
+    const nodes = [{ kind: "create", payload: { s: "x" } }];
+    const tx = { updateId: "u", recordTime: 5n, nodes };
+    plainJson(nodes);
+    const { rest, part } = encodeRecordApart(tx, "nodes");
+    expect(rest).toBe('{"updateId":"u","recordTime":{"$n":"5"}}');
+    expect(part).toBe(JSON.stringify(nodes));
+    expect(withJson(rest, "nodes", part!)).toBe(encodeRecord(tx));
+    expect(withJson("{}", "nodes", "[]")).toBe('{"nodes":[]}');
+    // No plain text for the value (never priced, or holding a bigint): the whole record in one part.
+    const deep = { updateId: "u", nodes: [{ n: 2n }] };
+    expect(encodeRecordApart(deep, "nodes")).toEqual({ rest: encodeRecord(deep), part: undefined });
   });
 
   it("takes the plain JSON it reuses: the text does not outlive the write (the value lives on until its answer)", () => {

@@ -11,7 +11,7 @@ import type { ContractRecord } from "../../ledger/records.js";
 import type { Conflict } from "../../ledger/store-port.js";
 import { decodeRecord } from "../codec.js";
 import { prepareLedgerStatements, type LedgerStatements } from "./ledger-statements.js";
-import { withBigint, type WriteRequest } from "./write-request.js";
+import { transactionText, withBigint, type WriteRequest } from "./write-request.js";
 
 /** What one request came to; `touched` are the (party, template) sets its write changed. */
 export type WriteOutcome =
@@ -91,7 +91,7 @@ export class LedgerWriter {
         touched.push([party, c.templateId]);
       }
     }
-    s.insertTx.run(offset, r.updateId, withBigint(r.transaction, "offset", offset));
+    s.insertTx.run(offset, r.updateId, transactionText(r, offset));
     s.insertCompletion.run(offset, withBigint(r.completion, "offset", offset), r.userId);
     if (r.dedup) s.upsertDedup.run(r.dedup.changeKey, offset, r.recordTime);
     this.end = offset;

@@ -4,7 +4,7 @@
  * writer knows. A conflict's completion is built by the store afterwards (`onConflict` is code).
  */
 import type { Deduplication, CommitRequest } from "../../ledger/store-port.js";
-import { encodeRecord, encodeRecordReusing } from "../codec.js";
+import { encodeRecord, encodeRecordApart, withJson } from "../codec.js";
 
 export interface CreateRow {
   readonly contractId: string;
@@ -25,8 +25,10 @@ export type WriteRequest =
       readonly inputs: readonly string[];
       readonly archives: readonly string[];
       readonly creates: readonly CreateRow[];
-      /** The transaction's record without `offset`. */
+      /** The transaction's record without `offset`, and without `nodes` when `nodes` is set. */
       readonly transaction: string;
+      /** The JSON of the transaction's nodes, joined to its record by the writer (see encodeRecordApart). */
+      readonly nodes: string | undefined;
       readonly completion: string;
       readonly userId: string;
       readonly recordTime: bigint;
@@ -35,6 +37,7 @@ export type WriteRequest =
 export function writeRequestOf(request: CommitRequest): WriteRequest {
   const completion = encodeRecord(request.completion);
   if (request.kind === "rejection") return { kind: "rejection", completion, userId: request.completion.userId };
+  const transaction = encodeRecordApart(request.transaction, "nodes");
   return {
     kind: "transaction",
     dedup: request.dedup,
@@ -49,11 +52,17 @@ export function writeRequestOf(request: CommitRequest): WriteRequest {
       stakeholders: [...new Set([...c.signatories, ...c.observers])],
       record: encodeRecord(c),
     })),
-    transaction: encodeRecordReusing(request.transaction, "nodes"),
+    transaction: transaction.rest,
+    nodes: transaction.part,
     completion,
     userId: request.completion.userId,
     recordTime: request.completion.recordTime,
   };
+}
+
+/** The transaction's record as stored: its nodes joined, its offset set. */
+export function transactionText(r: Extract<WriteRequest, { kind: "transaction" }>, offset: bigint): string {
+  return withBigint(r.nodes === undefined ? r.transaction : withJson(r.transaction, "nodes", r.nodes), "offset", offset);
 }
 
 /** An encoded record with `key` set to the bigint `value` (as encodeRecord writes it), last. */
