@@ -81,12 +81,6 @@ export function withJson(record: string, key: string, json: string): string {
   return `${record.length > 2 ? `${record.slice(0, -1)},` : "{"}${JSON.stringify(key)}:${json}}`;
 }
 
-/** `encodeRecord(record)` with `record[key]` spliced in from `plainJson`, which it takes (same document, key last). */
-export function encodeRecordReusing<T extends object>(record: T, key: keyof T & string): string {
-  const { rest, part } = encodeRecordApart(record, key);
-  return part === undefined ? rest : withJson(rest, key, part);
-}
-
 export function decodeRecord<T>(text: string): T {
   // A walk over the parsed tree instead of a JSON.parse reviver: same result, about 3× faster
   // (the reviver is called for every value, strings included; see bench/).
