@@ -183,16 +183,16 @@ export class Ledger {
         // Fetches are recorded only for an externally signed run, whose prepared form includes them.
         interpreted = await interpret(submission, this.registry, this.store, ledgerTime, seed, updateId, pinned !== undefined);
       } catch (e) {
-        return this.refusal(submission, base, dedup, pinned, e instanceof LedgerError ? e : errors.internal(String(e)));
+        return this.refusal(submission, base, dedup, pinned?.updateId, e instanceof LedgerError ? e : errors.internal(String(e)));
       }
       const nonConformance = await pinned?.conforms?.(interpreted);
-      if (nonConformance) return this.refusal(submission, base, dedup, pinned, nonConformance);
+      if (nonConformance) return this.refusal(submission, base, dedup, pinned?.updateId, nonConformance);
     }
 
     // Canton's ledger-time/record-time tolerance. Only an externally signed transaction can have
     // another ledger time than now: the time it read when prepared, or a bound of its comparisons.
     if (absolute(recordTime - ledgerTime) > LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS) {
-      return this.refusal(submission, base, dedup, pinned, errors.ledgerTimeOutOfBound(ledgerTime, recordTime, LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS));
+      return this.refusal(submission, base, dedup, pinned?.updateId, errors.ledgerTimeOutOfBound(ledgerTime, recordTime, LEDGER_TIME_RECORD_TIME_TOLERANCE_MICROS));
     }
 
     const unpaid: Omit<TransactionRecord, "offset"> = {
@@ -207,7 +207,7 @@ export class Ledger {
     };
     // Priced last, on what would be sequenced; a member without traffic commits nothing.
     const charge = this.traffic ? await this.traffic.charge(unpaid, submission.userId, pinned?.signatures ?? 0) : undefined;
-    if (charge instanceof LedgerError) return this.refusal(submission, base, dedup, pinned, charge);
+    if (charge instanceof LedgerError) return this.refusal(submission, base, dedup, pinned?.updateId, charge);
     const paid = charge ? { paidTrafficCost: charge.cost } : {};
     const transaction: Omit<TransactionRecord, "offset"> = { ...unpaid, ...paid };
     const completion: Omit<CompletionRecord, "offset"> = {
@@ -271,8 +271,8 @@ export class Ledger {
   }
 
   /** The rejection for `error`, unless the submission is a duplicate: then that is the answer. */
-  private async refusal(submission: Submission, base: CompletionBase, dedup: Deduplication, pinned: PinnedRun | undefined, error: LedgerError): Promise<SubmitOutcome> {
-    return this.rejection(submission, base, (await this.duplicateOf(dedup, pinned?.updateId)) ?? error);
+  private async refusal(submission: Submission, base: CompletionBase, dedup: Deduplication, updateId: string | undefined, error: LedgerError): Promise<SubmitOutcome> {
+    return this.rejection(submission, base, (await this.duplicateOf(dedup, updateId)) ?? error);
   }
 
   /** DUPLICATE_COMMAND if the change was accepted within the period, or the update id already committed (a replayed execute). */

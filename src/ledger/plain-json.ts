@@ -8,13 +8,8 @@ const plainJsonOf = new WeakMap<object, string>();
 export function plainJson(value: object): string | undefined {
   let json = plainJsonOf.get(value);
   if (json === undefined) {
-    try {
-      json = JSON.stringify(value);
-    } catch (e) {
-      if (!(e instanceof TypeError)) throw e;
-      return undefined;
-    }
-    plainJsonOf.set(value, json);
+    json = stringified(value);
+    if (json !== undefined) plainJsonOf.set(value, json);
   }
   return json;
 }
@@ -25,7 +20,17 @@ export function plainJson(value: object): string | undefined {
  * until its answer, and 11 KB of JSON per transfer then outlived young-generation GC).
  */
 export function takePlainJson(value: object): string | undefined {
-  const json = plainJson(value);
+  const kept = plainJsonOf.get(value);
+  if (kept === undefined) return stringified(value);
   plainJsonOf.delete(value);
-  return json;
+  return kept;
+}
+
+function stringified(value: object): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return undefined;
+  }
 }

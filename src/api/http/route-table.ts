@@ -88,7 +88,11 @@ function indexOf(routes: readonly Route[]): RouteIndex {
     const variable: Route[] = [];
     for (const route of routes) {
       if (route.variables.length > 0) variable.push(route);
-      else literal.set(route.template, [...(literal.get(route.template) ?? []), route]);
+      else {
+        const same = literal.get(route.template);
+        if (same) same.push(route);
+        else literal.set(route.template, [route]);
+      }
     }
     index = { literal, variable };
     indexes.set(routes, index);
