@@ -104,3 +104,17 @@ export function ed25519PointProblem(raw: Uint8Array): string | undefined {
   if (!isIdentity(multiply(point, L))) return "it is not in the prime-order subgroup (it has a small-order component)";
   return undefined;
 }
+
+/**
+ * Whether an Ed25519 signature's R is the identity point in its canonical encoding (y = 1, x = 0).
+ * OpenSSL verifies cofactorless: it accepts when the encoding of s·B − k·A equals R's. For a key
+ * of the prime-order subgroup (the only keys onboarding takes) that point is of small order only
+ * when it is the identity, so this is the one small-order R OpenSSL can accept, in a signature
+ * only the key's owner can make (s = k·a). libsodium refuses every small-order R; refusing this
+ * one before OpenSSL makes both libraries accept the same signatures.
+ */
+export function hasIdentityR(signature: Uint8Array): boolean {
+  if (signature.length < 32 || signature[0] !== 1) return false;
+  for (let i = 1; i < 32; i++) if (signature[i] !== 0) return false;
+  return true;
+}

@@ -7,6 +7,7 @@
  */
 import { verify } from "node:crypto";
 import { SignatureFormat, SigningAlgorithmSpec } from "./crypto-enums.js";
+import { hasIdentityR } from "./ed25519-point.js";
 import { verifyOffLoop } from "./signature-worker.js";
 import { verifyArgsOf, type SigningKey } from "./signing-key.js";
 
@@ -59,6 +60,7 @@ export function checkSignatureShape(key: SigningKey, sig: ClientSignature): void
 /** Whether `sig` is `key`'s signature of `message` (after `checkSignatureShape`). */
 export function verifySignature(key: SigningKey, message: Uint8Array, sig: ClientSignature): boolean {
   checkSignatureShape(key, sig);
+  if (key.kind === "ed25519" && hasIdentityR(sig.signature)) return false;
   const [algorithm, input] = verifyArgsOf(key);
   try {
     return verify(algorithm, message, input, sig.signature);
