@@ -2,7 +2,7 @@
  * Identifiers of the ledger, branded so that a party cannot be passed where a contract id is meant.
  * Each is parsed once at the API edge; inside the engine they are trusted.
  */
-import { createHash, randomBytes, randomFillSync } from "node:crypto";
+import { createHash, hash, randomBytes, randomFillSync } from "node:crypto";
 
 declare const brand: unique symbol;
 type Brand<T, B extends string> = T & { readonly [brand]: B };
@@ -69,7 +69,7 @@ const CONTRACT_ID_SUFFIX = "ca11";
 /** Contract ids look like Canton's V1 ids: `00` + 32-byte discriminator + suffix. */
 export function newContractId(updateSeed: string, nodeId: number): ContractId {
   // The update's stamp (its id's first 8 bytes after `1220`) keeps a transaction's contracts together.
-  const digest = createHash("sha256").update(`${updateSeed}/${nodeId}`).digest("hex");
+  const digest = hash("sha256", `${updateSeed}/${nodeId}`, "hex");
   return ("00" + updateSeed.slice(4, 20) + digest.slice(16) + CONTRACT_ID_SUFFIX) as ContractId;
 }
 
@@ -116,7 +116,7 @@ export function newUpdateIds(): UpdateIds {
  */
 export function pinnedUpdateIds(preparationTime: bigint, transactionUuid: string): UpdateIds {
   const at = preparationTime.toString(16).padStart(16, "0").slice(-16);
-  const part = (what: string) => createHash("sha256").update(`${what}/${transactionUuid}`).digest("hex").slice(0, 48);
+  const part = (what: string) => hash("sha256", `${what}/${transactionUuid}`, "hex").slice(0, 48);
   return { updateId: ("1220" + at + part("interactive")) as UpdateId, seed: "1220" + at + part("interactive-seed") };
 }
 

@@ -2,14 +2,23 @@
  * Lookup of templates and interfaces by the id forms clients send: `#package-name:Module:Entity`
  * (package-name reference) and `package-id:Module:Entity` (package-id reference).
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { errors } from "./errors.js";
 import type { InterfaceDef, QualifiedName, Template } from "./template.js";
 import { qualifiedId } from "./template.js";
 
 /** A stable, Canton-looking package id (64 hex chars) for a package name and version. */
+const packageIds = new Map<string, string>();
+
+/** The id of a package by name and version (a hash of both), remembered: the ids of a handful of packages are asked for per value converted. */
 export function packageIdOf(packageName: string, version: string): string {
-  return createHash("sha256").update(`${packageName}-${version}`).digest("hex");
+  const key = `${packageName}-${version}`;
+  let id = packageIds.get(key);
+  if (id === undefined) {
+    id = hash("sha256", key, "hex");
+    if (packageIds.size < 10_000) packageIds.set(key, id);
+  }
+  return id;
 }
 
 export function qualifiedName(packageName: string, version: string, moduleName: string, entityName: string): QualifiedName {
