@@ -74,6 +74,8 @@ const PACKAGES: Readonly<Record<string, readonly string[]>> = {
   auth: ["jose"],
   store: ["better-sqlite3", "mongodb"],
   ops: ["prom-client"],
+  // Resolved by path for the signature worker, which requires it (signature-worker.ts).
+  external: ["sodium-native"],
   dar: ["fflate", "@bufbuild/protobuf"],
   "api/convert": ["@bufbuild/protobuf"],
   "api/services": ["@bufbuild/protobuf", "@connectrpc/connect", "pino"],
