@@ -7,10 +7,12 @@ import { errors } from "./errors.js";
 import type { InterfaceDef, QualifiedName, Template } from "./template.js";
 import { qualifiedId } from "./template.js";
 
-/** A stable, Canton-looking package id (64 hex chars) for a package name and version. */
 const packageIds = new Map<string, string>();
 
-/** The id of a package by name and version (a hash of both), remembered: the ids of a handful of packages are asked for per value converted. */
+/**
+ * A stable, Canton-looking package id (64 hex chars) for a package name and version, remembered:
+ * the ids of a handful of packages are asked for per value converted.
+ */
 export function packageIdOf(packageName: string, version: string): string {
   const key = `${packageName}-${version}`;
   let id = packageIds.get(key);
