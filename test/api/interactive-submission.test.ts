@@ -13,6 +13,7 @@ import { PreparedTransactionSchema, type PreparedTransaction } from "../../gen/c
 import { preparedTransactionHash } from "../../src/external/prepared-transaction-hash.js";
 import { jsonSignature, keyHolder, onboardExternal, type KeyHolder } from "../support/external-key-holder.js";
 import { IOU, startTestServer, type TestServer } from "../support/test-server.js";
+import { identityRSignature } from "../support/weak-ed25519.js";
 
 let s: TestServer;
 /** The node's data directory, kept across the restart of the last test. */
@@ -141,6 +142,7 @@ describe("interactive submission, JSON Ledger API", () => {
     const cases: [string, unknown, number, RegExp][] = [
       ["a wrong signature", executeBody(p.base64, wrong), 400, /valid signatures from distinct keys/],
       ["another key's signature", executeBody(p.base64, other.sign(p.hash)), 400, /valid signatures from distinct keys/],
+      ["the party's own signature with the identity as R", executeBody(p.base64, identityRSignature(holder.privateKey, p.hash)), 400, /valid signatures from distinct keys/],
       ["another key's fingerprint", executeBody(p.base64, other.sign(p.hash), other.fingerprint), 400, /is not a valid key for/],
       ["no signature", { ...executeBody(p.base64, wrong), partySignatures: { signatures: [] } }, 400, /did not provide an external signature/],
       ["tampered bytes signed as prepared", executeBody(tamperedBase64, holder.sign(p.hash)), 400, /valid signatures from distinct keys/],

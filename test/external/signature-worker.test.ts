@@ -1,9 +1,10 @@
-import { createHash, generateKeyPairSync, sign, verify } from "node:crypto";
+import { generateKeyPairSync, sign, verify } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { CryptoKeyFormat, SignatureFormat, SigningAlgorithmSpec, SigningKeySpec } from "../../src/external/crypto-enums.js";
 import { hasIdentityR } from "../../src/external/ed25519-point.js";
 import { verifySignature, verifySignatureOffLoop } from "../../src/external/signature.js";
 import { SignatureWorker } from "../../src/external/signature-worker.js";
+import { identityRSignature } from "../support/weak-ed25519.js";
 import { parseSigningPublicKey, type SigningKey } from "../../src/external/signing-key.js";
 
 function ed25519() {
@@ -78,34 +79,16 @@ describe("signature checks on the worker thread", () => {
   });
 });
 
-/**
- * An Ed25519 signature whose R is the identity, made with the key's secret scalar a: s = k·a, so
- * s·B − k·A is the identity. OpenSSL (cofactorless, comparing encodings) accepts it; libsodium,
- * which the worker uses, refuses every small-order R, and so must every other path.
- */
-function identityRSignature(message: Uint8Array) {
+/** A sound key, and a signature of it whose R is the identity (see identityRSignature). */
+function identityRSigned(message: Uint8Array) {
   const { publicKey, privateKey } = generateKeyPairSync("ed25519");
-  const raw = publicKey.export({ format: "der", type: "spki" }).subarray(12);
-  const seed = privateKey.export({ format: "der", type: "pkcs8" }).subarray(-32);
-  const littleEndian = (b: Uint8Array) => b.reduceRight((n, x) => (n << 8n) | BigInt(x), 0n);
-  const L = (1n << 252n) + 27742317777372353535851937790883648493n;
-  const h = createHash("sha512").update(seed).digest();
-  h[0] &= 248;
-  h[31] = (h[31] & 127) | 64;
-  const a = littleEndian(h.subarray(0, 32));
-  const R = new Uint8Array(32);
-  R[0] = 1;
-  const k = littleEndian(createHash("sha512").update(R).update(raw).update(message).digest()) % L;
-  let s = (k * a) % L;
-  const S = new Uint8Array(32);
-  for (let i = 0; i < 32; i++, s >>= 8n) S[i] = Number(s & 0xffn);
-  const key = parseSigningPublicKey(CryptoKeyFormat.Raw, raw, SigningKeySpec.EcCurve25519);
-  return { key, publicKey, signature: new Uint8Array([...R, ...S]) };
+  const key = parseSigningPublicKey(CryptoKeyFormat.DerX509SubjectPublicKeyInfo, publicKey.export({ format: "der", type: "spki" }), SigningKeySpec.EcCurve25519);
+  return { key, publicKey, signature: new Uint8Array(identityRSignature(privateKey, message)) };
 }
 
 describe("an Ed25519 signature whose R is the identity", () => {
   const m = message(7);
-  const forged = identityRSignature(m);
+  const forged = identityRSigned(m);
   const sig = { format: SignatureFormat.Concat, signature: forged.signature, algorithm: SigningAlgorithmSpec.Ed25519 };
 
   it("is one OpenSSL accepts (the premise)", () => {

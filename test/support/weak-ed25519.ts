@@ -8,8 +8,9 @@
  * - a y that is no point's.
  * For a key A of small order, (R, s = 0) verifies whenever R = -h·A, h = SHA-512(R ‖ A ‖ M):
  * `forgedSignature` tries every small-order R and lets node:crypto say which one works.
+ * And for a sound key, the one odd signature its owner can make: `identityRSignature`.
  */
-import { createPublicKey, generateKeyPairSync, verify } from "node:crypto";
+import { createHash, createPublicKey, generateKeyPairSync, verify, type KeyObject } from "node:crypto";
 
 const P = (1n << 255n) - 19n;
 
@@ -68,4 +69,30 @@ export function forgedSignature(raw: Uint8Array, message: Uint8Array): Buffer | 
     if (verify(null, message, key, signature)) return signature;
   }
   return undefined;
+}
+
+/** The order of Ed25519's prime subgroup. */
+const L = (1n << 252n) + 27742317777372353535851937790883648493n;
+const littleEndian = (b: Uint8Array) => b.reduceRight((n, x) => (n << 8n) | BigInt(x), 0n);
+
+/**
+ * An Ed25519 signature of `message` whose R is the identity, made with the secret scalar a of
+ * `privateKey` (RFC 8032 §5.1.5): s = k·a mod L with k = SHA-512(R ‖ A ‖ M), so s·B − k·A is the
+ * identity. OpenSSL (cofactorless, comparing encodings) verifies it; libsodium refuses every
+ * small-order R. No honest signer makes one: R is r·B for a secret nonce r.
+ */
+export function identityRSignature(privateKey: KeyObject, message: Uint8Array): Buffer {
+  const seed = privateKey.export({ format: "der", type: "pkcs8" }).subarray(-32);
+  const raw = createPublicKey(privateKey).export({ format: "der", type: "spki" }).subarray(SPKI_PREFIX.length);
+  const h = createHash("sha512").update(seed).digest();
+  h[0] &= 248;
+  h[31] = (h[31] & 127) | 64;
+  const a = littleEndian(h.subarray(0, 32));
+  const R = Buffer.alloc(32);
+  R[0] = 1;
+  const k = littleEndian(createHash("sha512").update(R).update(raw).update(message).digest()) % L;
+  let s = (k * a) % L;
+  const S = Buffer.alloc(32);
+  for (let i = 0; i < 32; i++, s >>= 8n) S[i] = Number(s & 0xffn);
+  return Buffer.concat([R, S]);
 }
