@@ -42,6 +42,15 @@ export class BoundedMap<K, V> {
     return this.entries.get(key)?.value;
   }
 
+  /** The entry's value, forgotten. */
+  take(key: K): V | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    this.entries.delete(key);
+    this.bytes -= e.bytes;
+    return e.value;
+  }
+
   delete(key: K): void {
     const e = this.entries.get(key);
     if (!e) return;

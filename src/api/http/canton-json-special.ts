@@ -38,7 +38,9 @@ function forEachKnownKey(json: unknown, path: string, known: readonly string[], 
  * Prepared transactions this process answered lately, by the base64 it answered: an execute sends
  * back exactly what its prepare got, and a lookup of the text costs far less than decoding it. The
  * message is the one the prepare built (equal to what the bytes decode to, and never mutated), so
- * the execute can also recognize it (PreparedInterpretations) instead of hashing it again.
+ * the execute can also recognize it (PreparedInterpretations) instead of hashing it again. The
+ * first request that carries the text takes it: kept until evicted, every prepared message of
+ * the last thousands stayed alive, and a live heap that size is what each major GC marks.
  */
 const recentlyPrepared = new BoundedMap<string, PreparedTransaction>(PREPARED_CACHE_LIMITS);
 
@@ -113,7 +115,7 @@ export const SPECIAL_MESSAGES: { readonly [typeName: string]: SpecialCodec } = {
       return base64;
     },
     decode(json, path) {
-      const known = typeof json === "string" ? recentlyPrepared.get(json) : undefined;
+      const known = typeof json === "string" ? recentlyPrepared.take(json) : undefined;
       if (known) return known;
       const bytes = decodeScalar(ScalarType.BYTES, false, json, path) as Uint8Array;
       try {
