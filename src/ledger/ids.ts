@@ -116,9 +116,10 @@ export function newUpdateIds(): UpdateIds {
  */
 export function pinnedUpdateIds(preparationTime: bigint, transactionUuid: string): UpdateIds {
   const at = preparationTime.toString(16).padStart(16, "0").slice(-16);
-  const part = (what: string) => hash("sha256", `${what}/${transactionUuid}`, "hex").slice(0, 48);
-  return { updateId: ("1220" + at + part("interactive")) as UpdateId, seed: "1220" + at + part("interactive-seed") };
+  return { updateId: ("1220" + at + pinnedPart("interactive", transactionUuid)) as UpdateId, seed: "1220" + at + pinnedPart("interactive-seed", transactionUuid) };
 }
+
+const pinnedPart = (what: string, transactionUuid: string) => hash("sha256", `${what}/${transactionUuid}`, "hex").slice(0, 48);
 
 
 export function partyIdFor(hint: string, namespace: string): PartyId {

@@ -177,50 +177,54 @@ export function recordToProto(type: RecordT<unknown>, value: Record<string, unkn
   });
 }
 
+/** A module function, not a closure per call: tsx's keepNames names each closure as it is made. */
+function valueOfSum(sum: MessageInitShape<typeof ValueSchema>["sum"]): Value {
+  return create(ValueSchema, { sum });
+}
+
 export function valueToProto(type: DamlType, value: unknown): Value {
   const ty = resolve(type);
-  const v = (sum: MessageInitShape<typeof ValueSchema>["sum"]) => create(ValueSchema, { sum });
   switch (ty.kind) {
     case "unit":
-      return v({ case: "unit", value: {} as never });
+      return valueOfSum({ case: "unit", value: {} as never });
     case "bool":
-      return v({ case: "bool", value: value as boolean });
+      return valueOfSum({ case: "bool", value: value as boolean });
     case "int64":
-      return v({ case: "int64", value: value as bigint });
+      return valueOfSum({ case: "int64", value: value as bigint });
     case "numeric":
-      return v({ case: "numeric", value: (value as Numeric).toString() });
+      return valueOfSum({ case: "numeric", value: (value as Numeric).toString() });
     case "text":
-      return v({ case: "text", value: value as string });
+      return valueOfSum({ case: "text", value: value as string });
     case "party":
-      return v({ case: "party", value: value as string });
+      return valueOfSum({ case: "party", value: value as string });
     case "contractId":
-      return v({ case: "contractId", value: value as string });
+      return valueOfSum({ case: "contractId", value: value as string });
     case "date":
-      return v({ case: "date", value: Math.round(Date.parse(`${value as string}T00:00:00Z`) / DAY_MS) });
+      return valueOfSum({ case: "date", value: Math.round(Date.parse(`${value as string}T00:00:00Z`) / DAY_MS) });
     case "time":
-      return v({ case: "timestamp", value: value as bigint });
+      return valueOfSum({ case: "timestamp", value: value as bigint });
     case "optional":
-      return v({ case: "optional", value: { value: value === null || value === undefined ? undefined : valueToProto(ty.of, value) } });
+      return valueOfSum({ case: "optional", value: { value: value === null || value === undefined ? undefined : valueToProto(ty.of, value) } });
     case "list":
-      return v({ case: "list", value: { elements: (value as unknown[]).map((e) => valueToProto(ty.of, e)) } });
+      return valueOfSum({ case: "list", value: { elements: (value as unknown[]).map((e) => valueToProto(ty.of, e)) } });
     case "textMap":
-      return v({
+      return valueOfSum({
         case: "textMap",
         value: { entries: [...(value as Map<string, unknown>)].map(([key, e]) => ({ key, value: valueToProto(ty.of, e) })) },
       });
     case "genMap":
-      return v({
+      return valueOfSum({
         case: "genMap",
         value: { entries: (value as [unknown, unknown][]).map(([k, e]) => ({ key: valueToProto(ty.key, k), value: valueToProto(ty.value, e) })) },
       });
     case "record":
-      return v({ case: "record", value: recordToProto(ty, value as Record<string, unknown>) });
+      return valueOfSum({ case: "record", value: recordToProto(ty, value as Record<string, unknown>) });
     case "variant": {
       const vv = value as { tag: string; value: unknown };
-      return v({ case: "variant", value: { variantId: identifierOf(ty.ref), constructor$: vv.tag, value: valueToProto(ty.ctors[vv.tag], vv.value) } });
+      return valueOfSum({ case: "variant", value: { variantId: identifierOf(ty.ref), constructor$: vv.tag, value: valueToProto(ty.ctors[vv.tag], vv.value) } });
     }
     case "enum":
-      return v({ case: "enum", value: { enumId: identifierOf(ty.ref), constructor$: value as string } });
+      return valueOfSum({ case: "enum", value: { enumId: identifierOf(ty.ref), constructor$: value as string } });
   }
 }
 
