@@ -39,8 +39,9 @@ function forEachKnownKey(json: unknown, path: string, known: readonly string[], 
  * back exactly what its prepare got, and a lookup of the text costs far less than decoding it. The
  * message is the one the prepare built (equal to what the bytes decode to, and never mutated), so
  * the execute can also recognize it (PreparedInterpretations) instead of hashing it again. The
- * first request that carries the text takes it: kept until evicted, every prepared message of
- * the last thousands stayed alive, and a live heap that size is what each major GC marks.
+ * first request that carries the text takes the entry (a replay decodes the bytes): kept until
+ * evicted, the messages of the last few thousand prepares stayed alive, and every major GC marked
+ * them.
  */
 const recentlyPrepared = new BoundedMap<string, PreparedTransaction>(PREPARED_CACHE_LIMITS);
 
