@@ -266,8 +266,9 @@ export class Ledger {
 
   /** A refused submission: its completion is committed, and so streamed, like a transaction's. */
   private async rejection(submission: Submission, base: CompletionBase, error: LedgerError): Promise<SubmitOutcome> {
-    const result = await this.store.commit({ kind: "rejection", completion: { ...base, status: statusOf(error, submission.submissionId) } });
-    return { kind: "rejected", error, completion: { ...base, status: statusOf(error, submission.submissionId), offset: result.offset } };
+    const completion = { ...base, status: statusOf(error, submission.submissionId) };
+    const result = await this.store.commit({ kind: "rejection", completion });
+    return { kind: "rejected", error, completion: { ...completion, offset: result.offset } };
   }
 
   /** The rejection for `error`, unless the submission is a duplicate: then that is the answer. */

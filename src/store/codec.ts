@@ -81,6 +81,15 @@ export function withJson(record: string, key: string, json: string): string {
   return `${record.length > 2 ? `${record.slice(0, -1)},` : "{"}${JSON.stringify(key)}:${json}}`;
 }
 
+/**
+ * An encoded record with the bigint field `key` added last, exactly as `encodeRecord` writes a
+ * record whose last key is that bigint. Both stores encode records before their offset is known
+ * and set it here: a string copy instead of encoding them again.
+ */
+export function withBigint(record: string, key: string, value: bigint): string {
+  return withJson(record, key, `{"$n":"${value}"}`);
+}
+
 export function decodeRecord<T>(text: string): T {
   // A walk over the parsed tree instead of a JSON.parse reviver: same result, about 3× faster
   // (the reviver is called for every value, strings included; see bench/).

@@ -7,22 +7,22 @@ import { BSON } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { decodeRecord, encodeRecord } from "../../src/store/codec.js";
 import { DEFAULT_MAX_DOCUMENT_BYTES, DocumentTooLargeError, bsonSize, oversizedDocument } from "../../src/store/mongodb/document-size.js";
-import { withBigintField } from "../../src/store/mongodb/documents.js";
+import { withBigint } from "../../src/store/codec.js";
 import { documentsAt, prepareRequest } from "../../src/store/mongodb/prepared-request.js";
 import { rejectionRequest, transactionRequest } from "./mongodb-requests.js";
 
-describe("withBigintField", () => {
+describe("withBigint", () => {
   it("writes what encodeRecord writes for the record with that bigint added last", () => {
     const record = { commandId: "c", recordTime: 5n, nodes: [{ payload: { n: -3n } }] };
     for (const offset of [0n, 7n, 2n ** 63n - 1n]) {
-      const spliced = withBigintField(encodeRecord(record), "offset", offset);
+      const spliced = withBigint(encodeRecord(record), "offset", offset);
       expect(spliced).toBe(encodeRecord({ ...record, offset }));
       expect(decodeRecord(spliced)).toEqual({ ...record, offset });
     }
   });
 
   it("adds the field to an empty object without a stray comma", () => {
-    expect(withBigintField("{}", "offset", 12n)).toBe('{"offset":{"$n":"12"}}');
+    expect(withBigint("{}", "offset", 12n)).toBe('{"offset":{"$n":"12"}}');
   });
 });
 

@@ -7,7 +7,7 @@
  */
 import type { Binary } from "mongodb";
 import type { CompletionRecord, ContractRecord, TransactionRecord } from "../../ledger/records.js";
-import { encodeRecord } from "../codec.js";
+import { encodeRecord, withBigint } from "../codec.js";
 
 export interface ContractDoc {
   /** The contract id. */
@@ -73,16 +73,6 @@ export interface CounterDoc {
   value: bigint;
 }
 
-/**
- * `json` (an encoded record, a JSON object) with the bigint field `key` added last, exactly as
- * `encodeRecord` writes a record whose last key is that bigint. Records are encoded once, before
- * their offset is known (prepared-request.ts), and get it here, which costs a string copy instead
- * of encoding them again for every offset a transaction is run at.
- */
-export function withBigintField(json: string, key: string, value: bigint): string {
-  const field = `${JSON.stringify(key)}:${JSON.stringify({ $n: value.toString() })}`;
-  return json.length > 2 ? `${json.slice(0, -1)},${field}}` : `{${field}}`;
-}
 
 /** A create, its record encoded without its offset. */
 export interface EncodedCreate {
@@ -105,18 +95,18 @@ export function contractDoc({ create, json }: EncodedCreate, offset: bigint): Co
     createdOffset: offset,
     nodeId: create.nodeId,
     archivedOffset: null,
-    record: withBigintField(json, "createdOffset", offset),
+    record: withBigint(json, "createdOffset", offset),
   };
 }
 
 /** `json`: the transaction's record encoded without its offset. */
 export function transactionDoc(transaction: Omit<TransactionRecord, "offset">, json: string, offset: bigint): TransactionDoc {
-  return { _id: offset, updateId: transaction.updateId, record: withBigintField(json, "offset", offset) };
+  return { _id: offset, updateId: transaction.updateId, record: withBigint(json, "offset", offset) };
 }
 
 /** `json`: the completion's record encoded without its offset. */
 export function completionDoc(completion: Omit<CompletionRecord, "offset">, json: string, offset: bigint): CompletionDoc {
-  return { _id: offset, record: withBigintField(json, "offset", offset), userId: completion.userId };
+  return { _id: offset, record: withBigint(json, "offset", offset), userId: completion.userId };
 }
 
 /** A completion encoded on the spot (the rejection written instead when a commit finds a conflict). */

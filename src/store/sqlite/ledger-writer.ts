@@ -9,9 +9,9 @@ import type Database from "better-sqlite3";
 import { isDuplicate } from "../../ledger/deduplication.js";
 import type { ContractRecord } from "../../ledger/records.js";
 import type { Conflict } from "../../ledger/store-port.js";
-import { decodeRecord } from "../codec.js";
+import { decodeRecord, withBigint } from "../codec.js";
 import { prepareLedgerStatements, type LedgerStatements } from "./ledger-statements.js";
-import { transactionText, withBigint, type WriteRequest } from "./write-request.js";
+import { transactionText, type WriteRequest } from "./write-request.js";
 
 /** What one request came to; `touched` are the (party, template) sets its write changed. */
 export type WriteOutcome =

@@ -4,7 +4,7 @@
  * writer knows. A conflict's completion is built by the store afterwards (`onConflict` is code).
  */
 import type { Deduplication, CommitRequest } from "../../ledger/store-port.js";
-import { encodeRecord, encodeRecordApart, withJson } from "../codec.js";
+import { encodeRecord, encodeRecordApart, withBigint, withJson } from "../codec.js";
 
 export interface CreateRow {
   readonly contractId: string;
@@ -63,9 +63,4 @@ export function writeRequestOf(request: CommitRequest): WriteRequest {
 /** The transaction's record as stored: its nodes joined, its offset set. */
 export function transactionText(r: Extract<WriteRequest, { kind: "transaction" }>, offset: bigint): string {
   return withBigint(r.nodes === undefined ? r.transaction : withJson(r.transaction, "nodes", r.nodes), "offset", offset);
-}
-
-/** An encoded record with `key` set to the bigint `value` (as encodeRecord writes it), last. */
-export function withBigint(record: string, key: string, value: bigint): string {
-  return `${record.length > 2 ? `${record.slice(0, -1)},` : "{"}${JSON.stringify(key)}:{"$n":"${value}"}}`;
 }

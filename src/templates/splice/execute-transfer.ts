@@ -260,7 +260,7 @@ function summarize(sender: string, csum: ContextSummary, inp: InputsSummary, out
  * preapproved transfer through a featured provider earns its `AppRewardCoupon`).
  */
 async function issueRewards(ctx: UpdateContext, cfg: RewardsIssuance, csum: ContextSummary, transfer: Transfer, summary: TransferSummary): Promise<void> {
-  const usageFees = summary.outputFees.reduce((a, b) => a.add(b), Numeric.zero);
+  const usageFees = sumOf(summary.outputFees);
   const dso = csum.openRound.dso;
   const round = csum.openRound.round;
   if (cfg.issueValidatorRewards && usageFees.isPositive()) {
