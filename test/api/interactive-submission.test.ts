@@ -89,6 +89,16 @@ describe("interactive submission, JSON Ledger API", () => {
     expect(await ious()).toHaveLength(after.length);
   });
 
+  it("commits one of two concurrent executes of the same signed transaction; the other is a duplicate", async () => {
+    // The first takes the node's own interpretation; the others find it gone and re-interpret.
+    const p = await prepare(iouCreate("6"));
+    const before = await ious();
+    const answers = await Promise.all([0, 1, 2].map(() => executeAndWait(executeBody(p.base64, holder.sign(p.hash)))));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+    for (const a of answers.filter((x) => x.status === 409)) expect(a.body.code, a.text).toBe("DUPLICATE_COMMAND");
+    expect(await ious()).toHaveLength(before.length + 1);
+  });
+
   it("answers a replay through the asynchronous execute on the completion stream, as Submit answers a duplicate", async () => {
     const p = await prepare(iouCreate("6"));
     const body = executeBody(p.base64, holder.sign(p.hash));

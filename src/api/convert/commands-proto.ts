@@ -104,11 +104,19 @@ function checkParties(field: string, parties: readonly string[]): void {
 }
 
 /** Builds a submission; `userId` is the request's or, when empty, the token's. */
-export async function submissionFromProto(
+export function submissionFromProto(c: Commands | undefined, tokenUserId: string, registry: TemplateRegistry, store: Store): Promise<Submission> {
+  return checkedSubmission(c, tokenUserId, store, (checked) => commandsFromProto(registry, checked.commands));
+}
+
+/**
+ * submissionFromProto with the commands `commandsOf` gives once the rest is checked: none for an
+ * externally signed transaction whose own interpretation, held by the node, commits as is.
+ */
+export async function checkedSubmission(
   c: Commands | undefined,
   tokenUserId: string,
-  registry: TemplateRegistry,
   store: Store,
+  commandsOf: (c: Commands) => readonly Command[],
 ): Promise<Submission> {
   if (!c) throw errors.missingField("commands");
   if (!c.commandId) throw errors.missingField("command_id");
@@ -119,7 +127,7 @@ export async function submissionFromProto(
   if (c.submissionId && !isLedgerString(c.submissionId)) throw errors.invalidField("submission_id", "not a valid LedgerString");
   if (c.workflowId && !isLedgerString(c.workflowId)) throw errors.invalidField("workflow_id", "not a valid LedgerString");
   const userId = c.userId || tokenUserId;
-  const commands = commandsFromProto(registry, c.commands);
+  const commands = commandsOf(c);
   const unknown: string[] = [];
   for (const p of new Set([...c.actAs, ...c.readAs])) if (!(await store.party(p))) unknown.push(p);
   if (unknown.length > 0) throw errors.unknownParties(unknown);

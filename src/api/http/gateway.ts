@@ -20,6 +20,7 @@ import { decodeCantonRequest } from "./canton-request.js";
 import { damlJsonCodec } from "./daml-json-codec.js";
 import { HttpRefusal, jsCantonError, ledgerErrorOf } from "./js-canton-error.js";
 import { binaryRequestField, hasBinaryResponse, readBinaryBody, sendBinaryResponse } from "./binary-body.js";
+import type { CallContext } from "../context/index.js";
 import { BodyTooLarge, handlerContextOf, readBody, send } from "./http-io.js";
 import { checkJsonContentType, JsonBodyError, parseJsonBody } from "./json-body.js";
 import { allowedMethods, matchRoute, routesOf, sortRoutes, type Dialect, type Route } from "./route-table.js";
@@ -89,7 +90,7 @@ interface CantonCalls {
   readonly impls: ReadonlyMap<DescService, AnyImpl>;
   readonly daml: ReturnType<typeof damlJsonCodec>;
   /** Requests being served, aborted together by `abortStreams`. */
-  readonly live: Set<AbortController>;
+  readonly live: Set<CallContext>;
   readonly options: GatewayOptions;
   readonly answers: AnswerBudget;
 }
@@ -129,7 +130,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     upgrade: (req, socket, head) => sockets.upgrade(req, socket, head),
     abortStreams() {
-      for (const a of calls.live) a.abort();
+      for (const call of calls.live) call.abort(undefined);
       return sockets.closeAll();
     },
   };
@@ -142,21 +143,21 @@ function routesFor(services: GatewayOptions["services"]): Route[] {
 }
 
 async function invoke(calls: CantonCalls, route: Route, params: string[], url: RequestTarget, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const abort = new AbortController();
-  calls.live.add(abort);
+  // The context makes its abort controller only if a call asks for its signal or is aborted.
+  const ctx = handlerContextOf(route, "canton-json", url.href, req);
+  calls.live.add(ctx);
   // Only a client gone before the answer cancels the call (an abort builds a DOMException).
-  res.on("close", () => res.writableFinished || abort.abort());
+  res.on("close", () => res.writableFinished || ctx.abort(undefined));
   // An array answer holds its bytes from its first element until it has left for the socket, or
   // its client is gone; listened for before any await, since a client may leave at any point.
   const hold = route.method.methodKind === "server_streaming" ? holdUntilSent(calls.answers, res) : undefined;
   try {
-    const ctx = handlerContextOf(route, "canton-json", url.href, req, abort);
     await calls.options.authenticate?.(route, ctx);
     const decoded = await readInput(calls, route, params, url, req);
     const impl = calls.impls.get(route.service)![route.method.localName];
     const output = route.method.output as DescMessage;
     if (hold) {
-      const items = await collect(calls.options, impl(decoded.input, ctx) as AsyncIterable<unknown>, decoded.stream, abort, output, hold);
+      const items = await collect(calls.options, impl(decoded.input, ctx) as AsyncIterable<unknown>, decoded.stream, ctx, output, hold);
       sendJsonArray(res, items);
     } else {
       const result = await (impl(decoded.input, ctx) as Promise<unknown>);
@@ -167,9 +168,9 @@ async function invoke(calls: CantonCalls, route: Route, params: string[], url: R
     hold?.release();
     throw e;
   } finally {
-    calls.live.delete(abort);
+    calls.live.delete(ctx);
     // A stream's producers stop on the abort; a finished unary call has nothing left to cancel.
-    if (route.method.methodKind === "server_streaming") abort.abort();
+    if (route.method.methodKind === "server_streaming") ctx.abort(undefined);
   }
 }
 
@@ -220,7 +221,7 @@ function refuse(res: ServerResponse, status: number, message: string): void {
  * idle gap, or fails past the list limits (elements or bytes). Each element is serialized as it
  * arrives, between turns of the event loop, not the whole answer at once at the end.
  */
-async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, params: StreamParams, abort: AbortController, output: DescMessage, hold: AnswerHold): Promise<Buffer[]> {
+async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, params: StreamParams, call: CallContext, output: DescMessage, hold: AnswerHold): Promise<Buffer[]> {
   const { limit } = params;
   const idleMs = params.idleMs ?? options.defaultStreamIdleMs ?? 1000;
   const max = options.listMaxElements;
@@ -243,7 +244,7 @@ async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, 
       items.push(item);
     }
   } finally {
-    abort.abort();
+    call.abort(undefined);
     void it.return?.(undefined)?.catch(() => undefined);
   }
   if (items.length > max) throw errors.tooManyElements(max);

@@ -1,5 +1,4 @@
 /** Reading request bodies and writing responses on node:http, shared by both JSON dialects. */
-import type { HandlerContext } from "@connectrpc/connect";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CallContext } from "../context/index.js";
 import type { Route } from "./route-table.js";
@@ -63,6 +62,6 @@ export function sendText(res: ServerResponse, status: number, text: string): voi
 }
 
 /** The handler context a routed JSON request hands to the service implementation the gRPC port serves. */
-export function handlerContextOf(route: Route, protocolName: string, href: string, req: IncomingMessage, controller: AbortController): HandlerContext {
-  return new CallContext(route.service, route.method, href, req.headers, { protocolName, requestMethod: req.method ?? "GET", controller });
+export function handlerContextOf(route: Route, protocolName: string, href: string, req: IncomingMessage): CallContext {
+  return new CallContext(route.service, route.method, href, req.headers, { protocolName, requestMethod: req.method ?? "GET" });
 }

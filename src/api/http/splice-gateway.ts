@@ -33,10 +33,10 @@ export interface SpliceHandler {
 
 export function createSpliceHandler(options: SpliceHandlerOptions): SpliceHandler {
   async function invoke(route: Route, params: string[], url: RequestTarget, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const abort = new AbortController();
+    // The context makes its abort controller only if the call asks for its signal or is aborted.
+    const ctx = handlerContextOf(route, "splice-json", url.href, req);
     // Only a client gone before the answer cancels the call (an abort builds a DOMException).
-    res.on("close", () => res.writableFinished || abort.abort());
-    const ctx = handlerContextOf(route, "splice-json", url.href, req, abort);
+    res.on("close", () => res.writableFinished || ctx.abort(undefined));
     const impl = (options.impls.get(route.service) as AnyImpl)[route.method.localName];
     // Splice's order: authenticate, authorize, then validate (a bad body of a bad caller is a 401/403).
     await impl.authorize?.(ctx);

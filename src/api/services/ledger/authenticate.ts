@@ -12,7 +12,19 @@ import { errors } from "../../../ledger/errors.js";
 import type { UserRecord } from "../../../ledger/records.js";
 import type { LedgerApi } from "./ledger-api.js";
 
-export async function authenticate(api: LedgerApi, ctx: HandlerContext): Promise<UserRecord> {
+/**
+ * The caller of each call, found once per call: the JSON gateway authenticates before it reads the
+ * body, and the method it then runs asks again.
+ */
+const callers = new WeakMap<HandlerContext, Promise<UserRecord>>();
+
+export function authenticate(api: LedgerApi, ctx: HandlerContext): Promise<UserRecord> {
+  let caller = callers.get(ctx);
+  if (!caller) callers.set(ctx, (caller = callerOf(api, ctx)));
+  return caller;
+}
+
+async function callerOf(api: LedgerApi, ctx: HandlerContext): Promise<UserRecord> {
   const token = await api.verifier.verify(ctx.requestHeader.get("authorization"));
   const user = await api.store.user(token.userId);
   if (!user) throw errors.permissionDenied(`user ${token.userId} does not exist`);
@@ -24,7 +36,7 @@ export async function authenticate(api: LedgerApi, ctx: HandlerContext): Promise
  * The JSON gateway's first step for a `/v2` route: the caller's token and user, checked before
  * the body is read (Canton authenticates, then authorizes, then validates). The public methods are
  * the same list the gRPC port admits without a token (call-admission.ts). The route's own method
- * authenticates again (cached token, one user read).
+ * gets the same caller.
  * Services only participant admins may call are authorized here too, before a DAR of megabytes is
  * read for a caller who may not upload it.
  */

@@ -12,7 +12,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
-import { CommandsSchema } from "../../../../gen/com/daml/ledger/api/v2/commands_pb.js";
+import { CommandsSchema, type Commands } from "../../../../gen/com/daml/ledger/api/v2/commands_pb.js";
 import {
   HashingSchemeVersion,
   type ExecuteSubmissionRequest,
@@ -30,7 +30,7 @@ import { pinnedUpdateIds } from "../../../ledger/ids.js";
 import type { TransactionFormat } from "../../../ledger/event-format.js";
 import { requireFormatReaders } from "./format-claims.js";
 import type { InterpretedTransaction } from "../../../ledger/interpreter.js";
-import { submissionFromProto } from "../../convert/commands-proto.js";
+import { checkedSubmission, submissionFromProto } from "../../convert/commands-proto.js";
 import { commandsOfPrepared } from "../../convert/prepared-commands.js";
 import { preparedTransactionOf } from "../../convert/prepared-transaction.js";
 import { authenticate } from "./authenticate.js";
@@ -144,23 +144,34 @@ export async function execution(api: LedgerApi, req: ExecuteRequest, userId: str
   const hash = known ? Buffer.from(known, "hex") : hashOf(signed);
   await verifySignatures(api, hash, actAs, req);
 
-  const commands = create(CommandsSchema, {
-    userId,
-    commandId: md.submitterInfo!.commandId,
-    submissionId: req.submissionId,
-    actAs,
-    commands: commandsOfPrepared(signed.transaction),
-    disclosedContracts: md.inputContracts.filter((c) => c.eventBlob.length > 0).map((c) => ({ createdEventBlob: c.eventBlob })),
-    deduplicationPeriod: req.deduplicationPeriod,
-  });
-  const submission = await submissionFromProto(commands, userId, api.registry, api.store);
+  const externalTransactionHash = toHex(hash);
+  // The node's own interpretation, when it holds it, commits as is: the commands and disclosed
+  // contracts only matter to a re-interpretation. (Taken by a request refused below, it is
+  // re-interpreted at the next execute.)
+  const prepared = api.prepared.take(updateId, externalTransactionHash);
+  const submission = prepared
+    ? await checkedSubmission(commandsOf(signed, req, userId, false), userId, api.store, () => [])
+    : await submissionFromProto(commandsOf(signed, req, userId, true), userId, api.registry, api.store);
   const timeBounds = { min: md.minLedgerEffectiveTime, max: md.maxLedgerEffectiveTime };
-  const pinnedTo = { updateId, seed, timeBounds, externalTransactionHash: toHex(hash), signatures: signatureCount(req, actAs) };
-  const prepared = api.prepared.take(updateId, pinnedTo.externalTransactionHash);
+  const pinnedTo = { updateId, seed, timeBounds, externalTransactionHash, signatures: signatureCount(req, actAs) };
   return {
     submission,
     pinned: prepared ? { ...pinnedTo, prepared } : { ...pinnedTo, conforms: (interpreted) => conformance(api, signed, hash, seed, interpreted) },
   };
+}
+
+/** The submission the signed transaction came from; its commands only when they will be interpreted. */
+function commandsOf(signed: Signed, req: ExecuteRequest, userId: string, toInterpret: boolean): Commands {
+  const md = signed.metadata;
+  return create(CommandsSchema, {
+    userId,
+    commandId: md.submitterInfo!.commandId,
+    submissionId: req.submissionId,
+    actAs: md.submitterInfo!.actAs,
+    commands: toInterpret ? commandsOfPrepared(signed.transaction) : [],
+    disclosedContracts: toInterpret ? md.inputContracts.filter((c) => c.eventBlob.length > 0).map((c) => ({ createdEventBlob: c.eventBlob })) : [],
+    deduplicationPeriod: req.deduplicationPeriod,
+  });
 }
 
 /** The acting parties' signatures the request carries (others are ignored, as in Canton, and not sent on). */
