@@ -7,10 +7,14 @@
  * protobuf-es's toBinary for the same fields in the same order.
  *
  * It writes into one shared scratch buffer (encoders are synchronous) and `finish` copies the
- * result out. Integers must be non-negative and at most 2^53; callers fall back otherwise.
+ * result out. `varint` takes non-negative integers of at most 2^53 (callers fall back otherwise);
+ * the bigint methods take any 64-bit value.
  */
 export const LEN = 2;
 export const VARINT = 0;
+const FIXED64 = 1;
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 let scratch = Buffer.allocUnsafe(64 * 1024);
 
@@ -56,6 +60,55 @@ export class ProtoWriter {
     this.ensure(1 + 3 * s.length);
     const start = this.pos + 1;
     this.settle(start, utf8Write(this.buf, s, start));
+    return this;
+  }
+
+  /** A bytes field unless empty (proto3 default, not written). */
+  bytesField(field: number, b: Uint8Array): this {
+    if (b.length === 0) return this;
+    this.tag(field, LEN).varint(b.length);
+    this.ensure(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+    return this;
+  }
+
+  /** A bool field even when false (oneof members). */
+  boolAlways(field: number, b: boolean): this {
+    return this.tag(field, VARINT).varint(b ? 1 : 0);
+  }
+
+  /** An int32 field even when 0; a negative one is its 64-bit two's complement, ten bytes. */
+  int32Always(field: number, n: number): this {
+    return n >= 0 ? this.tag(field, VARINT).varint(n) : this.uint64Always(field, BigInt(n));
+  }
+
+  /** A uint64 (or int64) field even when 0, as its 64-bit two's complement. */
+  uint64Always(field: number, n: bigint): this {
+    this.tag(field, VARINT);
+    let v = BigInt.asUintN(64, n);
+    if (v <= MAX_SAFE) return this.varint(Number(v));
+    this.ensure(10);
+    while (v >= 0x80n) {
+      this.buf[this.pos++] = Number(v & 0x7fn) | 0x80;
+      v >>= 7n;
+    }
+    this.buf[this.pos++] = Number(v);
+    return this;
+  }
+
+  /** A sint64 field even when 0 (zigzag). */
+  sint64Always(field: number, n: bigint): this {
+    const x = BigInt.asIntN(64, n);
+    return this.uint64Always(field, (x << 1n) ^ (x >> 63n));
+  }
+
+  /** An sfixed64 field even when 0. */
+  sfixed64Always(field: number, n: bigint): this {
+    this.tag(field, FIXED64);
+    this.ensure(8);
+    this.buf.writeBigInt64LE(BigInt.asIntN(64, n), this.pos);
+    this.pos += 8;
     return this;
   }
 

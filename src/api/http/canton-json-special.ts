@@ -3,13 +3,14 @@
  * Duration (`{seconds, nanos, unknownFields}`), Empty (`{}`), Any (ProtoAny), Identifier
  * (`"pkg:Module:Entity"`) and PreparedTransaction (base64 of its protobuf bytes).
  */
-import { create, fromBinary, ScalarType, toBinary, type Message } from "@bufbuild/protobuf";
+import { create, fromBinary, ScalarType, type Message } from "@bufbuild/protobuf";
 import { AnySchema, DurationSchema, EmptySchema, TimestampSchema, type Any, type Duration, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { type PreparedTransaction, PreparedTransactionSchema } from "../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
 import { type Identifier, IdentifierSchema } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
 import { BoundedMap } from "../../ledger/bounded-map.js";
 import { PREPARED_CACHE_LIMITS } from "../../ledger/prepared-interpretations.js";
 import { formatInstant, parseInstant } from "../convert/canton-json-daml.js";
+import { preparedTransactionBytes } from "../convert/prepared-transaction-binary.js";
 import { expectObject, fail } from "./canton-json-error.js";
 import { decodeScalar } from "./canton-json-scalars.js";
 import { TYPE_ANY, TYPE_DURATION, TYPE_EMPTY, TYPE_IDENTIFIER, TYPE_TIMESTAMP } from "./canton-json-tables.js";
@@ -110,7 +111,8 @@ export const SPECIAL_MESSAGES: { readonly [typeName: string]: SpecialCodec } = {
   // the protobuf bytes in base64, so a client hashes and returns exactly what the gRPC API carries.
   [PreparedTransactionSchema.typeName]: {
     encode(m) {
-      const base64 = Buffer.from(toBinary(PreparedTransactionSchema, m as PreparedTransaction)).toString("base64");
+      const bytes = preparedTransactionBytes(m as PreparedTransaction);
+      const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("base64");
       // The text and the message it decodes to, about twice its length.
       recentlyPrepared.set(base64, m as PreparedTransaction, 2 * base64.length);
       return base64;

@@ -5,7 +5,7 @@
  * the party as actor, and executes what the party signed with the key the request names; the
  * execute path checks that key against the party's registered ones.
  */
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary } from "@bufbuild/protobuf";
 import type { ExternalPartyAdminService, ExternalPartySubmission } from "../../../../../gen/ccwallet/validator/v0/external_party_admin_service_pb.js";
 import { AllocateExternalPartyRequestSchema, GenerateExternalPartyTopologyRequestSchema } from "../../../../../gen/com/daml/ledger/api/v2/admin/party_management_service_pb.js";
 import { CryptoKeyFormat, SignatureFormat, SigningAlgorithmSpec, SigningKeySpec } from "../../../../../gen/com/daml/ledger/api/v2/crypto_pb.js";
@@ -27,6 +27,7 @@ import {
   walletErrors,
 } from "../../../../wallet/index.js";
 import { commandToProto, disclosedContractToProto } from "../../../convert/command-to-proto.js";
+import { preparedTransactionBytes } from "../../../convert/prepared-transaction-binary.js";
 import { microsOf } from "../../../convert/ledger-proto.js";
 import { execution } from "../../ledger/execute-submission.js";
 import { allocateFor, topologyFor } from "../../ledger/external-party-onboarding.js";
@@ -85,7 +86,7 @@ async function prepareFor(api: WalletApi, party: string, external: ExternalComma
 }
 
 const preparedAnswer = (p: Prepared) => ({
-  transaction: Buffer.from(toBinary(PreparedTransactionSchema, p.preparedTransaction)).toString("base64"),
+  transaction: Buffer.from(preparedTransactionBytes(p.preparedTransaction)).toString("base64"),
   txHash: toHex(p.preparedTransactionHash),
   ...(p.hashingDetails !== undefined ? { hashingDetails: p.hashingDetails } : {}),
 });
