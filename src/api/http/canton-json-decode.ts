@@ -30,7 +30,8 @@ export function decodeMessage(desc: DescMessage, json: unknown, path: string, da
   const obj = expectObject(json, path);
   const layout = layoutOf(desc);
   const msg = create(desc) as unknown as JsonObject;
-  const setBy = new Map<DescOneof, string>();
+  // Which key set each inline oneof, made on the first one (most messages have none).
+  let setBy: Map<DescOneof, string> | undefined;
   for (const key of Object.keys(obj)) {
     const target = layout.byKey.get(key);
     const p = joinKey(path, key);
@@ -49,9 +50,9 @@ export function decodeMessage(desc: DescMessage, json: unknown, path: string, da
       }
       case "inline":
       case "inlineEmpty": {
-        const other = setBy.get(target.oneof);
+        const other = setBy?.get(target.oneof);
         if (other !== undefined) fail(p, `only one of ${variantNames(target.style, target.oneof).join(", ")} may be given (also got ${other})`);
-        setBy.set(target.oneof, key);
+        (setBy ??= new Map()).set(target.oneof, key);
         if (target.kind === "inlineEmpty") {
           const extra = Object.keys(expectObject(v, p))[0];
           if (extra !== undefined) fail(joinKey(p, extra), "unknown field");

@@ -794,6 +794,17 @@ describe("input errors", () => {
     expect(errorOf(() => fromCantonJson(CreatedEventSchema, { createArguments: {} }, codec)).path).toBe("createArguments");
   });
 
+  it("refuses two members of one inline oneof, and takes one in every message of a list", () => {
+    const both = { CreateCommand: { templateId: "p:M:T", createArguments: {} }, ExerciseCommand: { templateId: "p:M:T", contractId: "00", choice: "C", choiceArgument: {} } };
+    const e = errorOf(() => fromCantonJson(SubmitAndWaitForTransactionRequestSchema, req([both]), codec));
+    expect(e.path).toBe("commands.commands[0].ExerciseCommand");
+    expect(e.problem).toMatch(/^only one of .*CreateCommand.* may be given \(also got CreateCommand\)$/);
+    // Each message tracks its own: one member in each of two commands is fine.
+    const one = { CreateCommand: { templateId: "p:M:T", createArguments: {} } };
+    const ok = fromCantonJson(SubmitAndWaitForTransactionRequestSchema, req([one, one]), codec) as { commands?: { commands: { command: { case: string } }[] } };
+    expect(ok.commands?.commands.map((c) => c.command.case)).toEqual(["create", "create"]);
+  });
+
   it("reports wrong JSON types", () => {
     let e = errorOf(() => fromCantonJson(SubmitAndWaitForTransactionRequestSchema, req([{ CreateCommand: { templateId: 42, createArguments: {} } }]), codec));
     expect(e.path).toBe("commands.commands[0].CreateCommand.templateId");
