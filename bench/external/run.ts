@@ -80,7 +80,9 @@ async function measure(mode: "plain" | "signed" | "prepare", label: string): Pro
 
 /**
  * BENCH_PROFILE=signed (or 1) | plain | prepare: the node's CPU profile during the first window of
- * that mode, written to $TMPDIR/ccwallet-external.cpuprofile.
+ * that mode, written to $TMPDIR/ccwallet-external.cpuprofile; with BENCH_HEAP=1, a sampling heap
+ * profile of what that window allocates (freed objects included) in ccwallet-external.heapprofile.
+ * Either slows the window it profiles.
  */
 let profiled = process.env.BENCH_PROFILE === "1" ? "signed" : process.env.BENCH_PROFILE;
 async function profiling<T>(mode: string, run: () => Promise<T>): Promise<T> {
@@ -88,6 +90,14 @@ async function profiling<T>(mode: string, run: () => Promise<T>): Promise<T> {
   profiled = undefined;
   const session = new Session();
   session.connect();
+  if (process.env.BENCH_HEAP) {
+    await session.post("HeapProfiler.enable");
+    await session.post("HeapProfiler.startSampling", { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    const result = await run();
+    const { profile } = await session.post("HeapProfiler.stopSampling");
+    writeFileSync(join(tmpdir(), "ccwallet-external.heapprofile"), JSON.stringify(profile));
+    return result;
+  }
   await session.post("Profiler.enable");
   await session.post("Profiler.start");
   const result = await run();
