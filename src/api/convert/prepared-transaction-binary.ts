@@ -132,6 +132,9 @@ function identifier(w: ProtoWriter, i: Identifier): void {
   w.stringField(1, i.packageId).stringField(2, i.moduleName).stringField(3, i.entityName);
 }
 
+/** Value's string members: numeric, party, text and contract id are strings on the wire. */
+const STRING_FIELDS = { numeric: 6, party: 7, text: 8, contractId: 9 } as const;
+
 function value(w: ProtoWriter, v: Value): void {
   known(v);
   const s = v.sum;
@@ -153,16 +156,10 @@ function value(w: ProtoWriter, v: Value): void {
       w.sfixed64Always(5, s.value);
       return;
     case "numeric":
-      w.stringAlways(6, s.value);
-      return;
     case "party":
-      w.stringAlways(7, s.value);
-      return;
     case "text":
-      w.stringAlways(8, s.value);
-      return;
     case "contractId":
-      w.stringAlways(9, s.value);
+      w.stringAlways(STRING_FIELDS[s.case], s.value);
       return;
     case "optional": {
       known(s.value);
@@ -181,13 +178,7 @@ function value(w: ProtoWriter, v: Value): void {
     case "textMap": {
       known(s.value);
       const mark = w.begin(12);
-      for (const e of s.value.entries) {
-        known(e);
-        const entry = w.begin(1);
-        w.stringField(1, e.key);
-        if (e.value) message(w, 2, value, e.value);
-        w.end(entry);
-      }
+      for (const e of s.value.entries) labelled(w, 1, e.key, e.value, e);
       w.end(mark);
       return;
     }
@@ -208,13 +199,7 @@ function value(w: ProtoWriter, v: Value): void {
       known(s.value);
       const mark = w.begin(14);
       if (s.value.recordId) message(w, 1, identifier, s.value.recordId);
-      for (const f of s.value.fields) {
-        known(f);
-        const field = w.begin(2);
-        w.stringField(1, f.label);
-        if (f.value) message(w, 2, value, f.value);
-        w.end(field);
-      }
+      for (const f of s.value.fields) labelled(w, 2, f.label, f.value, f);
       w.end(mark);
       return;
     }
@@ -236,6 +221,15 @@ function value(w: ProtoWriter, v: Value): void {
       return;
     }
   }
+}
+
+/** Message `field` of a string (field 1) and a Value (field 2): a record field, a text map entry. */
+function labelled(w: ProtoWriter, field: number, label: string, v: Value | undefined, m: { readonly $unknown?: unknown }): void {
+  known(m);
+  const mark = w.begin(field);
+  w.stringField(1, label);
+  if (v) message(w, 2, value, v);
+  w.end(mark);
 }
 
 function metadata(w: ProtoWriter, m: Metadata): void {
