@@ -1,9 +1,9 @@
 /**
  * The protobuf bytes of a PreparedTransaction, written by hand with ProtoWriter: exactly what
  * protobuf-es's `toBinary` writes (a differential test holds them equal on random transactions),
- * in about half its time. `toBinary` visits every field of every nested message by reflection, and
- * a prepare's answer is mostly nested Values. A message with anything this writer does not write
- * (unknown fields, global key mappings) is left to `toBinary`.
+ * in about a quarter of its time: `toBinary` visits every field of every nested message by
+ * reflection, and a prepare's answer is mostly nested Values. A message with anything this writer
+ * does not write (unknown fields, global key mappings) is left to `toBinary`.
  *
  * Fields go in declaration order; implicit-presence scalars only when not zero, explicit ones
  * (`optional`, oneof members) and set messages always: proto3's canonical form, as toBinary's.
