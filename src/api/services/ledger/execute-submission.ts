@@ -150,8 +150,8 @@ export async function execution(api: LedgerApi, req: ExecuteRequest, userId: str
   // re-interpreted at the next execute.)
   const prepared = api.prepared.take(updateId, externalTransactionHash);
   const submission = prepared
-    ? await checkedSubmission(commandsOf(signed, req, userId, false), userId, api.store, () => [])
-    : await submissionFromProto(commandsOf(signed, req, userId, true), userId, api.registry, api.store);
+    ? await checkedSubmission(signedCommands(signed, req, userId, false), userId, api.store, () => [])
+    : await submissionFromProto(signedCommands(signed, req, userId, true), userId, api.registry, api.store);
   const timeBounds = { min: md.minLedgerEffectiveTime, max: md.maxLedgerEffectiveTime };
   const pinnedTo = { updateId, seed, timeBounds, externalTransactionHash, signatures: signatureCount(req, actAs) };
   return {
@@ -161,7 +161,7 @@ export async function execution(api: LedgerApi, req: ExecuteRequest, userId: str
 }
 
 /** The submission the signed transaction came from; its commands only when they will be interpreted. */
-function commandsOf(signed: Signed, req: ExecuteRequest, userId: string, toInterpret: boolean): Commands {
+function signedCommands(signed: Signed, req: ExecuteRequest, userId: string, toInterpret: boolean): Commands {
   const md = signed.metadata;
   return create(CommandsSchema, {
     userId,
