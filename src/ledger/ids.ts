@@ -121,7 +121,6 @@ export function pinnedUpdateIds(preparationTime: bigint, transactionUuid: string
 
 const pinnedPart = (what: string, transactionUuid: string) => hash("sha256", `${what}/${transactionUuid}`, "hex").slice(0, 48);
 
-
 export function partyIdFor(hint: string, namespace: string): PartyId {
   return `${hint}::${namespace}` as PartyId;
 }

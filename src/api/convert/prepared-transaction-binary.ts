@@ -32,6 +32,12 @@ export function preparedTransactionBytes(p: PreparedTransaction): Uint8Array {
   return w.finish();
 }
 
+/** The bytes in base64, as the JSON APIs (Canton's and Splice's) carry a prepared transaction. */
+export function preparedTransactionBase64(p: PreparedTransaction): string {
+  const bytes = preparedTransactionBytes(p);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("base64");
+}
+
 const UNWRITABLE = new Error("a field this writer does not write");
 
 /** Unknown fields (kept from a decoded message) are toBinary's to write. */

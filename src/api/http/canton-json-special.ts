@@ -10,7 +10,7 @@ import { type Identifier, IdentifierSchema } from "../../../gen/com/daml/ledger/
 import { BoundedMap } from "../../ledger/bounded-map.js";
 import { PREPARED_CACHE_LIMITS } from "../../ledger/prepared-interpretations.js";
 import { formatInstant, parseInstant } from "../convert/canton-json-daml.js";
-import { preparedTransactionBytes } from "../convert/prepared-transaction-binary.js";
+import { preparedTransactionBase64 } from "../convert/prepared-transaction-binary.js";
 import { expectObject, fail } from "./canton-json-error.js";
 import { decodeScalar } from "./canton-json-scalars.js";
 import { TYPE_ANY, TYPE_DURATION, TYPE_EMPTY, TYPE_IDENTIFIER, TYPE_TIMESTAMP } from "./canton-json-tables.js";
@@ -111,8 +111,7 @@ export const SPECIAL_MESSAGES: { readonly [typeName: string]: SpecialCodec } = {
   // the protobuf bytes in base64, so a client hashes and returns exactly what the gRPC API carries.
   [PreparedTransactionSchema.typeName]: {
     encode(m) {
-      const bytes = preparedTransactionBytes(m as PreparedTransaction);
-      const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("base64");
+      const base64 = preparedTransactionBase64(m as PreparedTransaction);
       // The text and the message it decodes to, about twice its length.
       recentlyPrepared.set(base64, m as PreparedTransaction, 2 * base64.length);
       return base64;

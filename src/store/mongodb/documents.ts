@@ -73,7 +73,6 @@ export interface CounterDoc {
   value: bigint;
 }
 
-
 /** A create, its record encoded without its offset. */
 export interface EncodedCreate {
   readonly create: Omit<ContractRecord, "createdOffset">;

@@ -7,21 +7,17 @@ import type { HandlerContext } from "@connectrpc/connect";
 import { PackageManagementService } from "../../../../gen/com/daml/ledger/api/v2/admin/package_management_service_pb.js";
 import { requireAdmin } from "../../../auth/index.js";
 import { isPublicMethod } from "../call-admission.js";
+import { oncePerCall } from "../once-per-call.js";
 import { toConnectError } from "./connect-error.js";
 import { errors } from "../../../ledger/errors.js";
 import type { UserRecord } from "../../../ledger/records.js";
 import type { LedgerApi } from "./ledger-api.js";
 
-/**
- * The caller of each call, found once per call: the JSON gateway authenticates before it reads the
- * body, and the method it then runs asks again.
- */
-const callers = new WeakMap<HandlerContext, Promise<UserRecord>>();
+const callers = oncePerCall<UserRecord>();
 
+/** The caller, found once per call (the JSON gateway authenticates before its method asks). */
 export function authenticate(api: LedgerApi, ctx: HandlerContext): Promise<UserRecord> {
-  let caller = callers.get(ctx);
-  if (!caller) callers.set(ctx, (caller = callerOf(api, ctx)));
-  return caller;
+  return callers(ctx, () => callerOf(api, ctx));
 }
 
 async function callerOf(api: LedgerApi, ctx: HandlerContext): Promise<UserRecord> {

@@ -9,6 +9,7 @@ import type { WalletUser } from "../../../wallet/index.js";
 import { tokenUser, validatorAdmin, walletUser } from "./wallet-auth.js";
 import type { WalletApi } from "./wallet-api.js";
 import { toWalletConnectError } from "./wallet-connect-error.js";
+import { oncePerCall } from "../once-per-call.js";
 
 /** A handler of method `K` of service `S`, given the caller `C` the policy authenticated. */
 export type Handler<S extends DescService, K extends keyof S["method"], C> = (
@@ -41,12 +42,8 @@ type AnyHandler<C> = (req: never, caller: C, api: WalletApi) => Promise<MessageI
 export type Authorize = (ctx: HandlerContext) => Promise<void>;
 
 function endpoint<C>(api: WalletApi, policy: Policy<C>, handler: AnyHandler<C>) {
-  const callers = new WeakMap<HandlerContext, Promise<C>>();
-  const callerOf = (ctx: HandlerContext): Promise<C> => {
-    let caller = callers.get(ctx);
-    if (!caller) callers.set(ctx, (caller = policy(api, ctx)));
-    return caller;
-  };
+  const callers = oncePerCall<C>();
+  const callerOf = (ctx: HandlerContext): Promise<C> => callers(ctx, () => policy(api, ctx));
   const unary = async (req: never, ctx: HandlerContext) => {
     try {
       return await handler(req, await callerOf(ctx), api);

@@ -27,7 +27,7 @@ import {
   walletErrors,
 } from "../../../../wallet/index.js";
 import { commandToProto, disclosedContractToProto } from "../../../convert/command-to-proto.js";
-import { preparedTransactionBytes } from "../../../convert/prepared-transaction-binary.js";
+import { preparedTransactionBase64 } from "../../../convert/prepared-transaction-binary.js";
 import { microsOf } from "../../../convert/ledger-proto.js";
 import { execution } from "../../ledger/execute-submission.js";
 import { allocateFor, topologyFor } from "../../ledger/external-party-onboarding.js";
@@ -86,7 +86,7 @@ async function prepareFor(api: WalletApi, party: string, external: ExternalComma
 }
 
 const preparedAnswer = (p: Prepared) => ({
-  transaction: Buffer.from(preparedTransactionBytes(p.preparedTransaction)).toString("base64"),
+  transaction: preparedTransactionBase64(p.preparedTransaction),
   txHash: toHex(p.preparedTransactionHash),
   ...(p.hashingDetails !== undefined ? { hashingDetails: p.hashingDetails } : {}),
 });
