@@ -9,7 +9,6 @@ import type { WalletUser } from "../../../wallet/index.js";
 import { tokenUser, validatorAdmin, walletUser } from "./wallet-auth.js";
 import type { WalletApi } from "./wallet-api.js";
 import { toWalletConnectError } from "./wallet-connect-error.js";
-import { oncePerCall } from "../once-per-call.js";
 
 /** A handler of method `K` of service `S`, given the caller `C` the policy authenticated. */
 export type Handler<S extends DescService, K extends keyof S["method"], C> = (
@@ -36,24 +35,23 @@ type AnyHandler<C> = (req: never, caller: C, api: WalletApi) => Promise<MessageI
 
 /**
  * A wired method's policy alone: the JSON gateway runs it before it reads the body, so a request
- * is authenticated, then authorized, then validated (as Splice does). Its outcome is kept per call
- * context, so the method itself does not check twice.
+ * is authenticated, then authorized, then validated (as Splice does). Only a refusal counts: the
+ * method runs its policy again once the body has arrived, which may be minutes later, after the
+ * caller was offboarded or lost its rights.
  */
 export type Authorize = (ctx: HandlerContext) => Promise<void>;
 
 function endpoint<C>(api: WalletApi, policy: Policy<C>, handler: AnyHandler<C>) {
-  const callers = oncePerCall<C>();
-  const callerOf = (ctx: HandlerContext): Promise<C> => callers(ctx, () => policy(api, ctx));
   const unary = async (req: never, ctx: HandlerContext) => {
     try {
-      return await handler(req, await callerOf(ctx), api);
+      return await handler(req, await policy(api, ctx), api);
     } catch (e) {
       throw toWalletConnectError(e, api.log);
     }
   };
   const authorize: Authorize = async (ctx) => {
     try {
-      await callerOf(ctx);
+      await policy(api, ctx);
     } catch (e) {
       throw toWalletConnectError(e, api.log);
     }
