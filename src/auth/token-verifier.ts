@@ -14,7 +14,7 @@ export interface AuthOptions {
   /**
    * This participant's id: without a configured audience, a token is a Ledger API token of this
    * node only if its audience names it (Canton's audience-based tokens) or its scope holds
-   * `daml_ledger_api` (scope-based tokens).
+   * `daml_ledger_api` (scope-based tokens) and its audience names no other participant.
    */
   readonly participantId?: string;
 }
@@ -22,8 +22,10 @@ export interface AuthOptions {
 const LEDGER_API_SCOPE = "daml_ledger_api";
 
 /** Canton's audience for a participant's audience-based tokens. */
+const PARTICIPANT_AUDIENCE = "https://daml.com/jwt/aud/participant/";
+
 function participantAudience(participantId: string): string {
-  return `https://daml.com/jwt/aud/participant/${participantId}`;
+  return `${PARTICIPANT_AUDIENCE}${participantId}`;
 }
 
 export interface VerifiedToken {
@@ -80,13 +82,16 @@ async function verifyToken(token: string, options: AuthOptions, jwks: JWTVerifyG
 /**
  * Canton's two user-token formats: scope-based (`scope` holds `daml_ledger_api`) and audience-based
  * (`aud` names this participant). A token the same identity provider issued for another
- * application, or for another participant, is neither.
+ * application is neither. A token that names participants in its audience is for those alone,
+ * whatever its scope (Canton's `validForParticipant`): identity providers that serve several
+ * participants issue the scope and a participant audience together (so does the wallet SDK), and
+ * one participant's token must not open another's ledger.
  */
 function forThisLedger(payload: { readonly scope?: unknown; readonly aud?: unknown }, participantId: string | undefined): boolean {
-  if (typeof payload.scope === "string" && payload.scope.split(" ").includes(LEDGER_API_SCOPE)) return true;
-  if (participantId === undefined) return false;
   const audiences = typeof payload.aud === "string" ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : [];
-  return audiences.includes(participantAudience(participantId));
+  const participants = audiences.filter((a): a is string => typeof a === "string" && a.startsWith(PARTICIPANT_AUDIENCE));
+  if (participantId !== undefined && participants.length > 0) return participants.includes(participantAudience(participantId));
+  return typeof payload.scope === "string" && payload.scope.split(" ").includes(LEDGER_API_SCOPE);
 }
 
 /** How long a failed JWKS fetch answers for the key set before it is fetched again. */

@@ -57,13 +57,15 @@ describe("token verifier", () => {
     expect(await rejection(v.verify(`Bearer ${none}`))).toMatch(/algorithm none/);
   });
 
-  it("without a configured audience, takes only this ledger's tokens: daml_ledger_api scope or this participant as audience", async () => {
+  it("without a configured audience, takes only this ledger's tokens: daml_ledger_api scope or this participant as audience, never another participant's", async () => {
     const participantId = "PAR::ccwallet::1220aa";
     const v = createTokenVerifier({ secret, jwksUrl, participantId });
     const rs = (claims: Record<string, unknown>) =>
       new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "rsa" }).setSubject("participant_admin").setIssuedAt().setExpirationTime("1m").sign(rsa.privateKey);
     const accepted = [
       { scope: "openid daml_ledger_api" },
+      { scope: "daml_ledger_api", aud: "https://ledger.example" }, // an API identifier, not a participant
+      { scope: "daml_ledger_api", aud: `https://daml.com/jwt/aud/participant/${participantId}` }, // the wallet SDK's form
       { aud: `https://daml.com/jwt/aud/participant/${participantId}` },
       { aud: ["https://other.example", `https://daml.com/jwt/aud/participant/${participantId}`] },
     ];
@@ -72,6 +74,8 @@ describe("token verifier", () => {
       {}, // neither: a token of the same identity provider for anything at all
       { aud: "crm-app", scope: "openid email" }, // an OIDC token for another application
       { aud: "https://daml.com/jwt/aud/participant/PAR::other::1220bb" }, // another participant's
+      { scope: "daml_ledger_api", aud: "https://daml.com/jwt/aud/participant/PAR::other::1220bb" }, // the scope does not make it ours
+      { scope: "daml_ledger_api", aud: ["https://ledger.example", "https://daml.com/jwt/aud/participant/PAR::other::1220bb"] },
       { scope: "daml_ledger_api_extra" },
     ];
     for (const claims of refused) expect(await rejection(v.verify(`Bearer ${await rs(claims)}`)), JSON.stringify(claims)).toMatch(/not for this Ledger API/);
