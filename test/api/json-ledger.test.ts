@@ -364,9 +364,22 @@ describe("JSON Ledger API errors: Canton's shape, nothing changed", () => {
     );
     expect(unknownContract.status).toBe(404);
     expect(unknownContract.body.code).toBe("CONTRACT_NOT_FOUND");
-    const admin = await s.adminToken();
-    const unknownParty = await rejectedWithoutEffect(() => submit(createIou("ghost::1220" + "00".repeat(32)), admin));
-    expect(unknownParty.status).toBe(404);
+    // Authorized first (Canton's order): a caller without the right to act as a party learns
+    // nothing about it, not even whether it exists; the admin needs CanActAs like anyone. (No
+    // user can hold a right for an unknown party: user management refuses to grant one.)
+    const ghost = "ghost::1220" + "00".repeat(32);
+    for (const token of [bob.token, await s.adminToken()]) {
+      const r = await rejectedWithoutEffect(() => submit(createIou(ghost), token));
+      expect(r.status).toBe(403);
+      expect(r.body.code).toBe("PERMISSION_DENIED");
+    }
+    const prepared = await rejectedWithoutEffect(() =>
+      s.json("POST", "/v2/interactive-submission/prepare", { commands: createIou(ghost).commands.commands, commandId: "ghost-prepare", actAs: [ghost] }, bob.token),
+    );
+    expect(prepared.status).toBe(403);
+    expect(prepared.body.code).toBe("PERMISSION_DENIED");
+    const granted = await s.json("POST", "/v2/users", { user: { id: "ghost-actor", primaryParty: "" }, rights: [{ kind: { CanActAs: { value: { party: ghost } } } }] });
+    expect(granted.body.code).toBe("PARTY_NOT_KNOWN_ON_LEDGER");
   });
 
   it("400 DAML_AUTHORIZATION_ERROR when a signatory did not authorize", async () => {

@@ -23,12 +23,15 @@ import type { HandlerContext } from "@connectrpc/connect";
 async function prepare(api: LedgerApi, commands: Commands | undefined, ctx: HandlerContext, format?: TransactionFormat): Promise<Submission> {
   const user = await authenticate(api, ctx);
   requireFormatReaders(user, format);
-  const submission = await submissionFromProto(commands, user.id, api.registry, api.store);
-  if (submission.userId !== user.id && !user.rights.some((r) => r.kind === "ParticipantAdmin")) {
-    throw errors.permissionDenied(`the token's user ${user.id} may not submit as user ${submission.userId}`);
+  // Canton authorizes the request's claims before it validates the request: a caller without the
+  // rights learns nothing from it, not even whether the parties it names exist.
+  const userId = commands?.userId || user.id;
+  if (userId !== user.id && !user.rights.some((r) => r.kind === "ParticipantAdmin")) {
+    throw errors.permissionDenied(`the token's user ${user.id} may not submit as user ${userId}`);
   }
-  requireActAs(user, submission.actAs);
-  requireReadAs(user, submission.readAs);
+  requireActAs(user, commands?.actAs ?? []);
+  requireReadAs(user, commands?.readAs ?? []);
+  const submission = await submissionFromProto(commands, user.id, api.registry, api.store);
   await refuseExternalActAs(api, submission.actAs);
   // One synchronizer here: commands routed to any other one cannot be submitted (Canton's routing check).
   if (commands?.synchronizerId && commands.synchronizerId !== api.identity.synchronizerId) throw errors.invalidPrescribedSynchronizer(commands.synchronizerId);

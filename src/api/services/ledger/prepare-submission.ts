@@ -36,11 +36,13 @@ type Response = MessageInitShape<typeof PrepareSubmissionResponseSchema>;
 
 export async function prepareSubmission(api: LedgerApi, req: PrepareSubmissionRequest, ctx: HandlerContext): Promise<Response> {
   const user = await authenticate(api, ctx);
-  const submission = await submissionToPrepare(api, req, user.id);
-  if (submission.userId !== user.id && !isParticipantAdmin(user)) {
-    throw errors.permissionDenied(`the token's user ${user.id} may not prepare as user ${submission.userId}`);
+  // Authorized before the request is validated, as Canton does (command-services.ts).
+  const userId = req.userId || user.id;
+  if (userId !== user.id && !isParticipantAdmin(user)) {
+    throw errors.permissionDenied(`the token's user ${user.id} may not prepare as user ${userId}`);
   }
-  requireReadAs(user, [...submission.actAs, ...submission.readAs]);
+  requireReadAs(user, [...req.actAs, ...req.readAs]);
+  const submission = await submissionToPrepare(api, req, user.id);
   return prepare(api, submission, { verboseHashing: req.verboseHashing, estimateTrafficCost: req.estimateTrafficCost ?? {} });
 }
 
