@@ -277,6 +277,19 @@ describe("JSON Ledger API happy path", () => {
     expect((await s.json("GET", "/v2/users/ursula")).status).toBe(404);
   });
 
+  it("refuses a user assigned to another identity provider: this node's tokens are its default provider's", async () => {
+    const created = await s.json("POST", "/v2/users", {
+      user: { id: "idp-erin", primaryParty: alice.party, identityProviderId: "idp-elsewhere" },
+      rights: [{ kind: { CanReadAs: { value: { party: alice.party } } } }],
+    });
+    expect(created.status, created.text).toBe(200);
+    const erin = await s.token("idp-erin");
+    const acs = await s.json("POST", "/v2/state/active-contracts", { eventFormat: { filtersByParty: { [alice.party]: { cumulative: [] } } }, activeAtOffset: await ledgerEnd() }, erin);
+    expect(acs.status).toBe(403);
+    expect(acs.body.cause).toMatch(/assigned to another identity provider/);
+    expect((await s.json("GET", "/v2/authenticated-user", undefined, erin)).status).toBe(403);
+  });
+
   it("lists and gets parties", async () => {
     const list = await s.json("GET", "/v2/parties");
     expect(list.body.partyDetails.map((p: { party: string }) => p.party)).toContain(alice.party);

@@ -17,6 +17,8 @@ export interface WalletUser {
 export async function findWalletUser(ctx: OnboardingDeps, userId: string): Promise<WalletUser> {
   const user = await ctx.store.user(userId);
   if (!user || user.isDeactivated) throw walletErrors.forbidden(`user ${userId} ${user ? "is deactivated" : "does not exist"}`);
+  // The node's tokens are its default identity provider's (api/services/ledger/authenticate.ts).
+  if (user.identityProviderId) throw walletErrors.forbidden(`user ${userId} is assigned to another identity provider`);
   const known = await ctx.users.get(userId);
   if (!known) throw walletErrors.forbidden(`user ${userId} is not onboarded to a wallet on this validator`);
   if (!canActAs(user, known.party)) throw walletErrors.forbidden(`User ${userId} may not act as party ${known.party}`);
@@ -26,6 +28,6 @@ export async function findWalletUser(ctx: OnboardingDeps, userId: string): Promi
 /** The validator operator's user, or any active user with the ParticipantAdmin right. */
 export async function isValidatorAdmin(ctx: OnboardingDeps, userId: string): Promise<boolean> {
   const user = await ctx.store.user(userId);
-  if (!user || user.isDeactivated) return false;
+  if (!user || user.isDeactivated || user.identityProviderId) return false;
   return userId === ctx.validatorUser || user.rights.some((r) => r.kind === "ParticipantAdmin");
 }

@@ -31,6 +31,9 @@ async function callerOf(api: LedgerApi, ctx: HandlerContext): Promise<UserRecord
   const user = await api.store.user(token.userId);
   if (!user) throw errors.permissionDenied(`user ${token.userId} does not exist`);
   if (user.isDeactivated) throw errors.permissionDenied(`user ${token.userId} is deactivated`);
+  // This node's tokens are its default identity provider's (one secret or one key set): a user
+  // assigned to another provider is not theirs to authenticate, as in Canton.
+  if (user.identityProviderId) throw errors.permissionDenied(`User is assigned to another identity provider: ${user.identityProviderId}`);
   return user;
 }
 
