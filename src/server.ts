@@ -191,6 +191,7 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
   const client = new LedgerClient(ledger, config.validatorUser, api.namespace);
   const dso = await client.allocateParty(DSO_PARTY_HINT);
   api.traffic?.exemptParty(dso);
+  api.traffic?.limitsFrom(dso);
   const topup = config.automation.topup;
   if (topup.enabled && topup.targetThroughput > 0) api.traffic?.reserveFor(config.validatorUser, BigInt(topup.reservedTraffic));
   const onboarding: OnboardingDeps = {

@@ -55,10 +55,11 @@ export async function bootstrapNetwork(
       if ((await client.active(g.template, [dso])).length === 0) await client.create([dso], g.template, g.payload(dso));
     }
   }
-  if ((await client.active(ValidatorLicense, [validator])).length === 0) {
+  // The DSO's own: anyone can sign a license or a featured right naming itself as `dso`.
+  if (!(await client.active(ValidatorLicense, [validator])).some((l) => l.payload.dso === dso)) {
     await client.create([dso], ValidatorLicense, { validator, sponsor: dso, dso, faucetState: null, lastActiveAt: null });
   }
-  if ((await client.active(FeaturedAppRight, [validator])).length === 0) {
+  if (!(await client.active(FeaturedAppRight, [validator])).some((f) => f.payload.dso === dso && f.payload.provider === validator)) {
     await client.create([dso], FeaturedAppRight, { dso, provider: validator });
   }
   return { dso, validator };

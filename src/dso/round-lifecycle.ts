@@ -37,7 +37,8 @@ export async function startIssuing(client: LedgerClient, state: NetworkState): P
   const summarizing = await client.active(SummarizingMiningRound, [dso]);
   for (const round of summarizing) {
     const n = round.payload.round.number;
-    const inRound = <P extends { round: { number: bigint } }>(xs: { payload: P }[]) => xs.filter((x) => x.payload.round.number === n);
+    // Only the DSO's coupons: anyone can sign a coupon naming itself as `dso` and the DSO as observer.
+    const inRound = <P extends { dso: string; round: { number: bigint } }>(xs: { payload: P }[]) => xs.filter((x) => x.payload.dso === dso && x.payload.round.number === n);
     const validator = inRound(await client.active(ValidatorRewardCoupon, [dso]));
     const app = inRound(await client.active(AppRewardCoupon, [dso]));
     const liveness = inRound(await client.active(ValidatorLivenessActivityRecord, [dso]));
@@ -71,8 +72,8 @@ export async function retireClosedRounds(client: LedgerClient, state: NetworkSta
   let acted = false;
   for (const closed of state.closedRounds) {
     const n = closed.payload.round.number;
-    const of = <P extends { round: { number: bigint } }>(xs: { contractId: string; payload: P }[]) =>
-      xs.filter((x) => x.payload.round.number === n).map((x) => x.contractId);
+    const of = <P extends { dso: string; round: { number: bigint } }>(xs: { contractId: string; payload: P }[]) =>
+      xs.filter((x) => x.payload.dso === dso && x.payload.round.number === n).map((x) => x.contractId);
     const validator = of(await client.active(ValidatorRewardCoupon, [dso]));
     const app = of(await client.active(AppRewardCoupon, [dso]));
     const liveness = of(await client.active(ValidatorLivenessActivityRecord, [dso]));

@@ -29,7 +29,8 @@ const BATCH = 100;
 /** Expires every transfer instruction whose deadline has passed; one transaction per 100. */
 export async function expireTransferInstructions(client: LedgerClient, state: NetworkState, now: bigint): Promise<boolean> {
   const dso = state.rules.payload.dso;
-  const expired = (await client.active(AmuletTransferInstruction, [dso])).filter((i) => i.payload.transfer.executeBefore <= now);
+  // Instructions of the DSO's instrument only: anyone can sign one naming itself as its admin.
+  const expired = (await client.active(AmuletTransferInstruction, [dso])).filter((i) => i.payload.transfer.instrumentId.admin === dso && i.payload.transfer.executeBefore <= now);
   if (expired.length === 0) return false;
   const openRound = latestOpenRound(state, now).contractId;
   const commands: Command[] = [];

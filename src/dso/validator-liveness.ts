@@ -7,7 +7,8 @@ import { ValidatorLicense, ValidatorLicense_RecordValidatorLivenessActivity } fr
 import { latestOpenRound, type NetworkState } from "../network/network-state.js";
 
 export async function recordLiveness(client: LedgerClient, state: NetworkState, validator: string, now: bigint): Promise<boolean> {
-  const [license] = await client.active(ValidatorLicense, [validator]);
+  // The DSO's license: anyone can sign one naming itself as `dso` and this validator.
+  const [license] = (await client.active(ValidatorLicense, [validator])).filter((l) => l.payload.dso === state.rules.payload.dso && l.payload.validator === validator);
   if (!license) return false;
   const round = latestOpenRound(state, now);
   const last = license.payload.faucetState?.lastReceivedFor.number;

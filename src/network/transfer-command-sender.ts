@@ -49,7 +49,7 @@ export class TransferCommandSender {
       (p) => p.payload.receiver === receiver && p.payload.dso === dso && p.payload.expiresAt > now,
     );
     const featured = preapproval
-      ? (await this.client.active(FeaturedAppRight, [preapproval.payload.provider])).find((f) => f.payload.provider === preapproval.payload.provider)
+      ? (await this.client.active(FeaturedAppRight, [preapproval.payload.provider])).find((f) => f.payload.dso === dso && f.payload.provider === preapproval.payload.provider)
       : undefined;
     const amulets = (await this.client.active(Amulet, [sender]))
       .filter((a) => a.payload.owner === sender && a.payload.dso === dso)

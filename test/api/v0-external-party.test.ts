@@ -211,6 +211,17 @@ describe("external party through /v0/admin/external-party", () => {
     );
     expect(r.status, r.text).toBe(400);
     expect(r.body.error).toMatch(/decimal string/);
+    // A number with more than 10 decimals is refused as its string is, never rounded.
+    for (const amount of [2.5e-10, 0.123456789012345]) {
+      const over = await s.json(
+        "POST",
+        "/v0/admin/external-party/transfer-preapproval/prepare-send",
+        { sender_party_id: party, receiver_party_id: alice.party, amount, expires_at: new Date(Date.now() + 60_000).toISOString(), nonce: 3 },
+        operator,
+      );
+      expect(over.status, `${amount}: ${over.text}`).toBe(400);
+      expect(over.body.error).toMatch(/10 decimal/);
+    }
     const none = await s.json("GET", `/v0/scan-proxy/transfer-command/status?sender=${encodeURIComponent(party)}&nonce=99`, undefined, alice.token);
     expect(none.status).toBe(404);
   });

@@ -20,17 +20,24 @@ export interface TrafficLimits {
 export const AMULET_RULES_ID = qualifiedId(AmuletRules.id);
 export const MEMBER_TRAFFIC_ID = qualifiedId(MemberTraffic.id);
 
-/** The limits now, or undefined before the network has its AmuletRules (genesis is free). */
-export async function readTrafficLimits(store: LedgerStore, member: string): Promise<TrafficLimits | undefined> {
-  const [rules] = await store.activeContracts({ templateIds: [AMULET_RULES_ID] });
+/**
+ * The limits now, or undefined before the network has its DSO and AmuletRules (genesis is free).
+ * Only the DSO's contracts count: anyone can sign an AmuletRules or a MemberTraffic naming itself
+ * as `dso`, and one naming this member would otherwise buy it traffic for nothing.
+ */
+export async function readTrafficLimits(store: LedgerStore, member: string, dso: string | undefined): Promise<TrafficLimits | undefined> {
+  if (dso === undefined) return undefined;
+  const rules = (await store.activeContracts({ templateIds: [AMULET_RULES_ID] }))
+    .map((r) => fromDamlJson(AmuletRules.payload, r.payload) as AmuletRulesPayload)
+    .find((p) => p.dso === dso);
   if (!rules) return undefined;
-  const sync = currentConfig(fromDamlJson(AmuletRules.payload, rules.payload) as AmuletRulesPayload).decentralizedSynchronizer;
+  const sync = currentConfig(rules).decentralizedSynchronizer;
   const { burstAmount, burstWindow } = sync.fees.baseRateTrafficLimits;
   const traffic = await store.activeContracts({ templateIds: [MEMBER_TRAFFIC_ID] });
   let purchased = 0n;
   for (const record of traffic) {
     const p = fromDamlJson(MemberTraffic.payload, record.payload) as MemberTrafficPayload;
-    if (p.memberId === member && p.synchronizerId === sync.activeSynchronizer) purchased += p.totalPurchased;
+    if (p.dso === dso && p.memberId === member && p.synchronizerId === sync.activeSynchronizer) purchased += p.totalPurchased;
   }
   return { rate: { burstAmount, burstWindowMicros: burstWindow.microseconds }, purchased, synchronizerId: sync.activeSynchronizer };
 }

@@ -46,6 +46,7 @@ export class TrafficMeter implements TrafficPort {
   private state: TrafficState | undefined;
   private limits: Promise<TrafficLimits | undefined> | undefined;
   private readonly exempt = new Set<string>();
+  private dso: string | undefined;
   private reserve: { readonly userId: string; readonly bytes: bigint } | undefined;
   private offset = 0n;
   private saving: Promise<void> | undefined;
@@ -70,6 +71,12 @@ export class TrafficMeter implements TrafficPort {
    */
   exemptParty(party: string): void {
     this.exempt.add(party);
+  }
+
+  /** The network's DSO, whose AmuletRules and MemberTraffic contracts alone set the limits. */
+  limitsFrom(dso: string): void {
+    this.dso = dso;
+    this.limits = undefined;
   }
 
   /**
@@ -139,7 +146,7 @@ export class TrafficMeter implements TrafficPort {
   }
 
   private currentLimits(): Promise<TrafficLimits | undefined> {
-    this.limits ??= readTrafficLimits(this.store, this.member).catch((e: unknown) => {
+    this.limits ??= readTrafficLimits(this.store, this.member, this.dso).catch((e: unknown) => {
       this.limits = undefined;
       throw e;
     });

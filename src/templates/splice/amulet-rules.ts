@@ -149,6 +149,14 @@ export const AmuletRules_Mint = choice({
   body: async (ctx, self, arg) => ({ amuletSum: await mint(ctx, self.payload, arg) }),
 });
 
+/**
+ * The most one DevNet tap mints, checked by the choice itself so that no API avoids it (a direct
+ * Ledger API exercise included). Splice's DevNet faucet is limited per tap too; without a limit
+ * one user could mint close to Numeric 10's maximum and push another party's holdings past it.
+ * A million CC is far more than any DevNet test needs and leaves 22 digits of headroom.
+ */
+export const DEVNET_TAP_LIMIT = Numeric.parse("1000000");
+
 export const AmuletRules_DevNet_Tap = choice({
   name: "AmuletRules_DevNet_Tap",
   consuming: false,
@@ -157,6 +165,7 @@ export const AmuletRules_DevNet_Tap = choice({
   controllers: (_r: AmuletRulesPayload, arg) => [arg.receiver],
   body: async (ctx, self, arg) => {
     ctx.require(self.payload.isDevNet, "isDevNet flag is true");
+    ctx.require(!arg.amount.gt(DEVNET_TAP_LIMIT), `a DevNet tap mints at most ${DEVNET_TAP_LIMIT} CC`);
     const result = await ctx.exercise(AmuletRules, self.contractId, AmuletRules_Mint, arg);
     return { amuletSum: (result as { amuletSum: ValueOf<typeof createSummary> }).amuletSum, meta: txMeta("mint", { reason: "tapped faucet" }) };
   },

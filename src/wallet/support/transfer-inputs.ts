@@ -73,13 +73,13 @@ export async function spendableOf(deps: WalletDeps, party: string, options: { re
   }
   for (const c of appCoupons) {
     const r = issuing.get(c.payload.round.number);
-    if (!r || (c.payload.beneficiary ?? c.payload.provider) !== party) continue;
+    if (!r || c.payload.dso !== deps.dso || (c.payload.beneficiary ?? c.payload.provider) !== party) continue;
     const rate = c.payload.featured ? r.issuancePerFeaturedAppRewardCoupon : r.issuancePerUnfeaturedAppRewardCoupon;
     candidates.push({ contractId: c.contractId, value: c.payload.amount.mul(rate), kind: "coupon", round: r.round.number, input: { tag: "InputAppRewardCoupon", value: c.contractId } });
   }
   for (const c of validatorCoupons) {
     const r = issuing.get(c.payload.round.number);
-    if (!r || !validatorRights.has(c.payload.user)) continue;
+    if (!r || c.payload.dso !== deps.dso || !validatorRights.has(c.payload.user)) continue;
     candidates.push({
       contractId: c.contractId,
       value: c.payload.amount.mul(r.issuancePerValidatorRewardCoupon),
@@ -91,7 +91,7 @@ export async function spendableOf(deps: WalletDeps, party: string, options: { re
   }
   for (const l of liveness) {
     const r = issuing.get(l.payload.round.number);
-    if (!r || l.payload.validator !== party) continue;
+    if (!r || l.payload.dso !== deps.dso || l.payload.validator !== party) continue;
     candidates.push({
       contractId: l.contractId,
       value: r.optIssuancePerValidatorFaucetCoupon ?? Numeric.zero,

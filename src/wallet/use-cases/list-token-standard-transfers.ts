@@ -5,5 +5,6 @@ import type { WalletDeps } from "../wallet-deps.js";
 
 export async function listTokenStandardTransfers(deps: WalletDeps, party: string): Promise<Active<AmuletTransferInstructionPayload>[]> {
   const all = await deps.client.active(AmuletTransferInstruction, [party]);
-  return all.filter((i) => i.payload.transfer.sender === party || i.payload.transfer.receiver === party);
+  // CC's instructions only: anyone can sign one naming itself as the instrument's admin.
+  return all.filter((i) => i.payload.transfer.instrumentId.admin === deps.dso && (i.payload.transfer.sender === party || i.payload.transfer.receiver === party));
 }

@@ -41,7 +41,7 @@ export async function sendViaPreapproval(deps: WalletDeps, req: PreapprovalSend)
 async function send(deps: WalletDeps, req: PreapprovalSend, preapproval: NonNullable<Awaited<ReturnType<typeof findPreapproval>>>): Promise<void> {
   const spendable = await spendableOf(deps, req.sender);
   const inputs = pickInputs(spendable.candidates, req.amount);
-  const [featured] = (await deps.client.active(FeaturedAppRight, [preapproval.payload.provider])).filter((f) => f.payload.provider === preapproval.payload.provider);
+  const [featured] = (await deps.client.active(FeaturedAppRight, [preapproval.payload.provider])).filter((f) => f.payload.dso === deps.dso && f.payload.provider === preapproval.payload.provider);
   const { context, disclosed } = contextFor(spendable, inputs, featured?.contractId ?? null);
   // Every contract here was looked up by the wallet: one spent meanwhile is contention (429).
   await withPickedContracts(() =>

@@ -1,16 +1,12 @@
 /** `POST /v0/wallet/tap` (DevNet): mint CC to the party through `AmuletRules_DevNet_Tap`. */
 import { latestOpenRound } from "../../network/network-state.js";
 import { Numeric } from "../../ledger/numeric.js";
-import { AmuletRules, AmuletRules_DevNet_Tap } from "../../templates/splice/amulet-rules.js";
+import { AmuletRules, AmuletRules_DevNet_Tap, DEVNET_TAP_LIMIT } from "../../templates/splice/amulet-rules.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import { walletErrors } from "../wallet-error.js";
 
-/**
- * The most one tap mints. Splice's DevNet faucet is limited per tap too; without a limit one
- * user could mint close to Numeric 10's maximum and push another party's holdings past it. A
- * million CC is far more than any DevNet test needs and leaves 22 digits of headroom.
- */
-export const MAX_TAP_AMOUNT = Numeric.parse("1000000");
+/** The most one tap mints (the choice checks it too; refused here with Splice's 400 first). */
+export const MAX_TAP_AMOUNT = DEVNET_TAP_LIMIT;
 
 export async function tap(deps: WalletDeps, party: string, amount: Numeric, commandId?: string): Promise<string> {
   if (!amount.isPositive()) throw walletErrors.badRequest("amount must be positive");

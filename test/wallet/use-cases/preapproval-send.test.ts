@@ -64,8 +64,9 @@ describe("send via preapproval", () => {
     await preapprove(victim);
     await preapprove(carol);
     await fx.tap(victim, "5");
-    // A ledger-level tap has no wallet cap: the ledger can hold any single amount in range.
-    await fx.tap(mallory, huge);
+    // A DevNet tap is capped, even on the ledger; the DSO can still mint any amount in range.
+    await expect(fx.tap(mallory, huge)).rejects.toThrow(/a DevNet tap mints at most 1000000/);
+    await fx.rules([fx.dso, mallory], "AmuletRules_Mint", { receiver: mallory, amount: Numeric.parse(huge), openRound: (await fx.openRound()).contractId });
     await sendViaPreapproval(deps, { sender: mallory, receiver: victim, amount: Numeric.parse(huge), deduplicationId: "huge" });
     // The victim's holdings sum past 28 integer digits; the balance is exact anyway.
     const balance = await getBalance(deps, victim);

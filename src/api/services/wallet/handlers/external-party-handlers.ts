@@ -60,16 +60,32 @@ function keyOf(publicKeyHex: string) {
   }
 }
 
-/** The OpenAPI's `amount: number`, or a decimal string; a number with more digits than a double keeps is refused. */
+/**
+ * The OpenAPI's `amount: number`, or a decimal string. A number is read as the decimal it was
+ * written as (its shortest form), so one with more than 10 decimals is refused as its string
+ * would be, not rounded; one with more digits than a double keeps is refused too.
+ */
 function amountOf(v: Value | undefined) {
   const k = v?.kind;
   if (k?.case === "stringValue") return parseAmount("amount", k.value);
   if (k?.case !== "numberValue") throw walletErrors.badRequest("amount: expected a number or a decimal string");
-  const text = Math.abs(k.value) < 1e21 ? k.value.toFixed(10).replace(/\.?0+$/, "") : String(k.value);
+  const text = plainDecimal(k.value);
   if (text.replace(/^-?0*\.?0*/, "").replace(".", "").length > 15) {
     throw walletErrors.badRequest(`amount: ${k.value} has more significant digits than a JSON number carries exactly; send it as a decimal string`);
   }
   return parseAmount("amount", text);
+}
+
+/** `n`'s shortest decimal form without an exponent: 2.5e-10 is "0.00000000025". */
+function plainDecimal(n: number): string {
+  const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(String(n));
+  if (!m) return String(n);
+  const [, sign, int, frac = "", exp] = m;
+  const digits = int + frac;
+  const point = int.length + Number(exp);
+  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
+  if (point >= digits.length) return sign + digits + "0".repeat(point - digits.length);
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
 /** Prepares `external` for `party`'s key, as the node's own ledger user (Splice's endpoints estimate no cost). */

@@ -27,10 +27,11 @@ const positionToProto = (api: WalletApi, p: Position<ContractRecord>) => ({
   effectiveAmount: p.effectiveAmount.toString(),
 });
 
-async function contractsOf<P>(api: WalletApi, template: Template<P>, party: string, mine: (p: P) => boolean) {
+/** The party's contracts of `template` that the network's DSO signed (anyone can sign one naming itself as `dso`). */
+async function contractsOf<P extends { readonly dso: string }>(api: WalletApi, template: Template<P>, party: string, mine: (p: P) => boolean) {
   const active = await api.wallet.client.active(template, [party]);
   return active
-    .filter((c) => mine(c.payload))
+    .filter((c) => c.payload.dso === api.wallet.dso && mine(c.payload))
     .slice(0, COUPON_LIST_LIMIT)
     .map((c) => contractToProto(c.record, api.ledger.registry));
 }

@@ -1,0 +1,137 @@
+/**
+ * Contracts the DSO signs carry the DSO in a field (`dso`, an instrument's `admin`), and anyone
+ * can sign one naming itself there and its victim (or the DSO) as observer: Daml allows it, and
+ * the real DSO's automation and the wallet read them by stakeholder. Each reader must count only
+ * the network's DSO's contracts, as Splice's stores do. Every case here was an attack that worked.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Numeric } from "../../src/ledger/numeric.js";
+import {
+  AmuletRules,
+  AppRewardCoupon,
+  FeaturedAppRight,
+  IssuingMiningRound,
+  ValidatorLivenessActivityRecord,
+  ValidatorRewardCoupon,
+  type AmuletRulesPayload,
+} from "../../src/templates/splice/index.js";
+import { MemberTraffic } from "../../src/templates/splice/decentralized-synchronizer.js";
+import { ValidatorLicense } from "../../src/templates/splice/validator-license.js";
+import { readTrafficLimits } from "../../src/network/traffic/traffic-limits.js";
+import { sendViaPreapproval } from "../../src/wallet/use-cases/send-via-preapproval.js";
+import { newWalletLocal, type WalletDeps } from "../../src/wallet/wallet-deps.js";
+import { choiceOf } from "../support/choice-of.js";
+import { configFile, startCc, type CcFixture } from "../support/cc-fixture.js";
+
+let fx: CcFixture;
+let deps: WalletDeps;
+let evil: string;
+beforeAll(async () => {
+  fx = await startCc(configFile({ automation: { collectRewards: false, mergeHoldings: false, renewPreapprovals: false } }));
+  deps = { ...fx.t.server.wallet, client: fx.client, local: newWalletLocal() };
+  evil = await fx.party("evil");
+});
+afterAll(() => fx.stop());
+
+const N = (s: string) => Numeric.parse(s);
+
+/** A coupon evil signs as its "dso", naming `provider` (the victim, or the DSO) as observer. */
+const forgedCoupon = (provider: string, round: bigint, amount: string) =>
+  fx.client.create([evil], AppRewardCoupon, { dso: evil, provider, featured: false, amount: N(amount), round: { number: round }, beneficiary: null });
+
+async function preapprove(receiver: string, provider: string): Promise<void> {
+  const s = await fx.network();
+  const [funds] = await fx.holdings(provider);
+  await fx.client.exercise(
+    [provider, receiver],
+    AmuletRules,
+    s.rules.contractId,
+    choiceOf<AmuletRulesPayload>(AmuletRules, "AmuletRules_CreateTransferPreapproval"),
+    {
+      context: { amuletRules: s.rules.contractId, context: { openMiningRound: (await fx.openRound()).contractId, issuingMiningRounds: [], validatorRights: [], featuredAppRight: null } },
+      inputs: [{ tag: "InputAmulet", value: funds.contractId }],
+      receiver,
+      provider,
+      expiresAt: fx.clock.now() + 90n * 86_400_000_000n,
+    },
+    { disclosed: await fx.disclosed() },
+  );
+}
+
+describe("contracts signed by a party posing as the DSO", () => {
+  it("forged coupons neither change a round's issuance nor stop rounds issuing (a sum past Numeric 10 among them)", async () => {
+    const next = (await fx.openRound()).number;
+    await forgedCoupon(fx.dso, next, "1000000000000000000000");
+    await fx.client.create([evil], ValidatorRewardCoupon, { dso: evil, user: fx.dso, amount: N("1000000000000000000000"), round: { number: next } });
+    await forgedCoupon(fx.dso, next + 1n, "9000000000000000000000000000");
+    await forgedCoupon(fx.dso, next + 1n, "9000000000000000000000000000");
+    await fx.toRound(next + 4n);
+    const issuing = await fx.client.active(IssuingMiningRound, [fx.dso]);
+    const of = (n: bigint) => issuing.find((i) => i.payload.round.number === n)?.payload;
+    // Without coupons the rates are at their caps (the forged totals drove them to 0).
+    expect(of(next)?.issuancePerUnfeaturedAppRewardCoupon.toString()).toBe("0.6000000000");
+    expect(of(next)?.issuancePerValidatorRewardCoupon.toString()).toBe("0.2000000000");
+    // The round whose forged coupons sum past the range issued as well (it threw every second).
+    expect(of(next + 1n)?.issuancePerUnfeaturedAppRewardCoupon.toString()).toBe("0.6000000000");
+  });
+
+  it("a forged coupon for the victim is not picked as an input: its sends go through", async () => {
+    const victim = await fx.party("victim");
+    const receiver = await fx.party("receiver");
+    await fx.tap(fx.validator, "1000");
+    await fx.tap(victim, "50");
+    await preapprove(receiver, fx.validator);
+    const issuingRounds = (await fx.network()).issuingRounds.map((r) => r.payload.round.number);
+    for (const n of issuingRounds) await forgedCoupon(victim, n, "1000");
+    await fx.client.create([evil], ValidatorLivenessActivityRecord, { dso: evil, validator: victim, round: { number: issuingRounds[0] } });
+    await sendViaPreapproval(deps, { sender: victim, receiver, amount: N("5"), deduplicationId: "forged-coupons" });
+    const received = (await fx.holdings(receiver)).map((h) => h.payload.amount.initialAmount.toString());
+    expect(received).toContain("5.0000000000");
+  });
+
+  it("a forged FeaturedAppRight for the preapproval's provider does not break a send to its receiver", async () => {
+    const bob = await fx.party("bob");
+    const alice = await fx.party("alice");
+    await fx.tap(bob, "200");
+    await fx.tap(alice, "50");
+    await preapprove(bob, bob); // a self-provided preapproval: bob has no real featured right
+    await fx.client.create([evil], FeaturedAppRight, { dso: evil, provider: bob });
+    await sendViaPreapproval(deps, { sender: alice, receiver: bob, amount: N("3"), deduplicationId: "forged-right" });
+    expect((await fx.holdings(bob)).map((h) => h.payload.amount.initialAmount.toString())).toContain("3.0000000000");
+  });
+
+  it("a forged ValidatorLicense does not stop the validator's liveness records", async () => {
+    const latest = async () =>
+      (await fx.client.active(ValidatorLivenessActivityRecord, [fx.validator])).filter((r) => r.payload.dso === fx.dso).reduce((m, r) => (r.payload.round.number > m ? r.payload.round.number : m), -1n);
+    const before = await latest();
+    await fx.client.create([evil], ValidatorLicense, {
+      validator: fx.validator,
+      sponsor: evil,
+      dso: evil,
+      faucetState: { firstReceivedFor: { number: 0n }, lastReceivedFor: { number: 999_999_999n }, numCouponsMissed: 0n },
+      lastActiveAt: null,
+    });
+    const target = (await fx.openRound()).number + 2n;
+    await fx.toRound(target);
+    // One record per round goes on: the latest is for the latest open round (it stopped at the forged one's).
+    expect(await latest()).toBeGreaterThan(before);
+    expect(await latest()).toBe(target);
+  });
+
+  it("a forged MemberTraffic buys the participant no traffic", async () => {
+    const member = fx.t.server.api.identity.participantId;
+    const limits = await readTrafficLimits(fx.t.server.store, member, fx.dso);
+    expect(limits).toBeDefined();
+    await fx.client.create([evil], MemberTraffic, {
+      dso: evil,
+      memberId: member,
+      synchronizerId: limits!.synchronizerId,
+      migrationId: 0n,
+      totalPurchased: 1_000_000_000_000n,
+      numPurchases: 1n,
+      amuletSpent: N("0"),
+      usdSpent: N("0"),
+    });
+    expect((await readTrafficLimits(fx.t.server.store, member, fx.dso))!.purchased).toBe(limits!.purchased);
+  });
+});
