@@ -29,6 +29,7 @@ import { admitAuthenticated } from "./api/services/call-admission.js";
 import { bootstrap, bootstrapValidatorOperator } from "./bootstrap.js";
 import type { Config } from "./config/index.js";
 import { PreparedInterpretations } from "./ledger/prepared-interpretations.js";
+import { partyIdFor } from "./ledger/ids.js";
 import { SigningKeyCache } from "./external/signing-key-cache.js";
 import { NetworkCache } from "./network/network-cache.js";
 import { StaticClock, WallClock } from "./ledger/clock.js";
@@ -156,7 +157,8 @@ async function openLedgerApi(config: Config, log: Logger, metrics: NodeMetrics):
   const clock =
     config.time === "static" ? new StaticClock(BigInt((await store.setting(STATIC_TIME_SETTING)) ?? "0")) : new WallClock();
   const registry = createRegistry();
-  const traffic = config.network.meterTraffic ? await TrafficMeter.open(store, identity.participantId) : undefined;
+  // The DSO's party id is its hint in this node's namespace (startApps allocates it).
+  const traffic = config.network.meterTraffic ? await TrafficMeter.open(store, identity.participantId, partyIdFor(DSO_PARTY_HINT, identity.namespace)) : undefined;
   const ledger = await Ledger.open(
     { store, registry, clock, maxDeduplicationSeconds: config.maxDeduplicationSeconds, onOutcome: (o, seconds) => metrics.commit(o.kind, seconds), traffic },
     (e) => log.error({ err: e }, "transaction feed reader failed"),
@@ -191,7 +193,6 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
   const client = new LedgerClient(ledger, config.validatorUser, api.namespace);
   const dso = await client.allocateParty(DSO_PARTY_HINT);
   api.traffic?.exemptParty(dso);
-  api.traffic?.limitsFrom(dso);
   const topup = config.automation.topup;
   if (topup.enabled && topup.targetThroughput > 0) api.traffic?.reserveFor(config.validatorUser, BigInt(topup.reservedTraffic));
   const onboarding: OnboardingDeps = {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CreateTransferPreapprovalResponseSchema } from "../../gen/ccwallet/wallet/v0/wallet_internal_pb.js";
 import { Numeric } from "../../src/ledger/numeric.js";
 import { latestOpenRound, readNetwork } from "../../src/network/network-state.js";
-import { AmuletRules, AmuletRules_DevNet_Tap } from "../../src/templates/splice/amulet-rules.js";
+import { AmuletRules, AmuletRules_DevNet_Tap, AmuletRules_Mint } from "../../src/templates/splice/amulet-rules.js";
 import { TransferPreapprovalProposal } from "../../src/templates/splice/wallet/transfer-preapproval-proposal.js";
 import { ResponseLog } from "../support/openapi-validator.js";
 import { describeOpenApiConformance } from "../support/openapi-conformance.js";
@@ -183,11 +183,15 @@ describe("POST /v0/wallet/transfer-preapproval/send", () => {
 
 describe("numeric overflow (issue #10): one user cannot break another's wallet", () => {
   /** A ledger-level tap, past the wallet's per-tap cap: the ledger can hold any single amount in range. */
-  async function ledgerTap(party: string, amount: string): Promise<void> {
+  /** A DevNet tap through the Ledger API's path (no wallet in between), or the DSO's own mint. */
+  async function ledgerMint(party: string, amount: string, as: "tap" | "dso"): Promise<void> {
     const deps = ccDeps(s);
     const state = await readNetwork(deps.client, deps.dso);
     const round = latestOpenRound(state, deps.clock.now());
-    await deps.client.exercise([party], AmuletRules, state.rules.contractId, AmuletRules_DevNet_Tap, { receiver: party, amount: Numeric.parse(amount), openRound: round.contractId }, { disclosed: [state.rules.record, round.record] });
+    const arg = { receiver: party, amount: Numeric.parse(amount), openRound: round.contractId };
+    const disclosed = { disclosed: [state.rules.record, round.record] };
+    if (as === "tap") await deps.client.exercise([party], AmuletRules, state.rules.contractId, AmuletRules_DevNet_Tap, arg, disclosed);
+    else await deps.client.exercise([deps.dso, party], AmuletRules, state.rules.contractId, AmuletRules_Mint, arg, disclosed);
   }
   const huge = "9".repeat(28);
 
@@ -200,7 +204,9 @@ describe("numeric overflow (issue #10): one user cannot break another's wallet",
     expect(capped.status).toBe(400);
     expect(capped.body.error).toMatch(/at most 1000000\.0000000000 CC per tap/);
     await fund(s, victim.party, "5");
-    await ledgerTap(mallory.party, huge);
+    // The cap holds on the ledger too (a user could exercise the tap choice directly); the DSO's mint has none.
+    await expect(ledgerMint(mallory.party, huge, "tap")).rejects.toThrow(/a DevNet tap mints at most 1000000/);
+    await ledgerMint(mallory.party, huge, "dso");
     const sent = await call("POST", "/v0/wallet/transfer-preapproval/send", mallory, { receiver_party_id: victim.party, amount: huge, deduplication_id: "huge" });
     expect(sent.status, sent.text).toBe(200);
     const balance = await s.json("GET", "/v0/wallet/balance", undefined, victim.token);

@@ -21,12 +21,11 @@ export const AMULET_RULES_ID = qualifiedId(AmuletRules.id);
 export const MEMBER_TRAFFIC_ID = qualifiedId(MemberTraffic.id);
 
 /**
- * The limits now, or undefined before the network has its DSO and AmuletRules (genesis is free).
+ * The limits now, or undefined before the network has its AmuletRules (genesis is free).
  * Only the DSO's contracts count: anyone can sign an AmuletRules or a MemberTraffic naming itself
  * as `dso`, and one naming this member would otherwise buy it traffic for nothing.
  */
-export async function readTrafficLimits(store: LedgerStore, member: string, dso: string | undefined): Promise<TrafficLimits | undefined> {
-  if (dso === undefined) return undefined;
+export async function readTrafficLimits(store: LedgerStore, member: string, dso: string): Promise<TrafficLimits | undefined> {
   const rules = (await store.activeContracts({ templateIds: [AMULET_RULES_ID] }))
     .map((r) => fromDamlJson(AmuletRules.payload, r.payload) as AmuletRulesPayload)
     .find((p) => p.dso === dso);

@@ -46,7 +46,6 @@ export class TrafficMeter implements TrafficPort {
   private state: TrafficState | undefined;
   private limits: Promise<TrafficLimits | undefined> | undefined;
   private readonly exempt = new Set<string>();
-  private dso: string | undefined;
   private reserve: { readonly userId: string; readonly bytes: bigint } | undefined;
   private offset = 0n;
   private saving: Promise<void> | undefined;
@@ -56,11 +55,13 @@ export class TrafficMeter implements TrafficPort {
   private constructor(
     private readonly store: Store,
     readonly member: string,
+    /** The network's DSO, whose AmuletRules and MemberTraffic contracts alone set the limits. */
+    private readonly dso: string,
   ) {}
 
-  /** A meter for `member`, its account restored from the store. */
-  static async open(store: Store, member: string): Promise<TrafficMeter> {
-    const meter = new TrafficMeter(store, member);
+  /** A meter for `member` on `dso`'s network, its account restored from the store. */
+  static async open(store: Store, member: string, dso: string): Promise<TrafficMeter> {
+    const meter = new TrafficMeter(store, member, dso);
     await meter.restore();
     return meter;
   }
@@ -71,12 +72,6 @@ export class TrafficMeter implements TrafficPort {
    */
   exemptParty(party: string): void {
     this.exempt.add(party);
-  }
-
-  /** The network's DSO, whose AmuletRules and MemberTraffic contracts alone set the limits. */
-  limitsFrom(dso: string): void {
-    this.dso = dso;
-    this.limits = undefined;
   }
 
   /**
