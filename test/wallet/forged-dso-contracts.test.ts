@@ -18,6 +18,9 @@ import {
 import { MemberTraffic } from "../../src/templates/splice/decentralized-synchronizer.js";
 import { ValidatorLicense } from "../../src/templates/splice/validator-license.js";
 import { readTrafficLimits } from "../../src/network/traffic/traffic-limits.js";
+import { AmuletTransferInstruction } from "../../src/templates/splice/amulet-transfer-instruction.js";
+import { expireTransferInstructions } from "../../src/dso/token-standard.js";
+import { listTokenStandardTransfers } from "../../src/wallet/use-cases/list-token-standard-transfers.js";
 import { sendViaPreapproval } from "../../src/wallet/use-cases/send-via-preapproval.js";
 import { newWalletLocal, type WalletDeps } from "../../src/wallet/wallet-deps.js";
 import { choiceOf } from "../support/choice-of.js";
@@ -116,6 +119,32 @@ describe("contracts signed by a party posing as the DSO", () => {
     // One record per round goes on: the latest is for the latest open round (it stopped at the forged one's).
     expect(await latest()).toBeGreaterThan(before);
     expect(await latest()).toBe(target);
+  });
+
+  it("forged transfer instructions neither stop the DSO's expiry of its own nor show in a wallet's list", async () => {
+    const victim = await fx.party("ti-victim");
+    const [any] = await fx.holdings(fx.validator);
+    const now = fx.clock.now();
+    const forged = (receiver: string) =>
+      fx.client.create([evil], AmuletTransferInstruction, {
+        lockedAmulet: any.contractId,
+        transfer: { sender: evil, receiver, amount: N("9999999999999999999999999999"), instrumentId: { admin: evil, id: "Amulet" }, requestedAt: now, executeBefore: now, inputHoldingCids: [], meta: { values: new Map() } },
+      });
+    await forged(fx.dso);
+    await forged(victim);
+    // It threw on the forged one ("requires authorizers"), and failed the whole batch, every second.
+    expect(await expireTransferInstructions(fx.client, await fx.network(), now + 1n)).toBe(false);
+    expect(await listTokenStandardTransfers(deps, victim)).toEqual([]);
+  });
+
+  it("forged coupons do not show in the wallet's coupon lists (/v0)", async () => {
+    const operator = await fx.t.token("administrator");
+    const onboarded = await fx.t.json("POST", "/v0/admin/users", { name: "forged-lists" }, operator);
+    expect(onboarded.status, onboarded.text).toBe(200);
+    await forgedCoupon(onboarded.body.party_id, (await fx.openRound()).number, "1000");
+    const listed = await fx.t.json("GET", "/v0/wallet/app-reward-coupons", undefined, await fx.t.token("forged-lists"));
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.app_reward_coupons).toEqual([]);
   });
 
   it("a forged MemberTraffic buys the participant no traffic", async () => {
