@@ -16,6 +16,25 @@ export async function actOnAll<T>(due: readonly T[], act: (item: T) => Promise<b
   return results.some((r) => r.status === "fulfilled" && r.value !== false);
 }
 
+/**
+ * Acts on each item in turn (a party's spends wait for each other anyway); true if any acted. One
+ * party's failure (a coupon it cannot spend, a fee it cannot pay) no longer skips every party after
+ * it in the pass: all have their turn, then the first failure goes to the loop as with actOnAll.
+ */
+export async function actOnEach<T>(due: Iterable<T>, act: (item: T) => Promise<boolean | void>): Promise<boolean> {
+  let acted = false;
+  let failure: { readonly reason: unknown } | undefined;
+  for (const item of due) {
+    try {
+      if ((await act(item)) !== false) acted = true;
+    } catch (reason) {
+      failure ??= { reason };
+    }
+  }
+  if (failure) throw forTheLoop(failure.reason);
+  return acted;
+}
+
 function forTheLoop(failure: unknown): unknown {
   const kind = walletErrorOf(failure).kind;
   if (failure instanceof LedgerError && (kind === "too-many-requests" || kind === "not-found")) return failure;

@@ -10,14 +10,11 @@ import { MAX_INPUTS } from "../support/select-inputs.js";
 import { spendingAs } from "../support/spend-queue.js";
 import { contextFor, spendableOf, type Spendable, type SpendableCandidate } from "../support/transfer-inputs.js";
 import type { WalletDeps } from "../wallet-deps.js";
+import { actOnEach } from "./act-on-each.js";
 import type { WalletParties } from "./wallet-parties.js";
 
 export async function collectRewards(deps: WalletDeps, parties: WalletParties, state: NetworkState): Promise<boolean> {
-  let acted = false;
-  for (const party of await parties()) {
-    if (await spendingAs(deps, party, () => collectFor(deps, party, state))) acted = true;
-  }
-  return acted;
+  return actOnEach(await parties(), (party) => spendingAs(deps, party, () => collectFor(deps, party, state)));
 }
 
 async function collectFor(deps: WalletDeps, party: string, state: NetworkState): Promise<boolean> {

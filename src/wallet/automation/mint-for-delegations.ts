@@ -12,6 +12,7 @@ import { MAX_INPUTS } from "../support/select-inputs.js";
 import { spendingAs } from "../support/spend-queue.js";
 import { contextFor, spendableOf, type SpendableCandidate } from "../support/transfer-inputs.js";
 import type { WalletDeps } from "../wallet-deps.js";
+import { actOnEach } from "./act-on-each.js";
 import type { WalletParties } from "./wallet-parties.js";
 
 export async function mintForDelegations(deps: WalletDeps, parties: WalletParties, state: NetworkState, now: bigint): Promise<boolean> {
@@ -21,11 +22,7 @@ export async function mintForDelegations(deps: WalletDeps, parties: WalletPartie
   const delegations = (await deps.client.active(MintingDelegation)).filter(
     (d) => hosted.has(d.payload.delegate) && d.payload.dso === deps.dso && d.payload.expiresAt > now,
   );
-  let acted = false;
-  for (const d of delegations) {
-    if (await spendingAs(deps, d.payload.beneficiary, () => mintFor(deps, state, d))) acted = true;
-  }
-  return acted;
+  return actOnEach(delegations, (d) => spendingAs(deps, d.payload.beneficiary, () => mintFor(deps, state, d)));
 }
 
 /** The inputs a mint takes: every positive coupon, then the smallest holdings past 2× the limit. */

@@ -12,13 +12,13 @@ import { pickInputs } from "../use-cases/send-via-preapproval.js";
 import { spendingAs } from "../support/spend-queue.js";
 import { contextFor, spendableOf } from "../support/transfer-inputs.js";
 import type { WalletDeps } from "../wallet-deps.js";
+import { actOnEach } from "./act-on-each.js";
 
 export async function renewPreapprovals(deps: WalletDeps, state: NetworkState, now: bigint): Promise<boolean> {
   const due = (await deps.client.active(TransferPreapproval, [deps.validator])).filter(
     (p) => p.payload.provider === deps.validator && p.payload.expiresAt > now && p.payload.expiresAt - now < deps.preapprovals.renewWithinMicros,
   );
-  for (const p of due) await spendingAs(deps, deps.validator, () => renew(deps, state, p));
-  return due.length > 0;
+  return actOnEach(due, (p) => spendingAs(deps, deps.validator, () => renew(deps, state, p)));
 }
 
 async function renew(deps: WalletDeps, state: NetworkState, p: Active<TransferPreapprovalPayload>): Promise<void> {

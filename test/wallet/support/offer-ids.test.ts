@@ -1,6 +1,6 @@
 /** Pure pieces of the offer use cases: tracked command ids, history event ids, the automation's error policy. */
 import { describe, expect, it } from "vitest";
-import { actOnAll } from "../../../src/wallet/automation/act-on-each.js";
+import { actOnAll, actOnEach } from "../../../src/wallet/automation/act-on-each.js";
 import { errors } from "../../../src/ledger/errors.js";
 import { isLedgerString } from "../../../src/ledger/ids.js";
 import { actionCommandId } from "../../../src/wallet/support/contract-action.js";
@@ -48,5 +48,28 @@ describe("actOnAll", () => {
     expect(await actOnAll([], async () => undefined)).toBe(false);
     expect(await actOnAll([1], async () => false)).toBe(false);
     expect(await actOnAll([1], async () => undefined)).toBe(true);
+  });
+});
+
+describe("actOnEach", () => {
+  it("gives every item its turn, in order, even after one fails; then rethrows the first failure as actOnAll does", async () => {
+    const done: number[] = [];
+    let running = 0;
+    const contention = errors.inactiveContracts(["00ab"]);
+    await expect(
+      actOnEach([1, 2, 3, 4], async (i) => {
+        expect(running++).toBe(0); // one at a time
+        await new Promise((r) => setTimeout(r, 1));
+        running--;
+        if (i === 2) throw contention;
+        if (i === 3) throw new Error("later");
+        done.push(i);
+      }),
+    ).rejects.toBe(contention);
+    expect(done).toEqual([1, 4]);
+    const boom = new Error("boom");
+    await expect(actOnEach([1], async () => Promise.reject(boom))).rejects.toMatchObject({ message: "wallet automation action failed", cause: boom });
+    expect(await actOnEach([], async () => true)).toBe(false);
+    expect(await actOnEach([1, 2], async (i) => i === 2)).toBe(true);
   });
 });
