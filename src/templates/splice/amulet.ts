@@ -82,6 +82,8 @@ const openRoundArg = t.record({ openRoundCid: t.contractId });
 
 async function unlockWithRound(ctx: UpdateContext, self: ContractRef<LockedAmuletPayload>, openRoundCid: string, reason: string) {
   const round = await ctx.fetch(OpenMiningRound, openRoundCid);
+  // Splice's fetchReferenceData (ForDso with dso = amulet.dso): a round anyone signed as "dso" would report its price and number.
+  ctx.require(round.dso === self.payload.amulet.dso, "OpenMiningRound belongs to this DSO");
   const amulet = await ctx.create(Amulet, self.payload.amulet);
   return { amuletSum: { amulet, amuletPrice: round.amuletPrice, round: round.round }, meta: txMeta("unlock", { reason }) };
 }

@@ -5,6 +5,7 @@ import {
   Amulet,
   LockedAmulet,
   MemberTraffic,
+  OpenMiningRound,
   ValidatorRewardCoupon,
   type LockedAmuletPayload,
   type TransferResult,
@@ -50,6 +51,11 @@ describe("LockedAmulet", () => {
     await refused(fx.client.exercise([alice], LockedAmulet, cid, lockedChoice("LockedAmulet_Unlock"), { openRoundCid: open.contractId }), /requires authorizers/);
     await refused(fx.client.exercise([alice], LockedAmulet, cid, lockedChoice("LockedAmulet_UnlockV2"), {}), /requires authorizers/);
     expect(await fx.snapshot()).toEqual(before);
+    // A round signed by a party posing as the DSO (its own price and number) is not this DSO's.
+    const forgedRound = await fx.client.create([alice], OpenMiningRound, { ...(await fx.client.contract(OpenMiningRound, open.contractId))!.payload, dso: alice });
+    const forgedSnapshot = await fx.snapshot();
+    await refused(fx.client.exercise([alice, bob], LockedAmulet, cid, lockedChoice("LockedAmulet_Unlock"), { openRoundCid: forgedRound }), /OpenMiningRound belongs to this DSO/);
+    expect(await fx.snapshot()).toEqual(forgedSnapshot);
     const { result } = await fx.client.exercise([alice, bob], LockedAmulet, cid, lockedChoice<{ amuletSum: { amulet: string; round: { number: bigint } } }>("LockedAmulet_Unlock"), {
       openRoundCid: open.contractId,
     });
