@@ -7,13 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Numeric } from "../../src/ledger/numeric.js";
 import {
-  AmuletRules,
   AppRewardCoupon,
   FeaturedAppRight,
   IssuingMiningRound,
   ValidatorLivenessActivityRecord,
   ValidatorRewardCoupon,
-  type AmuletRulesPayload,
 } from "../../src/templates/splice/index.js";
 import { MemberTraffic } from "../../src/templates/splice/decentralized-synchronizer.js";
 import { ValidatorLicense } from "../../src/templates/splice/validator-license.js";
@@ -23,8 +21,7 @@ import { expireTransferInstructions } from "../../src/dso/token-standard.js";
 import { listTokenStandardTransfers } from "../../src/wallet/use-cases/list-token-standard-transfers.js";
 import { sendViaPreapproval } from "../../src/wallet/use-cases/send-via-preapproval.js";
 import { newWalletLocal, type WalletDeps } from "../../src/wallet/wallet-deps.js";
-import { choiceOf } from "../support/choice-of.js";
-import { configFile, startCc, type CcFixture } from "../support/cc-fixture.js";
+import { amuletInput, configFile, startCc, type CcFixture } from "../support/cc-fixture.js";
 
 let fx: CcFixture;
 let deps: WalletDeps;
@@ -42,23 +39,10 @@ const N = (s: string) => Numeric.parse(s);
 const forgedCoupon = (provider: string, round: bigint, amount: string) =>
   fx.client.create([evil], AppRewardCoupon, { dso: evil, provider, featured: false, amount: N(amount), round: { number: round }, beneficiary: null });
 
+/** A preapproval for `receiver` provided (and paid for) by `provider`, from one of its holdings. */
 async function preapprove(receiver: string, provider: string): Promise<void> {
-  const s = await fx.network();
   const [funds] = await fx.holdings(provider);
-  await fx.client.exercise(
-    [provider, receiver],
-    AmuletRules,
-    s.rules.contractId,
-    choiceOf<AmuletRulesPayload>(AmuletRules, "AmuletRules_CreateTransferPreapproval"),
-    {
-      context: { amuletRules: s.rules.contractId, context: { openMiningRound: (await fx.openRound()).contractId, issuingMiningRounds: [], validatorRights: [], featuredAppRight: null } },
-      inputs: [{ tag: "InputAmulet", value: funds.contractId }],
-      receiver,
-      provider,
-      expiresAt: fx.clock.now() + 90n * 86_400_000_000n,
-    },
-    { disclosed: await fx.disclosed() },
-  );
+  await fx.createPreapproval(provider, receiver, [amuletInput(funds.contractId)], fx.clock.now() + 90n * 86_400_000_000n);
 }
 
 describe("contracts signed by a party posing as the DSO", () => {

@@ -5,12 +5,10 @@ import { AmuletRules, AmuletRules_DevNet_Tap, DEVNET_TAP_LIMIT } from "../../tem
 import type { WalletDeps } from "../wallet-deps.js";
 import { walletErrors } from "../wallet-error.js";
 
-/** The most one tap mints (the choice checks it too; refused here with Splice's 400 first). */
-export const MAX_TAP_AMOUNT = DEVNET_TAP_LIMIT;
-
 export async function tap(deps: WalletDeps, party: string, amount: Numeric, commandId?: string): Promise<string> {
   if (!amount.isPositive()) throw walletErrors.badRequest("amount must be positive");
-  if (amount.gt(MAX_TAP_AMOUNT)) throw walletErrors.badRequest(`amount must be at most ${MAX_TAP_AMOUNT} CC per tap on DevNet`);
+  // The choice checks its cap too; refused here first, with Splice's 400.
+  if (amount.gt(DEVNET_TAP_LIMIT)) throw walletErrors.badRequest(`amount must be at most ${DEVNET_TAP_LIMIT} CC per tap on DevNet`);
   const state = await deps.network.read();
   if (!state.rules.payload.isDevNet) throw walletErrors.badRequest("tap is only available on DevNet");
   const round = latestOpenRound(state, deps.clock.now());
