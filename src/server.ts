@@ -23,7 +23,7 @@ import { parseRequestUrl, refuseUnparsableTarget } from "./api/http/request-url.
 import { createGateway } from "./api/http/gateway.js";
 import { createWebUi, isWebUiRequest } from "./api/http/web-ui.js";
 import type { Route } from "./api/http/route-table.js";
-import { createTokenVerifier, describeSecret, issueToken, loadOrCreateSecret } from "./auth/index.js";
+import { createTokenVerifier, describeSecret, isPrivileged, issueToken, loadOrCreateSecret } from "./auth/index.js";
 import { walletServices } from "./api/services/wallet/index.js";
 import { admitAuthenticated } from "./api/services/call-admission.js";
 import { bootstrap, bootstrapValidatorOperator } from "./bootstrap.js";
@@ -208,7 +208,7 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
   const validator = await bootstrapValidatorOperator(onboarding);
   const { preapprovalLifetime, renewalDuration } = config.automation.transferPreapproval;
   const preapprovals = { lifetimeMicros: BigInt(preapprovalLifetime) * 1000n, renewWithinMicros: BigInt(renewalDuration) * 1000n };
-  const wallet: WalletDeps = { ...onboarding, client, clock, dso, validator, preapprovals, network: new NetworkCache(client, dso, ledger.feed), holdings: new HoldingsIndex(ledger.feed, store), offers: OfferIndex.start(ledger.feed, store), transferCommands: new TransferCommandIndex(ledger.feed, store) };
+  const wallet: WalletDeps = { ...onboarding, client, clock, dso, validator, preapprovals, network: new NetworkCache(client, dso, ledger.feed), holdings: new HoldingsIndex(ledger.feed, store, dso), offers: OfferIndex.start(ledger.feed, store), transferCommands: new TransferCommandIndex(ledger.feed, store) };
   // The automation acts for every onboarded wallet (the operator's is one of them).
   const walletParties = () => wallet.users.walletParties();
   const network = await startNetwork({
@@ -293,7 +293,10 @@ function createListeners(
   // The web UI shares the JSON port; its dev login only where nobody else can reach it (or when enabled).
   const webUi = createWebUi({
     issueToken: (user) => issueToken({ secret: observed.secret, userId: user, audience: config.auth.audience, expiresInSeconds: 12 * 3600 }),
-    isLedgerAdmin: async (user) => user === config.adminUser || Boolean((await api.store.user(user))?.rights.some((r) => r.kind === "ParticipantAdmin" || r.kind === "IdentityProviderAdmin")),
+    isPrivileged: async (user) => {
+      const record = await api.store.user(user);
+      return user === config.adminUser || (record !== undefined && isPrivileged(record));
+    },
     // By default on a loopback listener only, and not once a real login (an OIDC issuer) is configured.
     devLogin: config.devLogin === undefined ? (isLoopbackHost(config.host) && !config.uiOidc ? "loopback" : "off") : config.devLogin ? "on" : "off",
     oidc: config.uiOidc,

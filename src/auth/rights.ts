@@ -11,6 +11,13 @@ export function isParticipantAdmin(user: UserRecord): boolean {
 
 export { canActAs } from "../ledger/records.js";
 
+const BEYOND_OWN_PARTIES: ReadonlySet<string> = new Set(["ParticipantAdmin", "IdentityProviderAdmin", "CanReadAsAnyParty", "CanExecuteAsAnyParty"]);
+
+/** Whether a user's rights reach beyond its own parties: it administers the node, or reads or executes as any party. */
+export function isPrivileged(user: UserRecord): boolean {
+  return user.rights.some((r) => BEYOND_OWN_PARTIES.has(r.kind));
+}
+
 export function canReadAs(user: UserRecord, party: string): boolean {
   return user.rights.some(
     (r) => ((r.kind === "CanReadAs" || r.kind === "CanActAs") && r.party === party) || r.kind === "CanReadAsAnyParty",

@@ -26,7 +26,8 @@ export async function getAllocationChoiceContext(deps: RegistryDeps, allocationI
   const excludeDebugFields = excludeDebugFieldsOf(requestObject(body));
   if (!isContractId(allocationId)) throw badRequest(`Invalid allocation id: ${JSON.stringify(allocationId)}`);
   const allocation = await deps.client.contract(AmuletAllocation, allocationId);
-  if (!allocation) throw notFound(`AmuletAllocation '${allocationId}' not found.`);
+  // Like Splice's scan, the registry serves its DSO's contracts only: one anyone signed as admin is unknown.
+  if (!allocation || allocation.payload.allocation.transferLeg.instrumentId.admin !== deps.dso) throw notFound(`AmuletAllocation '${allocationId}' not found.`);
   const { lockedAmulet, allocation: spec } = allocation.payload;
   const executor = spec.settlement.executor;
   return lockedAmuletContext(

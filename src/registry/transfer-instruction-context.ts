@@ -22,7 +22,8 @@ export async function getTransferInstructionChoiceContext(
   const excludeDebugFields = excludeDebugFieldsOf(requestObject(body));
   if (!isContractId(transferInstructionId)) throw badRequest(`Invalid transfer instruction id: ${JSON.stringify(transferInstructionId)}`);
   const instruction = await deps.client.contract(AmuletTransferInstruction, transferInstructionId);
-  if (!instruction) throw notFound(`AmuletTransferInstruction '${transferInstructionId}' not found.`);
+  // Like Splice's scan, the registry serves its DSO's contracts only: one anyone signed as admin is unknown.
+  if (!instruction || instruction.payload.transfer.instrumentId.admin !== deps.dso) throw notFound(`AmuletTransferInstruction '${transferInstructionId}' not found.`);
   const { lockedAmulet, transfer } = instruction.payload;
   const owner = `AmuletTransferInstruction '${transferInstructionId}'`;
   return lockedAmuletContext(deps, { lockedAmulet, transfers: choice === "accept", owner, deadline: transfer.executeBefore }, excludeDebugFields);

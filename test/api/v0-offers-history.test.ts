@@ -133,7 +133,7 @@ describe("POST /v0/wallet/transactions", () => {
       [{ page_size: -1 }, 400, /page_size: must be between 1 and 1000/],
       [{}, 400, /page_size: missing required field/],
       [{ page_size: 10, begin_after_id: "latest" }, 400, /begin_after_id: "latest" is not an event id/],
-      [{ page_size: 10, begin_after_id: "#1220ab:3" }, 404, /begin_after_id: no transaction 1220ab on this ledger/],
+      [{ page_size: 10, begin_after_id: "#1220ab:3" }, 404, /begin_after_id: no transaction 1220ab in the wallet's history/],
       [{ page_size: "ten" }, 400, /page_size: expected an integer/],
     ];
     for (const [body, status, error] of cases) {
@@ -141,6 +141,15 @@ describe("POST /v0/wallet/transactions", () => {
       expect({ body, status: r.status }).toEqual({ body, status });
       expect(r.body.error).toMatch(error);
     }
+  });
+
+  it("answers a cursor from another party's history as it answers an unknown one (404)", async () => {
+    await o.fx.tap(carol.party, "3");
+    const [tap] = await history(carol, { page_size: 1 });
+    expect(tap.transaction_subtype.choice).toBe("AmuletRules_DevNet_Tap");
+    const r = await o.call("POST", "/v0/wallet/transactions", alice.token, { page_size: 10, begin_after_id: tap.event_id });
+    expect(r.status, r.text).toBe(404);
+    expect(r.body.error).toBe(`begin_after_id: no transaction ${tap.event_id.slice(1).split(":")[0]} in the wallet's history`);
   });
 });
 

@@ -110,12 +110,21 @@ describe("the web UI on the JSON port", () => {
     }
   });
 
-  it("never signs for a ledger administrator: the configured admin user, or a user with ParticipantAdmin", async () => {
-    const created = await node.json("POST", "/v2/users", { user: { id: "ui-root" }, rights: [{ kind: { ParticipantAdmin: { value: {} } } }] });
-    expect(created.status, created.text).toBe(200);
-    for (const user of ["participant_admin", "ui-root"]) {
+  it("never signs for a user whose rights reach beyond its own parties: admins, and readers or executors as any party", async () => {
+    const privileged = [
+      ["ui-root", "ParticipantAdmin"],
+      ["ui-idp", "IdentityProviderAdmin"],
+      ["ui-indexer", "CanReadAsAnyParty"],
+      ["ui-executor", "CanExecuteAsAnyParty"],
+    ];
+    for (const [id, right] of privileged) {
+      const created = await node.json("POST", "/v2/users", { user: { id }, rights: [{ kind: { [right]: { value: {} } } }] });
+      expect(created.status, created.text).toBe(200);
+    }
+    for (const user of ["participant_admin", ...privileged.map(([id]) => id)]) {
       const r = await node.json("POST", "/ui/session", { user }, null);
-      expect([user, r.status, r.body.error]).toEqual([user, 403, "The development login signs in wallet users, not ledger administrators."]);
+      expect([user, r.status, r.body.error]).toEqual([user, 403, "The development login signs in wallet users, not ledger administrators or users who read or execute as any party."]);
+      expect(r.body).not.toHaveProperty("token");
     }
   });
 

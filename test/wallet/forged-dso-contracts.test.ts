@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Numeric } from "../../src/ledger/numeric.js";
 import {
+  Amulet,
   AppRewardCoupon,
+  LockedAmulet,
   FeaturedAppRight,
   IssuingMiningRound,
   ValidatorLivenessActivityRecord,
@@ -17,11 +19,12 @@ import { MemberTraffic } from "../../src/templates/splice/decentralized-synchron
 import { ValidatorLicense } from "../../src/templates/splice/validator-license.js";
 import { readTrafficLimits } from "../../src/network/traffic/traffic-limits.js";
 import { AmuletTransferInstruction } from "../../src/templates/splice/amulet-transfer-instruction.js";
+import { AmuletAllocation } from "../../src/templates/splice/amulet-allocation.js";
 import { expireTransferInstructions } from "../../src/dso/token-standard.js";
 import { listTokenStandardTransfers } from "../../src/wallet/use-cases/list-token-standard-transfers.js";
 import { sendViaPreapproval } from "../../src/wallet/use-cases/send-via-preapproval.js";
 import { newWalletLocal, type WalletDeps } from "../../src/wallet/wallet-deps.js";
-import { amuletInput, configFile, startCc, type CcFixture } from "../support/cc-fixture.js";
+import { amuletInput, configFile, startCc, TICK, type CcFixture } from "../support/cc-fixture.js";
 
 let fx: CcFixture;
 let deps: WalletDeps;
@@ -146,5 +149,58 @@ describe("contracts signed by a party posing as the DSO", () => {
       usdSpent: N("0"),
     });
     expect((await readTrafficLimits(fx.t.server.store, member, fx.dso))!.purchased).toBe(limits!.purchased);
+  });
+
+  it("an Amulet a party signs as its own DSO counts in no balance, amulet list or external-party balance (/v0)", async () => {
+    const operator = await fx.t.token("administrator");
+    const onboarded = await fx.t.json("POST", "/v0/admin/users", { name: "self-minted" }, operator);
+    expect(onboarded.status, onboarded.text).toBe(200);
+    const party: string = onboarded.body.party_id;
+    const token = await fx.t.token("self-minted");
+    await fx.tap(party, "4");
+    const round = { number: (await fx.openRound()).number };
+    // Owner and "dso" at once, it signs alone: Daml allows it, and it is worth nothing.
+    await fx.client.create([party], Amulet, { dso: party, owner: party, amount: { initialAmount: N("9999999999999999999999999999"), createdAt: round, ratePerRound: { rate: N("0") } } });
+    const balance = await fx.t.json("GET", "/v0/wallet/balance", undefined, token);
+    expect(balance.status, balance.text).toBe(200);
+    expect(balance.body.effective_unlocked_qty).toBe("4.0000000000");
+    const amulets = await fx.t.json("GET", "/v0/wallet/amulets", undefined, token);
+    expect(amulets.status, amulets.text).toBe(200);
+    expect(amulets.body.amulets).toHaveLength(1);
+    expect(amulets.text).not.toContain("9999999999999999999999999999");
+    const external = await fx.t.json("GET", `/v0/admin/external-party/balance?party_id=${encodeURIComponent(party)}`, undefined, operator);
+    expect(external.status, external.text).toBe(200);
+    expect(external.body.total_unlocked_coin).toBe("4.0000000000");
+  });
+
+  it("the registry and the /v0 answers treat an instruction or allocation signed by another admin as unknown (404)", async () => {
+    const victim = await fx.t.json("POST", "/v0/admin/users", { name: "ti-answer" }, await fx.t.token("administrator"));
+    expect(victim.status, victim.text).toBe(200);
+    const receiver: string = victim.body.party_id;
+    // A real LockedAmulet of evil's (the contexts disclose it), behind both forgeries.
+    const now = fx.clock.now();
+    await fx.tap(evil, "20");
+    const [funds] = await fx.holdings(evil);
+    await fx.transfer([evil], { sender: evil, inputs: [amuletInput(funds.contractId)], outputs: [{ receiver: evil, amount: "5", lock: { holders: [evil], expiresAt: now + 10n * TICK, optContext: "forged" } }] });
+    const [any] = await fx.client.active(LockedAmulet, [evil]);
+    const instruction = await fx.client.create([evil], AmuletTransferInstruction, {
+      lockedAmulet: any.record.contractId,
+      transfer: { sender: evil, receiver, amount: N("5"), instrumentId: { admin: evil, id: "Amulet" }, requestedAt: now, executeBefore: now + 3_600_000_000n, inputHoldingCids: [], meta: { values: new Map() } },
+    });
+    const context = await fx.t.json("POST", `/registry/transfer-instruction/v1/${instruction}/choice-contexts/accept`, {}, null);
+    expect(context.status, context.text).toBe(404);
+    const accept = await fx.t.json("POST", `/v0/wallet/token-standard/transfers/${instruction}/accept`, {}, await fx.t.token("ti-answer"));
+    expect(accept.status, accept.text).toBe(404);
+    const meta = { values: new Map() };
+    const allocation = await fx.client.create([evil], AmuletAllocation, {
+      lockedAmulet: any.record.contractId,
+      allocation: {
+        settlement: { executor: evil, settlementRef: { id: "forged", cid: null }, requestedAt: now, allocateBefore: now + 1n, settleBefore: now + 3_600_000_000n, meta },
+        transferLegId: "leg",
+        transferLeg: { sender: evil, receiver, amount: N("5"), instrumentId: { admin: evil, id: "Amulet" }, meta },
+      },
+    });
+    const executeContext = await fx.t.json("POST", `/registry/allocations/v1/${allocation}/choice-contexts/execute-transfer`, {}, null);
+    expect(executeContext.status, executeContext.text).toBe(404);
   });
 });

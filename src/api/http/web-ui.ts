@@ -27,11 +27,12 @@ export interface WebUiOptions {
   /** Signs a session token for a user (the app layer passes the HS256 issuer; the secret stays there). */
   readonly issueToken: (user: string) => Promise<string>;
   /**
-   * Whether a user administers the ledger (ParticipantAdmin, or the configured admin user): the
-   * dev login never signs for one. The UI is a wallet and needs no such token, and a login that
-   * trusts a user name must not be one step from the whole node.
+   * Whether a user holds power over more than its own parties: it administers the ledger
+   * (ParticipantAdmin, IdentityProviderAdmin, or the configured admin user) or reads or executes as
+   * any party. The dev login never signs for one. The UI is a wallet and needs no such token, and a
+   * login that trusts a user name must not be one step from the whole node or all of its data.
    */
-  readonly isLedgerAdmin: (user: string) => Promise<boolean>;
+  readonly isPrivileged: (user: string) => Promise<boolean>;
   /**
    * Whether `POST /ui/session` issues tokens: "loopback" (the listener is on loopback) to requests
    * addressed to a loopback name only, "on" (explicitly enabled) to any, "off" never. Either way
@@ -110,8 +111,8 @@ async function issueSession(options: WebUiOptions, req: IncomingMessage, res: Se
   if (typeof user !== "string" || !/^[A-Za-z0-9@^$.!`\-#+'~_|:()]{1,128}$/.test(user)) {
     return send(res, 400, { error: "The user name must be 1-128 characters of letters, digits and @^$.!`-#+'~_|:()" });
   }
-  if (await options.isLedgerAdmin(user)) {
-    return send(res, 403, { error: "The development login signs in wallet users, not ledger administrators." });
+  if (await options.isPrivileged(user)) {
+    return send(res, 403, { error: "The development login signs in wallet users, not ledger administrators or users who read or execute as any party." });
   }
   const token = await options.issueToken(user);
   send(res, 200, { user, token });

@@ -4,7 +4,9 @@
  * decodes nothing (the ACS read + decode of 10k records was ~130 ms per call).
  *
  * A party's holdings are those it owns: Amulet by `owner`, LockedAmulet by `amulet.owner`, in
- * creation order (as the ACS lists them). A party is loaded on first use — an ACS snapshot at the
+ * creation order (as the ACS lists them), of the network's DSO only. Anyone can sign an Amulet
+ * naming itself as `dso` and as owner; such a holding is worth nothing and is not CC, so no
+ * balance, amulet list or sweep may count it (as Splice's wallet store reads only its DSO's). A party is loaded on first use — an ACS snapshot at the
  * feed's position plus the transactions delivered while it was read (feed-snapshot.ts), so it is
  * exact under concurrent commits — and from then on every transaction applies its creates and
  * consuming exercises (archives) to it.
@@ -53,11 +55,12 @@ class Holdings {
   }
 }
 
-/** The owner named in a holding's stored (Daml-LF JSON) payload, read without decoding it. */
-function ownerOf(templateId: string, payload: unknown): string | undefined {
-  if (templateId === AMULET) return (payload as { owner?: string }).owner;
-  if (templateId === LOCKED) return (payload as { amulet?: { owner?: string } }).amulet?.owner;
-  return undefined;
+type StoredAmulet = { readonly dso?: string; readonly owner?: string };
+
+/** The owner named in a holding of `dso`'s stored (Daml-LF JSON) payload, read without decoding it. */
+function ownerOf(templateId: string, payload: unknown, dso: string): string | undefined {
+  const amulet = templateId === AMULET ? (payload as StoredAmulet) : templateId === LOCKED ? (payload as { amulet?: StoredAmulet }).amulet : undefined;
+  return amulet?.dso === dso ? amulet.owner : undefined;
 }
 
 export class HoldingsIndex {
@@ -72,6 +75,8 @@ export class HoldingsIndex {
   constructor(
     private readonly feed: TransactionFeed,
     private readonly store: LedgerStore,
+    /** The network's DSO party: only its holdings are CC. */
+    private readonly dso: string,
     options: HoldingsIndexOptions = {},
   ) {
     this.maxHoldings = options.maxHoldings ?? DEFAULT_MAX_HOLDINGS;
@@ -111,7 +116,7 @@ export class HoldingsIndex {
 
   private install(party: string, records: readonly ContractRecord[], since: readonly TransactionRecord[]): Holdings {
     const h = new Holdings(party);
-    for (const r of records) if (ownerOf(r.templateId, r.payload) === party) this.add(h, r);
+    for (const r of records) if (ownerOf(r.templateId, r.payload, this.dso) === party) this.add(h, r);
     for (const tx of since) this.apply(tx, h);
     this.parties.set(party, h);
     this.evictBeyondBound(h);
@@ -122,7 +127,7 @@ export class HoldingsIndex {
   private apply(tx: TransactionRecord, only?: Holdings): void {
     for (const node of tx.nodes) {
       if (node.kind === "create") {
-        const owner = ownerOf(node.templateId, node.payload);
+        const owner = ownerOf(node.templateId, node.payload, this.dso);
         if (owner === undefined) continue;
         const h = only ? (owner === only.party ? only : undefined) : this.parties.get(owner);
         if (h) this.add(h, recordOfCreate(tx, node as CreateNodeRecord));

@@ -1,7 +1,8 @@
 /**
  * `POST /v0/wallet/token-standard/transfers/{contract_id}/accept|reject|withdraw`: the receiver
  * accepts or rejects a pending CC transfer instruction, the sender withdraws it. An instruction
- * the party is not part of is unknown to it (404); the wrong side acting is a bad request.
+ * the party is not part of, or one not of the network's DSO, is unknown to it (404); the wrong
+ * side acting is a bad request.
  */
 import { isContractId } from "../../ledger/ids.js";
 import type { TransferInstructionChoice } from "../../registry/index.js";
@@ -19,7 +20,8 @@ export async function answerTokenStandardTransfer(deps: WalletDeps, party: strin
   const instruction = await deps.client.contract(AmuletTransferInstruction, contractId);
   const transfer = instruction?.payload.transfer;
   const gone = () => walletErrors.notFound(`no open token-standard transfer ${contractId} of party ${party}`);
-  if (!transfer || (transfer.sender !== party && transfer.receiver !== party)) throw gone();
+  // An instruction of another admin than the network's DSO is not a CC transfer (the list leaves it out too).
+  if (!transfer || transfer.instrumentId.admin !== deps.dso || (transfer.sender !== party && transfer.receiver !== party)) throw gone();
   const role = ROLE[choice];
   if (transfer[role] !== party) throw walletErrors.badRequest(`only the ${role} of transfer ${contractId} can ${choice} it`);
   const isActive = async () => (await deps.client.contract(AmuletTransferInstruction, contractId)) !== undefined;

@@ -34,8 +34,9 @@ export async function getExternalPartyBalance(deps: WalletDeps, partyRaw: string
   const [amulets, locked] = await Promise.all([deps.client.active(Amulet, [party]), deps.client.active(LockedAmulet, [party])]);
   // Read-side sums: total over any holdings, even when they together exceed Numeric 10.
   const sum = (xs: Numeric[]) => Numeric.total(xs);
-  const unlockedAmounts = amulets.filter((a) => a.payload.owner === party).map((a) => a.payload.amount);
-  const lockedAmounts = locked.filter((l) => l.payload.amulet.owner === party).map((l) => l.payload.amulet.amount);
+  // The network DSO's holdings only: an Amulet anyone signs as its own `dso` is not CC.
+  const unlockedAmounts = amulets.filter((a) => a.payload.owner === party && a.payload.dso === deps.dso).map((a) => a.payload.amount);
+  const lockedAmounts = locked.filter((l) => l.payload.amulet.owner === party && l.payload.amulet.dso === deps.dso).map((l) => l.payload.amulet.amount);
   const totalUnlockedCoin = sum(unlockedAmounts.map((a) => a.initialAmount));
   const totalLockedCoin = sum(lockedAmounts.map((a) => a.initialAmount));
   const accumulatedHoldingFeesUnlocked = sum(unlockedAmounts.map((a) => holdingFee(a, round)));

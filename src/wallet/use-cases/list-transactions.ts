@@ -40,7 +40,9 @@ export async function listTransactions(deps: WalletDeps, input: ListTransactions
     const at = parseEventId(input.beginAfterId);
     if (!at) throw walletErrors.badRequest(`begin_after_id: ${JSON.stringify(input.beginAfterId)} is not an event id (#<update id>:<node id>)`);
     const tx = await store.transactionById(at.updateId);
-    if (!tx) throw walletErrors.notFound(`begin_after_id: no transaction ${at.updateId} on this ledger`);
+    // A transaction outside the party's history is as unknown as one that does not exist: a
+    // cursor must not tell anyone whether, or where, another party's transaction is.
+    if (!tx || historyItemsOf(tx, input.party).length === 0) throw walletErrors.notFound(`begin_after_id: no transaction ${at.updateId} in the wallet's history`);
     start = tx.offset;
     beforeNode = at.nodeId;
   }

@@ -64,8 +64,8 @@ describe("holdings index", () => {
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
     const parties = await Promise.all(["p0", "p1", "p2", "p3"].map((h) => fx.party(h)));
     // One index loads parties late and at random; one is bounded so that parties are dropped and reloaded.
-    const index = new HoldingsIndex(ledger().feed, ledger().store);
-    const bounded = new HoldingsIndex(ledger().feed, ledger().store, { maxHoldings: 6 });
+    const index = new HoldingsIndex(ledger().feed, ledger().store, fx.dso);
+    const bounded = new HoldingsIndex(ledger().feed, ledger().store, fx.dso, { maxHoldings: 6 });
     const loaded = new Set<string>();
     const step = async (party: string): Promise<void> => {
       const other = pick(parties.filter((p) => p !== party));
@@ -130,7 +130,7 @@ describe("holdings index", () => {
           return rows;
         },
       } as unknown as LedgerStore;
-      const index = new HoldingsIndex(ledger().feed, slow);
+      const index = new HoldingsIndex(ledger().feed, slow, fx.dso);
       const before = ledger().feed.position;
       await expectExact(index, owner);
       expect(ledger().feed.position).toBeGreaterThan(before + 5n); // commits did happen during the load
@@ -146,7 +146,7 @@ describe("holdings index", () => {
     let reads = 0;
     const base = ledger().store;
     const counting = { ledgerEnd: () => base.ledgerEnd(), activeContracts: (q: Parameters<LedgerStore["activeContracts"]>[0]) => (reads++, base.activeContracts(q)) } as unknown as LedgerStore;
-    const index = new HoldingsIndex(ledger().feed, counting);
+    const index = new HoldingsIndex(ledger().feed, counting, fx.dso);
     const [a, b] = await Promise.all([index.of(owner), index.of(owner)]);
     expect(a).toEqual(b);
     expect(reads).toBe(1);
@@ -154,7 +154,7 @@ describe("holdings index", () => {
 
   it("sees a submission as soon as it returned: the ledger reports to the feed before submit resolves", async () => {
     const owner = await fx.party("ryw");
-    const index = new HoldingsIndex(ledger().feed, ledger().store);
+    const index = new HoldingsIndex(ledger().feed, ledger().store, fx.dso);
     await index.of(owner);
     const delivered: bigint[] = [];
     const unsubscribe = ledger().feed.subscribe((tx) => delivered.push(tx.offset));
@@ -174,7 +174,7 @@ describe("holdings index", () => {
     const owner = await fx.party("lagging");
     // A feed the ledger never reports to: it learns of commits only from the store.
     const lagging = await TransactionFeed.open(ledger().store);
-    const index = new HoldingsIndex(lagging, ledger().store);
+    const index = new HoldingsIndex(lagging, ledger().store, fx.dso);
     await expectExact(index, owner);
     const cid = await fx.tap(owner, "7");
     expect(lagging.position).toBeLessThan(await ledger().store.ledgerEnd());
