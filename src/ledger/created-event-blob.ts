@@ -2,15 +2,16 @@
  * The created-event blob: this participant's serialization of a contract, which the Ledger API
  * hands out with created events and scan-like reads, and takes back as a disclosed contract. Only
  * this participant reads it, so it is JSON of the stored record (ids first, so that they can be
- * read from the head alone). A ledger concept rather than an API one: the registry, the API
- * encoders and the command decoder all use it.
+ * read from the head alone) with the contract's salt, which only those shown the contract learn:
+ * like Canton's authentication data, it is what a made-up blob cannot have. A ledger concept
+ * rather than an API one: the registry, the API encoders and the command decoder all use it.
  */
 import { errors } from "./errors.js";
 import { BoundedMap } from "./bounded-map.js";
 import type { ContractRecord } from "./records.js";
 
 /** The opaque blob a client can hand back as a disclosed contract. */
-export function createdEventBlobOf(c: Pick<ContractRecord, "contractId" | "templateId" | "packageName" | "payload" | "signatories" | "observers" | "key" | "createdAt">): Uint8Array {
+export function createdEventBlobOf(c: Pick<ContractRecord, "contractId" | "templateId" | "packageName" | "payload" | "signatories" | "observers" | "key" | "createdAt" | "salt">): Uint8Array {
   const blob = {
     v: 1,
     contractId: c.contractId,
@@ -21,6 +22,7 @@ export function createdEventBlobOf(c: Pick<ContractRecord, "contractId" | "templ
     observers: c.observers,
     key: c.key,
     createdAt: String(c.createdAt),
+    salt: c.salt,
   };
   return Buffer.from(JSON.stringify(blob), "utf8");
 }

@@ -74,6 +74,16 @@ export function newContractId(updateSeed: string, nodeId: number): ContractId {
 }
 
 /**
+ * A contract's salt, as Canton's contract authentication data: a hash of its transaction's seed,
+ * which nothing the node hands out reveals (contract ids carry only a hash of it). Its created-event
+ * blob carries the salt, so whoever knows a contract's id and guesses its contents still cannot
+ * build a blob the node takes back as a disclosure, nor test a guess with one.
+ */
+export function contractSalt(updateSeed: string, nodeId: number): string {
+  return hash("sha256", `${updateSeed}/${nodeId}/salt`, "hex").slice(0, 32);
+}
+
+/**
  * A contract id as it appears in a transaction not yet committed (a prepared transaction): Canton's
  * "unsuffixed" local id, `00` + 32-byte discriminator. The committed contract carries the suffix.
  */

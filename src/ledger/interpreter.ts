@@ -9,7 +9,7 @@ import type { Command, Submission } from "./commands.js";
 import { decodedPayload, rememberPayload } from "./decoded-payloads.js";
 import { toDamlJson, ValueError } from "./daml-type.js";
 import { errors, LedgerError } from "./errors.js";
-import { newContractId, type ContractId } from "./ids.js";
+import { contractSalt, newContractId, type ContractId } from "./ids.js";
 import { union } from "./party-union.js";
 import { NumericError, NumericOverflowError } from "./numeric.js";
 import type { FetchRecord } from "./fetch-record.js";
@@ -212,6 +212,7 @@ class Interpretation {
     }
     const json = toDamlJson(template.payload, payload);
     rememberPayload(template.payload, json, payload);
+    const salt = contractSalt(this.updateSeed, nodeId);
     const record: Omit<ContractRecord, "createdOffset"> = {
       contractId,
       templateId: qualifiedId(template.id),
@@ -223,6 +224,7 @@ class Interpretation {
       createdAt: this.ledgerTime,
       createUpdateId: this.updateId,
       nodeId,
+      salt,
     };
     this.nodes.push({
       kind: "create",
@@ -234,6 +236,7 @@ class Interpretation {
       signatories,
       observers,
       ...(keyHash ? { key } : {}),
+      salt,
       witnesses: union(ancestors, signatories, observers),
     });
     this.contracts.set(contractId, { record, template, payload, local: true, active: true });

@@ -15,6 +15,8 @@ export interface CreateNodeRecord {
   readonly signatories: readonly string[];
   readonly observers: readonly string[];
   readonly key?: unknown;
+  /** The contract's salt (`contractSalt`), absent on contracts created before it existed. */
+  readonly salt?: string;
   /** Parties that see this node in the ledger-effects view (informees here and above). */
   readonly witnesses: readonly string[];
 }
@@ -104,6 +106,12 @@ export interface ContractRecord {
   readonly createdOffset: bigint;
   readonly createUpdateId: string;
   readonly nodeId: number;
+  /**
+   * A secret of the contract's own, in its created-event blob and nowhere else one can read without
+   * seeing the contract (`contractSalt`): what makes the blob unforgeable. Absent on contracts
+   * created before it existed.
+   */
+  readonly salt?: string;
 }
 
 export interface PartyRecord {

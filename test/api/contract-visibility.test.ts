@@ -82,6 +82,24 @@ describe("contract visibility of a Ledger API submission", () => {
     expect([honest.status, honest.body.code]).toEqual([400, "DAML_AUTHORIZATION_ERROR"]);
   });
 
+  it("discloses nothing with a blob rebuilt from all a non-stakeholder can know or guess: its id, contents and creation time", async () => {
+    const mine = (await iou(alice, "5")).contractId;
+    const theirs = await iou(bob, "4217");
+    const read = await s.json("POST", "/v2/events/events-by-contract-id", { contractId: theirs.contractId, eventFormat: { filtersByParty: { [bob.party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: true } } } }] } }, verbose: false } }, bob.token);
+    expect(read.status, read.text).toBe(200);
+    const honest = JSON.parse(Buffer.from(read.body.created.createdEvent.createdEventBlob, "base64").toString("utf8"));
+    // Everything but the salt is the id, the template, what a guess of the contents gives, and
+    // the creation time (the id's leading stamp): a guess that is right is still not a blob.
+    expect(honest.salt).toMatch(/^[0-9a-f]{32}$/);
+    const { salt, ...guessable } = honest;
+    const guesses = [guessable, { ...guessable, salt: "0".repeat(32) }, { ...guessable, salt: salt.replace(/.$/, (c: string) => (c === "0" ? "1" : "0")) }];
+    for (const guess of guesses) {
+      const blob = Buffer.from(JSON.stringify(guess)).toString("base64");
+      const r = await compare(mine, theirs.contractId, { disclosedContracts: [{ contractId: theirs.contractId, createdEventBlob: blob, templateId: IOU }] });
+      expect([r.status, r.body.code]).toEqual([404, "CONTRACT_NOT_FOUND"]);
+    }
+  });
+
   it("a submission's transaction format reads only as parties the caller may read as, refused before it commits", async () => {
     const create = (amount: string) => ({ CreateCommand: { templateId: IOU, createArguments: { issuer: alice.party, owner: alice.party, currency: "FMT", amount, observers: [] } } });
     const wildcard = { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: true } } } }] };

@@ -43,6 +43,7 @@ export function recordOfCreate(tx: TransactionRecord, node: CreateNodeRecord): C
     createdOffset: tx.offset,
     createUpdateId: tx.updateId,
     nodeId: node.nodeId,
+    ...(node.salt !== undefined ? { salt: node.salt } : {}),
   };
 }
 
