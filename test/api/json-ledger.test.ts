@@ -140,6 +140,25 @@ describe("JSON Ledger API happy path", () => {
     expect(c.body[0].completionResponse.Completion.value.commandId).toBe("async-1");
   });
 
+  it("answers an async submit once its completion is durable (acknowledged means durable)", async () => {
+    // Found by a helper's kill -9 right after such answers: one command a kill had no completion ever.
+    const store = s.server.store;
+    const carol = await s.partyUser("async-durable");
+    const before = await ledgerEnd();
+    const ids = Array.from({ length: 40 }, (_, i) => `async-durable-${i}`);
+    const missing: string[] = [];
+    await Promise.all(
+      ids.map(async (id) => {
+        const r = await s.json("POST", "/v2/commands/async/submit", createIou(carol.party, "1", carol.party, id).commands, carol.token);
+        expect(r.status, r.text).toBe(200);
+        // Read the store the moment the answer is in: the completion must already be there.
+        const completions = await store.completions(BigInt(before), await store.ledgerEnd(), 1000);
+        if (!completions.some((c) => c.commandId === id)) missing.push(id);
+      }),
+    );
+    expect(missing).toEqual([]);
+  });
+
   it("fetches an update by id and by offset, and reads the update stream", async () => {
     const r = await s.json("POST", "/v2/commands/submit-and-wait-for-transaction", createIou(alice.party, "4"), alice.token);
     const { updateId, offset } = r.body.transaction;

@@ -77,8 +77,10 @@ export function commandSubmissionService(api: LedgerApi): ServiceImpl<typeof Com
     submit: (req, ctx) =>
       guard(api.log, async () => {
         const submission = await prepare(api, req.commands, ctx);
-        // The outcome arrives as a completion; the ledger tracks the submission until it lands.
-        void api.ledger.submit(submission).catch((e: unknown) => api.log.error({ err: e }, "async submission failed"));
+        // The outcome arrives as a completion. The answer waits until that completion (the
+        // transaction or its rejection) is durable: acknowledged means durable, and an answer
+        // sent before the commit left, after a kill -9, a command with no completion ever.
+        await api.ledger.submit(submission);
         return create(SubmitResponseSchema, {});
       }),
   };

@@ -44,8 +44,9 @@ export function interactiveSubmissionService(api: LedgerApi): ServiceImpl<typeof
     executeSubmission: (req, ctx) =>
       guard(api.log, async () => {
         const { submission, pinned } = await executionOf(api, req, ctx);
-        // The outcome arrives as a completion, as with CommandSubmissionService.Submit.
-        void api.ledger.submit(submission, pinned).catch((e: unknown) => api.log.error({ err: e }, "async execute failed"));
+        // The outcome arrives as a completion, as with CommandSubmissionService.Submit, and the
+        // answer waits until that completion is durable.
+        await api.ledger.submit(submission, pinned);
         return {};
       }),
     executeSubmissionAndWait: (req, ctx) =>
