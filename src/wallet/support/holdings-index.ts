@@ -6,10 +6,11 @@
  * A party's holdings are those it owns: Amulet by `owner`, LockedAmulet by `amulet.owner`, in
  * creation order (as the ACS lists them), of the network's DSO only. Anyone can sign an Amulet
  * naming itself as `dso` and as owner; such a holding is worth nothing and is not CC, so no
- * balance, amulet list or sweep may count it (as Splice's wallet store reads only its DSO's). A party is loaded on first use — an ACS snapshot at the
- * feed's position plus the transactions delivered while it was read (feed-snapshot.ts), so it is
- * exact under concurrent commits — and from then on every transaction applies its creates and
- * consuming exercises (archives) to it.
+ * balance, amulet list or sweep may count it (Splice's wallet store reads only its DSO's).
+ *
+ * A party is loaded on first use — an ACS snapshot at the feed's position plus the transactions
+ * delivered while it was read (feed-snapshot.ts), so it is exact under concurrent commits — and
+ * from then on every transaction applies its creates and consuming exercises (archives) to it.
  *
  * Memory: only parties asked for are held, and at most `maxHoldings` holdings over all of them
  * (about 1.5 KB each, measured: the raw record plus the decoded payload; the default 100,000 is
