@@ -117,7 +117,7 @@ function printResult(mode: Mode, r: S3Result): void {
   row("commit -> completion received", r.commitToCompletion);
   row("call returned -> completion received", r.responseToCompletion);
   row("call start -> completion received", r.startToCompletion);
-  row(mode === "submit" ? "Submit call (ack before commit)" : "SubmitAndWait call", r.callLatency);
+  row(mode === "submit" ? "Submit call (answered once durable)" : "SubmitAndWait call", r.callLatency);
   if (r.missing) log(`  ${r.missing} completions did not arrive within 5 s`);
 }
 
