@@ -124,10 +124,27 @@ describe("the wallet UI's OIDC login", () => {
     await page.context().close();
   });
 
-  it("shows the provider's refusal in an alert", async () => {
+  it("shows the provider's refusal of the login this tab started by its error code, in an alert", async () => {
     const page = await (await browser.newContext()).newPage();
-    await page.goto(node.http + "/?error=access_denied&error_description=The%20user%20said%20no");
-    await expect.poll(() => text(page.getByRole("alert")), SLOW).toBe("Login refused by the identity provider: The user said no");
+    // The provider refuses: back to the UI with the login's own state, an error and a description.
+    await page.route(`${provider.url}/authorize?*`, (route) => {
+      const asked = new URL(route.request().url()).searchParams;
+      const back = new URL(asked.get("redirect_uri")!);
+      back.search = new URLSearchParams({ error: "access_denied", error_description: "The user said no", state: asked.get("state")! }).toString();
+      return route.fulfill({ status: 302, headers: { location: back.toString() } });
+    });
+    await page.goto(node.http + "/");
+    await page.getByRole("button", { name: "Sign in with the identity provider" }).click();
+    await expect.poll(() => text(page.getByRole("alert")), SLOW).toBe("Login refused by the identity provider (access_denied); log in again.");
+    await page.context().close();
+  });
+
+  it("shows no text of a crafted link that claims a refusal: no login was in progress", async () => {
+    // A hostile review put "Your wallet was frozen… send 50 CC to …" in the wallet's own alert this way.
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(node.http + "/?error=access_denied&error_description=Your%20wallet%20was%20frozen");
+    await expect.poll(() => text(page.getByRole("alert")), SLOW).toBe("No login in progress in this browser tab; log in again.");
+    expect(new URL(page.url()).search).toBe("");
     await page.context().close();
   });
 });

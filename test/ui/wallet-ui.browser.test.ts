@@ -124,6 +124,52 @@ describe("the wallet UI in Chromium", () => {
     await bob.getByLabel("Use a token-standard transfer", { exact: false }).uncheck();
   });
 
+  it("shows another party's description as its quoted words only: no reordering, no fake line, Accept left of Reject", async () => {
+    // A hostile review made an offer of 0.0000000001 CC read "↓ 1,000,000 CC" on a line of its
+    // own, and swapped Accept and Reject with a right-to-left override, all from the description.
+    const aliceParty = (await alice.getByLabel("Party ID", { exact: true }).textContent())!;
+    const description = "\u2003".repeat(100) + "↓ 1,000,000 CC ≈ 5,000 USD \u202Etpecca";
+    const offer = { receiver_party_id: aliceParty, amount: "0.0000000001", description, expires_at: (Date.now() + 3_600_000) * 1000, tracking_id: `ui-spoof-${Date.now()}` };
+    const r = await node.json("POST", "/v0/wallet/transfer-offers", offer, await node.token("ui-bob"));
+    expect(r.status, r.text).toBe(200);
+    const row = alice.getByRole("region", { name: "Action needed" }).getByRole("listitem").filter({ hasText: "0.0000000001" });
+    await expect.poll(() => row.count(), SLOW).toBe(1);
+    expect(await text(row.locator(".free-text"))).toBe("“↓ 1,000,000 CC ≈ 5,000 USD tpecca”");
+    const accept = await row.getByRole("button", { name: "Accept" }).boundingBox();
+    const reject = await row.getByRole("button", { name: "Reject" }).boundingBox();
+    expect(accept!.x).toBeLessThan(reject!.x);
+    await row.getByRole("button", { name: "Reject" }).click();
+    await expect.poll(() => row.count(), SLOW).toBe(0);
+  });
+
+  it("never has two polls of a list in flight, and keeps no API answer in the browser cache", async () => {
+    // A hostile review filled a victim's offer list until each poll took longer than the period:
+    // the page then had 8 requests of 34 MB in flight at once, and a click took 17 s.
+    let inFlight = 0;
+    let most = 0;
+    // Every API call the page makes from now on records its cache mode.
+    await alice.evaluate(() => {
+      const w = window as unknown as { fetch: typeof fetch; cacheModes: (string | undefined)[] };
+      const original = w.fetch.bind(window);
+      w.cacheModes = [];
+      w.fetch = (input, init) => (w.cacheModes.push(init?.cache), original(input, init));
+    });
+    const slow = async (route: Parameters<Parameters<Page["route"]>[1]>[0]) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((r) => setTimeout(r, 2500));
+      await route.continue().catch(() => undefined);
+      inFlight--;
+    };
+    await alice.route("**/v0/wallet/transfer-offers", slow);
+    await new Promise((r) => setTimeout(r, 6000));
+    await alice.unroute("**/v0/wallet/transfer-offers", slow);
+    expect(most).toBe(1);
+    const modes = await alice.evaluate(() => (window as unknown as { cacheModes: (string | undefined)[] }).cacheModes);
+    expect(modes.length).toBeGreaterThan(0);
+    expect(new Set(modes)).toEqual(new Set(["no-store"]));
+  });
+
   it("pages the transaction history with Load more, each row in CC and USD", async () => {
     const bobToken = await node.token("ui-bob");
     for (let i = 0; i < 12; i++) expect((await node.json("POST", "/v0/wallet/tap", { amount: "1" }, bobToken)).status).toBe(200);
@@ -167,7 +213,18 @@ describe("the wallet UI in Chromium", () => {
     expect((await node.json("POST", "/v0/wallet/tap", { amount: "700" }, await node.token("ui-bob"))).status).toBe(200);
     await bob.getByRole("link", { name: "Traffic" }).click();
     await expect.poll(() => text(bob.getByRole("region", { name: "Buy traffic" })), SLOW).toContain("costs 3.334 USD ≈ 666.8 CC");
+    // What the cost line cannot read is not bought: `2e9` once bought 2,000,000,000 bytes unannounced.
+    const amount = bob.getByLabel("Traffic amount (bytes)", { exact: false });
+    for (const typed of ["2e9", "0x7fffffff", " 1e8 ", "0"]) {
+      await amount.fill(typed);
+      expect([typed, await bob.getByRole("button", { name: "Buy traffic" }).isDisabled()]).toEqual([typed, true]);
+    }
+    await amount.fill("200000");
     await bob.getByRole("button", { name: "Buy traffic" }).click();
+    // Nothing is bought before the dialog that names the cost is confirmed.
+    const dialog = bob.getByRole("dialog", { name: "Confirm traffic purchase" });
+    expect(await text(dialog)).toContain("Buy 200000 bytes of traffic: costs 3.334 USD ≈ 666.8 CC");
+    await dialog.getByRole("button", { name: "Confirm" }).click();
     const requests = bob.getByRole("list", { name: "Traffic requests" });
     await expect.poll(() => text(requests), SLOW).toMatch(/completed in /);
   });

@@ -3,6 +3,7 @@ import { api, type Session } from "./api.js";
 import { Alert } from "./alert.js";
 import { useAction } from "./action.js";
 import { Amount } from "./amount.js";
+import { FreeText } from "./free-text.js";
 import { instructionPath, offerPath, reasonOf, type OpenTransfers } from "./transfers.js";
 
 interface Props {
@@ -27,17 +28,21 @@ export function ActionNeeded({ session, party, open, price, refresh }: Props) {
       {count === 0 && <p>No transfer offers available.</p>}
       <ul>
         {offers.map((o) => (
-          <li key={o.contract_id}>
-            ↓ <Amount cc={o.payload.amount.amount} price={price} /> · transfer offer from {o.payload.sender} · {o.payload.description || "no description"}{" "}
-            <button onClick={post(offerPath(o.contract_id, "accept"))}>Accept</button> <button onClick={post(offerPath(o.contract_id, "reject"))}>Reject</button>
+          <li key={o.contract_id} class="offer">
+            <span class="actions">
+              <button onClick={post(offerPath(o.contract_id, "accept"))}>Accept</button> <button onClick={post(offerPath(o.contract_id, "reject"))}>Reject</button>
+            </span>{" "}
+            ↓ <Amount cc={o.payload.amount.amount} price={price} /> · transfer offer from {o.payload.sender} · <FreeText text={o.payload.description} fallback="no description" />
           </li>
         ))}
         {instructions.map((i) => (
-          <li key={i.contract_id}>
-            ↓ <Amount cc={i.payload.transfer.amount} price={price} /> · token-standard transfer from {i.payload.transfer.sender} · {reasonOf(i) || "no description"} ·
-            expires {i.payload.transfer.executeBefore}{" "}
-            <button onClick={post(instructionPath(i.contract_id, "accept"))}>Accept</button>{" "}
-            <button onClick={post(instructionPath(i.contract_id, "reject"))}>Reject</button>
+          <li key={i.contract_id} class="offer">
+            <span class="actions">
+              <button onClick={post(instructionPath(i.contract_id, "accept"))}>Accept</button>{" "}
+              <button onClick={post(instructionPath(i.contract_id, "reject"))}>Reject</button>
+            </span>{" "}
+            ↓ <Amount cc={i.payload.transfer.amount} price={price} /> · token-standard transfer from {i.payload.transfer.sender} · expires{" "}
+            {i.payload.transfer.executeBefore} · <FreeText text={reasonOf(i)} fallback="no description" />
           </li>
         ))}
       </ul>

@@ -13,7 +13,8 @@ export interface Session {
 export async function api<T>(session: Session | undefined, method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (session) headers.authorization = `Bearer ${session.token}`;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  // no-store: a wallet's answers must not outlive its session in the browser's disk cache.
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: "no-store" });
   const text = await res.text();
   if (!res.ok) throw new ApiError(errorText(text, res.status));
   return (text === "" ? {} : JSON.parse(text)) as T;

@@ -1,6 +1,8 @@
 /**
  * Buy traffic (wallet-external API): a request for the validator hosting the user's party on the
- * active synchronizer, then its status polled by tracking id until completed or failed.
+ * active synchronizer, then its status polled by tracking id until completed or failed. The amount
+ * is a whole number of bytes as typed (no `2e9`, no hex: what the cost line reads is what is
+ * bought), and a dialog names the cost before any CC is spent.
  */
 import { useState } from "preact/hooks";
 import { api, freshId, type Session } from "./api.js";
@@ -28,7 +30,9 @@ export function BuyTraffic({ session, party, rules, price }: Props) {
   const synchronizer = rules?.synchronizer;
   const [bytes, setBytes] = useState("200000");
   const [tracking, setTracking] = useState<string[]>([]);
+  const [confirming, setConfirming] = useState(false);
   const { run, error, busy } = useAction();
+  const wholeBytes = /^[1-9]\d{0,14}$/.test(bytes);
   const buy = () =>
     run(async () => {
       if (!synchronizer) throw new Error("The active synchronizer is not known yet; try again in a moment.");
@@ -50,9 +54,19 @@ export function BuyTraffic({ session, party, rules, price }: Props) {
         Traffic amount (bytes) <input value={bytes} inputMode="numeric" onInput={(e) => setBytes(e.currentTarget.value)} />
       </label>
       <Cost bytes={bytes} usdPerMb={rules?.extraTrafficPriceUsdPerMb} price={price} />{" "}
-      <button disabled={busy} onClick={buy}>
+      <button disabled={busy || !wholeBytes} onClick={() => setConfirming(true)}>
         Buy traffic
       </button>
+      {!wholeBytes && <span class="caption"> a whole number of bytes, digits only</span>}
+      {confirming && (
+        <div role="dialog" aria-label="Confirm traffic purchase">
+          <p>
+            Buy {bytes} bytes of traffic: <Cost bytes={bytes} usdPerMb={rules?.extraTrafficPriceUsdPerMb} price={price} />, paid in CC from your wallet.
+          </p>
+          <button onClick={() => (setConfirming(false), buy())}>Confirm</button>
+          <button onClick={() => setConfirming(false)}>Cancel</button>
+        </div>
+      )}
       <Alert text={error} />
       <ul aria-label="Traffic requests">
         {tracking.map((id) => (
@@ -83,8 +97,8 @@ function TrafficStatus({ session, id }: { session: Session; id: string }) {
 
 /** What the traffic costs: bytes / 10^6 × the rules' USD per MB, in CC at the open round's price. */
 function Cost({ bytes, usdPerMb, price }: { bytes: string; usdPerMb: string | undefined; price: string | undefined }) {
-  if (!usdPerMb || !/^\d+$/.test(bytes.trim()) || !isDecimal(usdPerMb)) return null;
-  const usd = divDecimal(mulDecimal(bytes.trim(), usdPerMb), "1000000");
+  if (!usdPerMb || !/^\d+$/.test(bytes) || !isDecimal(usdPerMb)) return null;
+  const usd = divDecimal(mulDecimal(bytes, usdPerMb), "1000000");
   const cc = price && !isZero(price) ? ` ≈ ${formatCc(divDecimal(usd, price))}` : "";
   return (
     <span class="usd">

@@ -1,5 +1,6 @@
 /** One history row: type and subtype in words, counterparty, the user's signed balance change in CC and USD. */
 import { Amount } from "./amount.js";
+import { FreeText } from "./free-text.js";
 import { addDecimal } from "./decimal.js";
 import type { HistoryItem } from "./types.js";
 
@@ -50,7 +51,12 @@ export function HistoryRow({ item, party, currentPrice }: { item: HistoryItem; p
         {typeText(item, party)}
         <br />
         <small>{subtypes[item.transaction_subtype.choice] ?? item.transaction_subtype.choice}</small>
-        {item.description && <small> · {item.description}</small>}
+        {item.description && (
+          <small>
+            {" "}
+            · <FreeText text={item.description} fallback="" />
+          </small>
+        )}
       </td>
       <td>{item.date}</td>
       <td class="party">{counterparty(item, party)}</td>

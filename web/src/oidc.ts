@@ -69,10 +69,12 @@ export async function completeOidcLogin(config: OidcConfig): Promise<Session | u
   const raw = sessionStorage.getItem(pendingKey);
   sessionStorage.removeItem(pendingKey);
   history.replaceState(null, "", location.pathname);
-  if (failure !== null) throw new Error(`Login refused by the identity provider: ${query.get("error_description") ?? failure}`);
+  // Only an answer to the login this tab started is read (a link anyone can make carries `error`
+  // too), and a refusal shows its error code only: its description is text of the link's maker.
   if (raw === null) throw new Error("No login in progress in this browser tab; log in again.");
   const pending = JSON.parse(raw) as Pending;
   if (query.get("state") !== pending.state) throw new Error("The login answer does not match the login this tab started; log in again.");
+  if (failure !== null) throw new Error(`Login refused by the identity provider (${/^[a-z_]{1,64}$/.test(failure) ? failure : "error"}); log in again.`);
   const body = new URLSearchParams({
     grant_type: "authorization_code",
     code: code!,

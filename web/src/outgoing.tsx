@@ -3,6 +3,7 @@ import { api, type Session } from "./api.js";
 import { Alert } from "./alert.js";
 import { useAction } from "./action.js";
 import { Amount } from "./amount.js";
+import { FreeText } from "./free-text.js";
 import { instructionPath, offerPath, reasonOf, type OpenTransfers } from "./transfers.js";
 
 interface Props {
@@ -24,15 +25,19 @@ export function Outgoing({ session, party, open, price, refresh }: Props) {
       {offers.length + instructions.length === 0 && <p>Nothing waiting for a receiver.</p>}
       <ul>
         {offers.map((o) => (
-          <li key={o.contract_id}>
-            ↑ <Amount cc={o.payload.amount.amount} price={price} /> · transfer offer to {o.payload.receiver} · {o.payload.description || "no description"}{" "}
-            <button onClick={post(offerPath(o.contract_id, "withdraw"))}>Withdraw</button>
+          <li key={o.contract_id} class="offer">
+            <span class="actions">
+              <button onClick={post(offerPath(o.contract_id, "withdraw"))}>Withdraw</button>
+            </span>{" "}
+            ↑ <Amount cc={o.payload.amount.amount} price={price} /> · transfer offer to {o.payload.receiver} · <FreeText text={o.payload.description} fallback="no description" />
           </li>
         ))}
         {instructions.map((i) => (
-          <li key={i.contract_id}>
-            ↑ <Amount cc={i.payload.transfer.amount} price={price} /> · token-standard transfer to {i.payload.transfer.receiver} · {reasonOf(i) || "no description"}{" "}
-            <button onClick={post(instructionPath(i.contract_id, "withdraw"))}>Withdraw</button>
+          <li key={i.contract_id} class="offer">
+            <span class="actions">
+              <button onClick={post(instructionPath(i.contract_id, "withdraw"))}>Withdraw</button>
+            </span>{" "}
+            ↑ <Amount cc={i.payload.transfer.amount} price={price} /> · token-standard transfer to {i.payload.transfer.receiver} · <FreeText text={reasonOf(i)} fallback="no description" />
           </li>
         ))}
       </ul>

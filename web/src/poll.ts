@@ -9,21 +9,29 @@ export interface Polled<T> {
   readonly refresh: () => void;
 }
 
-/** Polls `load` while mounted; `refresh` reloads at once. */
+/**
+ * Polls `load` while mounted, the next load `pollMs` after the last one answered (never two at
+ * once: an answer slower than the period, a long list another party filled, must not pile up
+ * requests); `refresh` reloads at once.
+ */
 export function usePoll<T>(load: () => Promise<T>, deps: unknown[]): Polled<T> {
   const [data, setData] = useState<T>();
   const [error, setError] = useState<string>();
   const [tick, setTick] = useState(0);
   useEffect(() => {
     let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const run = () =>
-      load().then(
-        (d) => live && (setData(d), setError(undefined)),
-        (e: Error) => live && setError(e.message),
-      );
+      load()
+        .then(
+          (d) => live && (setData(d), setError(undefined)),
+          (e: Error) => live && setError(e.message),
+        )
+        .finally(() => {
+          if (live) timer = setTimeout(run, pollMs);
+        });
     run();
-    const t = setInterval(run, pollMs);
-    return () => ((live = false), clearInterval(t));
+    return () => ((live = false), clearTimeout(timer));
   }, [...deps, tick]);
   return { data, error, refresh: useCallback(() => setTick((n) => n + 1), []) };
 }
