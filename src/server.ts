@@ -16,7 +16,16 @@ import { StreamLimits } from "./api/services/ledger/stream-limits.js";
 import { instrumentServices } from "./api/services/instrument.js";
 import { createNodeMetrics, opsEndpoints, OPS_PATHS, routeLabeler, type NodeMetrics, type OpsEndpoints } from "./ops/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
-import { grpcRoutes, MAX_MESSAGE_NESTING, MAX_REQUEST_MESSAGE_BYTES, serveGrpcNatively, specGrpcMessageHandler, trackSessions } from "./api/grpc-native/index.js";
+import {
+  GRPC_UNARY_STREAMS_PER_CONNECTION,
+  grpcRoutes,
+  MAX_MESSAGE_NESTING,
+  MAX_PUBLIC_REQUEST_BYTES,
+  MAX_REQUEST_MESSAGE_BYTES,
+  serveGrpcNatively,
+  specGrpcMessageHandler,
+  trackSessions,
+} from "./api/grpc-native/index.js";
 import { answerClientError, refuseWithoutHost } from "./api/http/client-error.js";
 import { isLoopbackHost } from "./api/http/loopback.js";
 import { parseRequestUrl, refuseUnparsableTarget } from "./api/http/request-url.js";
@@ -25,7 +34,7 @@ import { createWebUi, isWebUiRequest } from "./api/http/web-ui.js";
 import type { Route } from "./api/http/route-table.js";
 import { createTokenVerifier, describeSecret, isPrivileged, issueToken, loadOrCreateSecret } from "./auth/index.js";
 import { walletServices } from "./api/services/wallet/index.js";
-import { admitAuthenticated } from "./api/services/call-admission.js";
+import { admitAuthenticated, isPublicMethod } from "./api/services/call-admission.js";
 import { bootstrap, bootstrapValidatorOperator } from "./bootstrap.js";
 import type { Config } from "./config/index.js";
 import { PreparedInterpretations } from "./ledger/prepared-interpretations.js";
@@ -59,6 +68,9 @@ import {
 import { WalletUsers } from "./wallet/support/wallet-users.js";
 
 export const LEDGER_API_VERSION = "3.4.12";
+
+/** Connections the JSON port holds at once (its WebSocket streams included); the gRPC port has its own. */
+export const HTTP_MAX_CONNECTIONS = 8192;
 
 export interface RunningServer {
   readonly grpcPort: number;
@@ -252,6 +264,13 @@ function createListeners(
   const services = [...ledgerApi, ...walletApi];
   // connect-node percent-encodes all of grpc-message; re-encode it as the gRPC spec says.
   const grpcServer = http2.createServer(
+    {
+      // Node advertises 2^32-1 streams per connection; 31,000 header-only streams on one
+      // connection from a client with no token hit nghttp2's session memory limit, and the
+      // session's cleanup then aborted the process (an assertion in Node). A connection may open
+      // as many streams as the node serves in all, and a little more for its unary calls.
+      settings: { maxConcurrentStreams: config.maxStreams + GRPC_UNARY_STREAMS_PER_CONNECTION },
+    },
     specGrpcMessageHandler(
       connectNodeAdapter({
         routes: createRoutes(services),
@@ -262,7 +281,9 @@ function createListeners(
         compressMinBytes: Number.POSITIVE_INFINITY,
         // gRPC-Web and Connect decode as deep as the native path, so a Daml value of Canton's
         // maximum depth is accepted and a deeper one reaches the nesting check.
-        binaryOptions: { recursionLimit: MAX_MESSAGE_NESTING },
+        // Unknown fields are skipped, not kept (one object each: 16 MiB of them was 8 million
+        // objects and 2.4 GB for 28 bytes of brotli); no method reads them.
+        binaryOptions: { recursionLimit: MAX_MESSAGE_NESTING, readUnknownFields: false },
         // As the native path: no request over 16 MiB, compressed or not (connect-node's default is
         // 4 GiB, and a 1 MB gzip of zeros inflated to 1 GiB before the token was looked at).
         readMaxBytes: MAX_REQUEST_MESSAGE_BYTES,
@@ -274,6 +295,7 @@ function createListeners(
     serveGrpcNatively(grpcServer, grpcRoutes(services), {
       onInternalError: (path, err) => log.error({ err, path }, "internal error in gRPC call"),
       admit: (method, headers) => admit(method, headers.authorization),
+      maxRequestBytes: (method) => (isPublicMethod(method) ? MAX_PUBLIC_REQUEST_BYTES : MAX_REQUEST_MESSAGE_BYTES),
     });
   }
   const grpcSessions = trackSessions(grpcServer);
@@ -318,6 +340,11 @@ function createListeners(
   httpServer.on("upgrade", (req, socket, head) => gateway.upgrade(req, socket, head));
   // Keep-alive sockets must not hold shutdown hostage.
   httpServer.keepAliveTimeout = 5_000;
+  // Sockets that never finish a request line cannot take the process's file descriptors (20,000
+  // of them locked every other client out of the JSON port, and could starve the store): the port
+  // holds at most HTTP_MAX_CONNECTIONS, and a request's headers must arrive within 20 s.
+  httpServer.maxConnections = HTTP_MAX_CONNECTIONS;
+  httpServer.headersTimeout = 20_000;
   return { grpcServer, grpcSessions, httpServer, gateway };
 }
 

@@ -6,7 +6,7 @@
  */
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createIou, startTestServer, type TestServer } from "../support/test-server.js";
+import { createIou, IOU, startTestServer, type TestServer } from "../support/test-server.js";
 
 let s: TestServer;
 let alice: { party: string; user: string; token: string };
@@ -105,5 +105,31 @@ describe("active-contracts-page", () => {
     });
     expect(answer.status, answer.text).toBe(200);
     expect(JSON.parse(answer.text).activeContracts).toHaveLength(5);
+  });
+
+  it("ends a page early once its payloads pass 4 MiB of JSON, and the pages still add up", async () => {
+    // A hostile review made one page of 153 MB from 1,000 contracts of 65 KB; unread, a few held gigabytes.
+    const carol = await s.partyUser("acp-carol");
+    const currency = "X".repeat(60_000);
+    await Promise.all(
+      Array.from({ length: 80 }, async (_, i) => {
+        const iou = { CreateCommand: { templateId: IOU, createArguments: { issuer: carol.party, owner: carol.party, currency, amount: String(i + 1), observers: [] } } };
+        const r = await s.json("POST", "/v2/commands/submit-and-wait", { commands: [iou], commandId: `acp-big-${i}`, actAs: [carol.party] }, carol.token);
+        expect(r.status, r.text).toBe(200);
+      }),
+    );
+    const seen: string[] = [];
+    let pageToken: string | undefined;
+    let pages = 0;
+    do {
+      const r = await page({ eventFormat: formatFor(carol.party), ...(pageToken ? { pageToken } : {}) }, carol.token);
+      expect(r.status, r.text).toBe(200);
+      expect(r.text.length).toBeLessThan(6 * 1024 * 1024);
+      seen.push(...cidsOf(r.body.activeContracts));
+      pageToken = r.body.nextPageToken;
+      pages++;
+    } while (pageToken);
+    expect(pages).toBeGreaterThan(1);
+    expect(new Set(seen).size).toBe(80);
   });
 });

@@ -8,6 +8,8 @@
 import type http2 from "node:http2";
 
 export const IDLE_SESSION_MS = 120_000;
+/** Streams a connection may open beyond the node's stream limit: its unary calls in flight. */
+export const GRPC_UNARY_STREAMS_PER_CONNECTION = 256;
 /** Connections the port accepts at once (beyond, the kernel's backlog waits). */
 export const MAX_CONNECTIONS = 4096;
 /** A session told to go away that does not close by itself within this is destroyed. */

@@ -9,11 +9,12 @@
  * cost, not the ledger, capped SubmitAndWaitForTransaction at ~1,200/s. The native path runs the
  * very same service implementations (docs/decisions.md, "Performance").
  */
-import type { DescService } from "@bufbuild/protobuf";
+import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Http2Server, IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
 import { runGrpcCall, type CallAdmission, type GrpcRoute, type StreamHandler, type UnaryHandler } from "./grpc-call.js";
 import { errorStatus } from "./grpc-wire.js";
+import { requestLimits } from "./request-limits.js";
 
 export interface ServiceBinding {
   readonly service: DescService;
@@ -65,9 +66,12 @@ export interface NativeGrpcOptions {
    * a missing or bad token): authentication comes before anything the body could be wrong about.
    */
   readonly admit?: CallAdmission;
+  /** Per-method request caps; the budget across calls and the receive time are the server's own. */
+  readonly maxRequestBytes?: (method: DescMethod) => number;
 }
 
 export function serveGrpcNatively(server: Http2Server, routes: ReadonlyMap<string, GrpcRoute>, options: NativeGrpcOptions = {}): void {
+  const callOptions = { ...options, limits: requestLimits(options.maxRequestBytes) };
   const fallback = server.listeners("stream") as StreamListener[];
   if (fallback.length === 0) throw new Error("serveGrpcNatively: create the server with its (Connect) request handler first");
   server.removeAllListeners("stream");
@@ -75,7 +79,7 @@ export function serveGrpcNatively(server: Http2Server, routes: ReadonlyMap<strin
     const contentType = headers[":method"] === "POST" ? grpcContentType(headers) : undefined;
     if (contentType) {
       const route = routes.get(headers[":path"] ?? "");
-      if (route) runGrpcCall(route, stream, headers, contentType, options);
+      if (route) runGrpcCall(route, stream, headers, contentType, callOptions);
       else refuseUnknownMethod(stream, headers[":path"] ?? "", contentType);
       return;
     }

@@ -6,6 +6,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { GetActiveContractsResponseSchema } from "../../../../gen/com/daml/ledger/api/v2/state_service_pb.js";
 import { errors } from "../../../ledger/errors.js";
 import { visibleTo, type EventFormat } from "../../../ledger/event-format.js";
+import type { ContractRecord } from "../../../ledger/records.js";
 import { readersOf } from "../../convert/format-proto.js";
 import type { LedgerApi } from "./ledger-api.js";
 
@@ -20,6 +21,11 @@ export async function checkSnapshotOffset(api: LedgerApi, offset: bigint, field:
 
 /** The entries the format shows at `offset`, in creation order (Canton: none at the ledger begin, 0). */
 export async function* acsEntries(api: LedgerApi, format: EventFormat, offset: bigint): AsyncGenerator<AcsEntry> {
+  for await (const { entry } of acsEntriesWithRecords(api, format, offset)) yield entry;
+}
+
+/** `acsEntries` with the stored contract each entry shows (for what it weighs). */
+export async function* acsEntriesWithRecords(api: LedgerApi, format: EventFormat, offset: bigint): AsyncGenerator<{ readonly entry: AcsEntry; readonly record: ContractRecord }> {
   if (offset === 0n) return;
   const readers = readersOf(format);
   const contracts = await api.store.activeContracts({ parties: readers === "any" ? undefined : readers, activeAtOffset: offset });
@@ -27,7 +33,7 @@ export async function* acsEntries(api: LedgerApi, format: EventFormat, offset: b
     const candidates = readers === "any" ? [...c.signatories, ...c.observers] : readers.filter((p) => c.signatories.includes(p) || c.observers.includes(p));
     const seen = visibleTo(format, candidates, c.templateId, api.encoder.interfacesOf(c.templateId));
     if (!seen) continue;
-    yield {
+    const entry: AcsEntry = {
       workflowId: "",
       contractEntry: {
         case: "activeContract",
@@ -38,5 +44,6 @@ export async function* acsEntries(api: LedgerApi, format: EventFormat, offset: b
         },
       },
     };
+    yield { entry, record: c };
   }
 }
