@@ -17,9 +17,11 @@ import { instrumentServices } from "./api/services/instrument.js";
 import { createNodeMetrics, opsEndpoints, OPS_PATHS, routeLabeler, type NodeMetrics, type OpsEndpoints } from "./ops/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
 import {
+  admitBeforeBody,
   GRPC_UNARY_STREAMS_PER_CONNECTION,
   grpcRoutes,
   MAX_MESSAGE_NESTING,
+  methodsByPath,
   MAX_PUBLIC_REQUEST_BYTES,
   MAX_REQUEST_MESSAGE_BYTES,
   serveGrpcNatively,
@@ -262,7 +264,22 @@ function createListeners(
   const ledgerApi = instrumentServices(ledgerServices(api), observed.metrics.rpc);
   const walletApi = instrumentServices(v0, observed.metrics.rpc);
   const services = [...ledgerApi, ...walletApi];
-  // connect-node percent-encodes all of grpc-message; re-encode it as the gRPC spec says.
+  const connectAdapter = connectNodeAdapter({
+    routes: createRoutes(services),
+    interceptors: [(next) => async (req) => (await admit(req.method, req.header.get("authorization")), next(req))],
+    // Compressed requests are still accepted, but responses go out uncompressed: on loopback and
+    // LAN links gzip costs both ends far more CPU than the bytes it saves (like grpc-js servers,
+    // which compress only when configured to).
+    compressMinBytes: Number.POSITIVE_INFINITY,
+    // gRPC-Web and Connect decode as deep as the native path, so a Daml value of Canton's maximum
+    // depth is accepted and a deeper one reaches the nesting check. Unknown fields are skipped,
+    // not kept (one object each: 16 MiB of them was 8 million objects and 2.4 GB for 28 bytes of
+    // brotli); no method reads them.
+    binaryOptions: { recursionLimit: MAX_MESSAGE_NESTING, readUnknownFields: false },
+    // As the native path: no request over 16 MiB, compressed or not (connect-node's default is
+    // 4 GiB, and a 1 MB gzip of zeros inflated to 1 GiB before the token was looked at).
+    readMaxBytes: MAX_REQUEST_MESSAGE_BYTES,
+  });
   const grpcServer = http2.createServer(
     {
       // Node advertises 2^32-1 streams per connection; 31,000 header-only streams on one
@@ -271,24 +288,10 @@ function createListeners(
       // as many streams as the node serves in all, and a little more for its unary calls.
       settings: { maxConcurrentStreams: config.maxStreams + GRPC_UNARY_STREAMS_PER_CONNECTION },
     },
-    specGrpcMessageHandler(
-      connectNodeAdapter({
-        routes: createRoutes(services),
-        interceptors: [(next) => async (req) => (await admit(req.method, req.header.get("authorization")), next(req))],
-        // Compressed requests are still accepted, but responses go out uncompressed: on loopback and
-        // LAN links gzip costs both ends far more CPU than the bytes it saves (like grpc-js servers,
-        // which compress only when configured to).
-        compressMinBytes: Number.POSITIVE_INFINITY,
-        // gRPC-Web and Connect decode as deep as the native path, so a Daml value of Canton's
-        // maximum depth is accepted and a deeper one reaches the nesting check.
-        // Unknown fields are skipped, not kept (one object each: 16 MiB of them was 8 million
-        // objects and 2.4 GB for 28 bytes of brotli); no method reads them.
-        binaryOptions: { recursionLimit: MAX_MESSAGE_NESTING, readUnknownFields: false },
-        // As the native path: no request over 16 MiB, compressed or not (connect-node's default is
-        // 4 GiB, and a 1 MB gzip of zeros inflated to 1 GiB before the token was looked at).
-        readMaxBytes: MAX_REQUEST_MESSAGE_BYTES,
-      }),
-    ),
+    // The interceptor above runs only once connect-node has decoded the body: the token is
+    // checked on the headers first. connect-node percent-encodes all of grpc-message; it is
+    // re-encoded as the gRPC spec says.
+    specGrpcMessageHandler(admitBeforeBody(connectAdapter, methodsByPath(services), admit)),
   );
   // Plain gRPC is served natively (native-grpc.ts); gRPC-Web and Connect stay with the adapter.
   if (options.grpcTransport !== "connect") {

@@ -5,7 +5,7 @@
  * is refused on its headers, before its body is buffered; an idle connection is closed.
  */
 import http2 from "node:http2";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../support/test-server.js";
 
@@ -42,10 +42,12 @@ describe("compressed requests over the limit", () => {
   it("are refused on Connect and gRPC-Web without inflating them", async () => {
     const framed = Buffer.concat([Buffer.from([1, 0, 0, 0, 0]), bomb]);
     framed.writeUInt32BE(bomb.length, 1);
-    const connect = await post({ "content-type": "application/proto", "content-encoding": "gzip", "connect-protocol-version": "1" }, bomb);
+    // With a valid token (without one, the call is refused on its headers before anything is read).
+    const authorization = `Bearer ${await s.adminToken()}`;
+    const connect = await post({ "content-type": "application/proto", "content-encoding": "gzip", "connect-protocol-version": "1", authorization }, bomb);
     expect(connect.headers[":status"]).toBe(429); // Connect's resource_exhausted
     expect(JSON.parse(connect.body).code).toBe("resource_exhausted");
-    const web = await post({ "content-type": "application/grpc-web+proto", "grpc-encoding": "gzip" }, framed);
+    const web = await post({ "content-type": "application/grpc-web+proto", "grpc-encoding": "gzip", authorization }, framed);
     expect(web.body).toMatch(/grpc-status:\s*8/); // RESOURCE_EXHAUSTED in the body's trailer frame
     for (const r of [connect, web]) expect(r.ms).toBeLessThan(3000);
     expect((await s.json("GET", "/livez", undefined, null)).status).toBe(200);
@@ -95,3 +97,51 @@ describe("an idle connection", () => {
     await new Promise<void>((r) => server.close(() => r()));
   });
 });
+
+describe("a Connect, gRPC-Web or gRPC+JSON call without a valid token", () => {
+  // connect-node decoded (and inflated) the body before its interceptor looked at the token: 30
+  // bytes of brotli cost 460 ms, and garbage protobuf without a token was INTERNAL, not UNAUTHENTICATED.
+  const garbage = Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]);
+  const STREAM = "/com.daml.ledger.api.v2.CommandCompletionService/CompletionStream";
+  const send = (path: string, headers: Record<string, string>, body: Buffer) =>
+    new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+      const session = http2.connect(s.grpc);
+      session.on("error", reject);
+      const req = session.request({ ":method": "POST", ":path": path, ...headers });
+      let got: Record<string, unknown> = {};
+      const chunks: Buffer[] = [];
+      req.on("response", (h) => (got = { ...h }));
+      req.on("trailers", (t) => (got = { ...got, ...t }));
+      req.on("data", (d: Buffer) => chunks.push(d));
+      req.on("close", () => (session.close(), resolve({ headers: got, body: Buffer.concat(chunks) })));
+      req.on("error", () => undefined);
+      req.end(body);
+    });
+  const framedGarbage = Buffer.concat([Buffer.from([0, 0, 0, 0, garbage.length]), garbage]);
+
+  it("is refused on its headers in each protocol's own words, the body never read", async () => {
+    const connect = await send(PATH, { "content-type": "application/proto", "connect-protocol-version": "1" }, garbage);
+    expect(connect.headers[":status"]).toBe(401);
+    expect(JSON.parse(connect.body.toString()).code).toBe("unauthenticated");
+    const web = await send(PATH, { "content-type": "application/grpc-web+proto" }, framedGarbage);
+    expect(web.headers["grpc-status"]).toBe("16");
+    const json = await send(PATH, { "content-type": "application/grpc+json", te: "trailers" }, framedGarbage);
+    expect(json.headers["grpc-status"]).toBe("16");
+    const stream = await send(STREAM, { "content-type": "application/connect+proto", "connect-protocol-version": "1" }, framedGarbage);
+    expect(stream.headers[":status"]).toBe(200);
+    expect(stream.body[0]).toBe(2); // an end-stream envelope
+    expect(JSON.parse(stream.body.subarray(5).toString()).error.code).toBe("unauthenticated");
+    // A brotli bomb without a token is refused as fast as anything else.
+    const bomb = brotliCompressSync(Buffer.alloc(16 * 1024 * 1024 - 16, Buffer.from([0x78, 0x00])));
+    const bombed = await send(PATH, { "content-type": "application/proto", "content-encoding": "br", "connect-protocol-version": "1" }, bomb);
+    expect(bombed.headers[":status"]).toBe(401);
+  });
+
+  it("with a valid token goes on to the adapter, which then finds the garbage", async () => {
+    const token = await s.adminToken();
+    const connect = await send(PATH, { "content-type": "application/proto", "connect-protocol-version": "1", authorization: `Bearer ${token}` }, garbage);
+    expect(connect.headers[":status"]).not.toBe(401);
+    expect(JSON.parse(connect.body.toString()).code).not.toBe("unauthenticated");
+  });
+});
+
