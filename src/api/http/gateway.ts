@@ -99,7 +99,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const routes = routesFor(options.services);
   const impls = new Map<DescService, AnyImpl>(options.services.map((s) => [s.service, s.impl as AnyImpl]));
   const splice = createSpliceHandler({ impls, maxBodyBytes: options.maxBodyBytes, log: options.log });
-  const calls: CantonCalls = { impls, daml: damlJsonCodec(options.registry), live: new Set(), options, answers: new AnswerBudget(options.listsMaxBytes) };
+  const calls: CantonCalls = { impls, daml: damlJsonCodec(options.registry), live: new Set(), options, answers: answerBudgetOf(options) };
   const sockets = createWebSocketStreams({
     routes,
     methodOf: (route) => (input, ctx) => impls.get(route.service)![route.method.localName](input, ctx) as AsyncIterable<unknown>,
@@ -152,7 +152,8 @@ async function invoke(calls: CantonCalls, route: Route, params: string[], url: R
   // its client is gone; listened for before any await, since a client may leave at any point.
   const hold = route.method.methodKind === "server_streaming" ? holdUntilSent(calls.answers, res) : undefined;
   try {
-    await calls.options.authenticate?.(route, ctx);
+    const user = await calls.options.authenticate?.(route, ctx);
+    hold?.ownedBy(user ?? "");
     const decoded = await readInput(calls, route, params, url, req);
     const impl = calls.impls.get(route.service)![route.method.localName];
     const output = route.method.output as DescMessage;
@@ -172,6 +173,11 @@ async function invoke(calls: CantonCalls, route: Route, params: string[], url: R
     // A stream's producers stop on the abort; a finished unary call has nothing left to cancel.
     if (route.method.methodKind === "server_streaming") ctx.abort(undefined);
   }
+}
+
+/** The budget of held answers; a user's share holds a quarter of it, and at least one whole answer. */
+function answerBudgetOf(options: GatewayOptions): AnswerBudget {
+  return new AnswerBudget(options.listsMaxBytes, Math.max(Math.floor(options.listsMaxBytes / 4), options.listMaxBytes));
 }
 
 function holdUntilSent(answers: AnswerBudget, res: ServerResponse): AnswerHold {
