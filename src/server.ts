@@ -57,6 +57,7 @@ import { walletAutomationSteps } from "./wallet/automation/index.js";
 import { LedgerClient } from "./ledger/ledger-client.js";
 import { ccFeaturedAppRights } from "./wallet/support/cc-featured-app-rights.js";
 import {
+  HistoryIndex,
   HoldingsIndex,
   OfferIndex,
   TransferCommandIndex,
@@ -222,7 +223,7 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
   const validator = await bootstrapValidatorOperator(onboarding);
   const { preapprovalLifetime, renewalDuration } = config.automation.transferPreapproval;
   const preapprovals = { lifetimeMicros: BigInt(preapprovalLifetime) * 1000n, renewWithinMicros: BigInt(renewalDuration) * 1000n };
-  const wallet: WalletDeps = { ...onboarding, client, clock, dso, validator, preapprovals, network: new NetworkCache(client, dso, ledger.feed), holdings: new HoldingsIndex(ledger.feed, store, dso), offers: OfferIndex.start(ledger.feed, store), transferCommands: new TransferCommandIndex(ledger.feed, store) };
+  const wallet: WalletDeps = { ...onboarding, client, clock, dso, validator, preapprovals, network: new NetworkCache(client, dso, ledger.feed), holdings: new HoldingsIndex(ledger.feed, store, dso), history: new HistoryIndex(ledger.feed, store), offers: OfferIndex.start(ledger.feed, store), transferCommands: new TransferCommandIndex(ledger.feed, store) };
   // The automation acts for every onboarded wallet (the operator's is one of them).
   const walletParties = () => wallet.users.walletParties();
   const network = await startNetwork({

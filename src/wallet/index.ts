@@ -47,6 +47,7 @@ export { getBuyTrafficRequestStatus, type BuyTrafficRequestStatus } from "./use-
 export { listTransactions, MAX_PAGE_SIZE } from "./use-cases/list-transactions.js";
 export { eventIdOf, parseEventId, type HistoryItem, type PartyAmount, type HistorySubtype } from "./support/history-items.js";
 export { trackedCommandId } from "./support/tracked-submission.js";
+export { HistoryIndex, DEFAULT_MAX_OFFSETS } from "./support/history-index.js";
 export { HoldingsIndex, DEFAULT_MAX_HOLDINGS, type Held, type PartyHoldings, type HoldingsIndexOptions } from "./support/holdings-index.js";
 export { TransferCommandIndex, DEFAULT_MAX_ENDED_COMMANDS, type TransferCommandEntry, type TransferCommandStatus } from "./support/transfer-command-index.js";
 export { OfferIndex, DEFAULT_MAX_ENDED_OFFERS, type OfferIndexOptions } from "./support/offer-index.js";

@@ -10,6 +10,7 @@ import type { LedgerClient } from "../ledger/ledger-client.js";
 import type { Store } from "../ledger/store-port.js";
 import type { NetworkReader } from "../network/network-cache.js";
 import type { FeaturedAppRights } from "./featured-app-rights.js";
+import type { HistoryIndex } from "./support/history-index.js";
 import type { HoldingsIndex } from "./support/holdings-index.js";
 import { InFlight } from "./support/in-flight.js";
 import { KeyedMutex } from "./support/keyed-mutex.js";
@@ -42,6 +43,8 @@ export interface WalletDeps {
   readonly users: WalletUsers;
   /** Parties' Amulet/LockedAmulet holdings, in memory, current with the ledger (holdings-index.ts). */
   readonly holdings: HoldingsIndex;
+  /** The offsets of the transactions each party witnesses, for its history pages (history-index.ts). */
+  readonly history: HistoryIndex;
   /** Transfer offers by tracking id for both sides, through to their end (offer-index.ts). */
   readonly offers: OfferIndex;
   /** External senders' legacy TransferCommands by (sender, nonce), through to their end (transfer-command-index.ts). */

@@ -1,7 +1,7 @@
 /**
  * Reads of the ledger's transaction log that the wallet's history and status endpoints derive
  * their answers from (the node keeps no separate wallet transaction log): the transaction that
- * consumed a contract, transactions newest first, and typed views of a node's argument and result.
+ * consumed a contract, and typed views of a node's argument and result.
  */
 import { fromDamlJson } from "../../ledger/daml-type.js";
 import type { ExerciseNodeRecord, NodeRecord, TransactionRecord } from "../../ledger/records.js";
@@ -32,17 +32,6 @@ export async function findConsumption(store: LedgerStore, afterOffset: bigint, c
     from = page[page.length - 1].offset;
   }
   return undefined;
-}
-
-/** Transactions at or before `atOrBefore`, newest first, read in windows of offsets (offsets are dense). */
-export async function* transactionsNewestFirst(store: LedgerStore, atOrBefore: bigint): AsyncGenerator<TransactionRecord> {
-  let hi = atOrBefore;
-  while (hi > 0n) {
-    const lo = hi > BigInt(PAGE) ? hi - BigInt(PAGE) : 0n;
-    const page = await store.transactions(lo, hi, PAGE);
-    for (let i = page.length - 1; i >= 0; i--) yield page[i];
-    hi = lo;
-  }
 }
 
 /** Whether a node is of this template (package-id form, as stored). */

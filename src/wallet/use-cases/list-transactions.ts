@@ -3,12 +3,10 @@
  * (Splice pages its transaction log the same way: `begin_after_id` is the `event_id` of the last
  * item of the previous page, and the next page starts with the item before it).
  *
- * The node keeps no separate transaction log: the history is read off the ledger's transactions
- * (history-items.ts), walking back from the ledger end or from the transaction of
- * `begin_after_id`. The cost is the transactions walked, so a page for a party with little
- * activity on a busy ledger reads far back; a per-party index would bound it.
+ * The history is read off the ledger's transactions (history-items.ts): those the party witnesses,
+ * by the offsets the history index keeps (history-index.ts), newest first from the ledger end or
+ * from the transaction of `begin_after_id`. A page reads the party's own transactions only.
  */
-import { transactionsNewestFirst } from "../support/ledger-scan.js";
 import { historyItemsOf, parseEventId, type HistoryItem } from "../support/history-items.js";
 import { fromDamlJson } from "../../ledger/daml-type.js";
 import type { Numeric } from "../../ledger/numeric.js";
@@ -48,7 +46,10 @@ export async function listTransactions(deps: WalletDeps, input: ListTransactions
   }
   const page: HistoryItem[] = [];
   const prices = new RoundPrices(store);
-  for await (const tx of transactionsNewestFirst(store, start)) {
+  const offsets = await deps.history.of(input.party);
+  for (let i = lastAtOrBefore(offsets, Number(start)); i >= 0; i--) {
+    const tx = await store.transactionByOffset(BigInt(offsets[i]));
+    if (!tx) continue;
     const items = historyItemsOf(tx, input.party).reverse();
     if (items.length === 0) continue;
     const amuletPrice = input.withPrices ? await prices.of(tx) : undefined;
@@ -59,6 +60,18 @@ export async function listTransactions(deps: WalletDeps, input: ListTransactions
     }
   }
   return page;
+}
+
+/** The index of the last of the ascending `offsets` at or before `offset`, -1 if none is. */
+function lastAtOrBefore(offsets: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = offsets.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (offsets[mid] <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
 }
 
 /** Argument fields that name the open round a CC transaction used (transfer contexts, taps). */
