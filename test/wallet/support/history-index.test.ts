@@ -32,7 +32,7 @@ describe("history index", () => {
     const bounded = new HistoryIndex(fx.t.server.api.ledger.feed, store(), 3);
     await index.of(a);
     for (let i = 0; i < 6; i++) {
-      const taps = [fx.tap(a, "1"), fx.tap(b, "2")];
+      const taps: Promise<unknown>[] = [fx.tap(a, "1"), fx.tap(b, "2")];
       // c loads while taps commit: what the feed delivers meanwhile counts once.
       if (i === 2) taps.push(index.of(c).then(() => undefined));
       await Promise.all(taps);
