@@ -258,12 +258,18 @@ async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, 
 }
 
 /**
- * The array, and the socket closed if the client stops reading it for a minute: an answer waits
- * in memory until it is read, and a client that never reads would hold it for good.
+ * The array, and the socket closed if the client stops reading it for a minute, or reads it slower
+ * than MIN_READ_BYTES_PER_S on the whole: an answer waits in memory until it is read, and a client
+ * that never reads, or takes 16 bytes every 20 s (as a hostile review did), would hold it for good.
  */
 function sendJsonArray(res: ServerResponse, items: readonly Buffer[]): void {
   const length = items.reduce((n, item) => n + item.length, 2 + Math.max(0, items.length - 1));
   res.setTimeout(STALLED_READER_MS, () => res.destroy());
+  const deadline = setTimeout(() => res.destroy(), sendDeadlineMs(length));
+  deadline.unref();
+  const done = () => clearTimeout(deadline);
+  res.once("finish", done);
+  res.once("close", done);
   res.writeHead(200, { "content-type": "application/json", "content-length": length });
   // One write to the socket for the whole answer (`end` uncorks).
   res.cork();
@@ -276,6 +282,13 @@ function sendJsonArray(res: ServerResponse, items: readonly Buffer[]): void {
 }
 
 const STALLED_READER_MS = 60_000;
+/** The slowest a client may read an array answer on the whole, once the first minute is over. */
+export const MIN_READ_BYTES_PER_S = 64 * 1024;
+
+/** How long an answer of `length` bytes may take to leave: a minute, or its length at the minimum rate. */
+export function sendDeadlineMs(length: number): number {
+  return Math.max(STALLED_READER_MS, Math.ceil((length / MIN_READ_BYTES_PER_S) * 1000));
+}
 
 /** A failed Canton-dialect request as Canton's JsCantonError (413 for an oversized body or list). */
 function sendError(res: ServerResponse, e: unknown, options: GatewayOptions): void {

@@ -1,6 +1,7 @@
 /** The shared budget of held array answers: taken per element, given back once per answer. */
 import { describe, expect, it } from "vitest";
 import { AnswerBudget } from "../../../src/api/http/answer-budget.js";
+import { MIN_READ_BYTES_PER_S, sendDeadlineMs } from "../../../src/api/http/gateway.js";
 
 describe("AnswerBudget", () => {
   it("holds what answers take up to the budget, and releases each answer's bytes once", () => {
@@ -35,3 +36,10 @@ describe("AnswerBudget", () => {
   });
 });
 
+describe("sendDeadlineMs", () => {
+  it("gives an answer a minute, or its length at the minimum rate, and no reader more (16 bytes every 20 s held one for good)", () => {
+    expect(MIN_READ_BYTES_PER_S).toBe(65_536);
+    expect(sendDeadlineMs(1_000)).toBe(60_000);
+    expect(sendDeadlineMs(32 * 1024 * 1024)).toBe(512_000);
+  });
+});
