@@ -7,7 +7,6 @@
  * participant knows is served here (an unknown party is 404).
  */
 import { Numeric } from "../../ledger/numeric.js";
-import { Amulet, LockedAmulet } from "../../templates/splice/amulet.js";
 import { holdingFee } from "../../templates/splice/fees.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import { walletErrors } from "../wallet-error.js";
@@ -31,12 +30,12 @@ export async function getExternalPartyBalance(deps: WalletDeps, partyRaw: string
   const earliest = (await deps.network.read()).openRounds[0];
   if (!earliest) throw walletErrors.notFound("No open mining round found");
   const round = earliest.payload.round.number;
-  const [amulets, locked] = await Promise.all([deps.client.active(Amulet, [party]), deps.client.active(LockedAmulet, [party])]);
+  // The party's own holdings of the network DSO's CC, as every wallet balance counts them.
+  const held = await deps.holdings.of(party);
   // Read-side sums: total over any holdings, even when they together exceed Numeric 10.
   const sum = (xs: Numeric[]) => Numeric.total(xs);
-  // The network DSO's holdings only: an Amulet anyone signs as its own `dso` is not CC.
-  const unlockedAmounts = amulets.filter((a) => a.payload.owner === party && a.payload.dso === deps.dso).map((a) => a.payload.amount);
-  const lockedAmounts = locked.filter((l) => l.payload.amulet.owner === party && l.payload.amulet.dso === deps.dso).map((l) => l.payload.amulet.amount);
+  const unlockedAmounts = held.amulets.map((a) => a.payload.amount);
+  const lockedAmounts = held.locked.map((l) => l.payload.amulet.amount);
   const totalUnlockedCoin = sum(unlockedAmounts.map((a) => a.initialAmount));
   const totalLockedCoin = sum(lockedAmounts.map((a) => a.initialAmount));
   const accumulatedHoldingFeesUnlocked = sum(unlockedAmounts.map((a) => holdingFee(a, round)));
