@@ -140,15 +140,23 @@ async function sendsOn(key: string, what: string, automation: object | undefined
     }
     // BENCH_PROFILE=1: the server's CPU profile during the sends, in $TMPDIR/ccwallet-<key>.cpuprofile (sends-32, sends-32-noauto).
     const session = process.env.BENCH_PROFILE ? new Session() : undefined;
+    // BENCH_HEAP=1: a sampling profile of everything the server allocates (collected or not), in $TMPDIR/ccwallet-<key>.heapprofile.
+    const heap = process.env.BENCH_HEAP ? new Session() : undefined;
     if (session) {
       session.connect();
       await session.post("Profiler.enable");
       await session.post("Profiler.start");
     }
+    if (heap) {
+      heap.connect();
+      await heap.post("HeapProfiler.enable");
+      await heap.post("HeapProfiler.startSampling", { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    }
     await workerPoint(key, what, {
       kind: "sends", httpUrl: bs.httpUrl, senders, receiver: receiver.party, amount: "0.01", warmupMs: CFG.warmupMs, durationMs: CFG.durationMs, idPrefix: `${runId}-${key}`,
     });
     if (session) writeFileSync(join(os.tmpdir(), `ccwallet-${key}.cpuprofile`), JSON.stringify((await session.post("Profiler.stop")).profile));
+    if (heap) writeFileSync(join(os.tmpdir(), `ccwallet-${key}.heapprofile`), JSON.stringify((await heap.post("HeapProfiler.stopSampling")).profile));
     // Again after the sends: the machine's speed drifts over a run, and the ratio uses both.
     if (measureBare) bareCommits(bs, "after");
   } finally {
