@@ -82,6 +82,24 @@ export interface ContractQuery {
   readonly activeAtOffset?: bigint;
 }
 
+/** Where a contract stands in creation order: its transaction's offset, then its node id. */
+export interface CreationPosition {
+  readonly offset: bigint;
+  readonly nodeId: number;
+}
+
+/** One page of the snapshot at an offset (`activeContractsPage`). */
+export interface ContractPageQuery {
+  /** Only contracts with one of these stakeholders; undefined means any party. */
+  readonly parties?: readonly string[];
+  /** The snapshot's offset, as in ContractQuery (a snapshot at a fixed offset never changes). */
+  readonly activeAtOffset: bigint;
+  /** Only contracts after this position; undefined means from the first. */
+  readonly after?: CreationPosition;
+  /** At most this many contracts (at least 1). */
+  readonly limit: number;
+}
+
 /** A contract as created, and the offset of the transaction that archived it, if any. */
 export interface ContractHistory {
   readonly contract: ContractRecord;
@@ -102,6 +120,12 @@ export interface LedgerStore {
   contractHistory(contractId: string): Promise<ContractHistory | undefined>;
   /** Active contracts (now, or at `query.activeAtOffset`) in creation order. */
   activeContracts(query: ContractQuery): Promise<ContractRecord[]>;
+  /**
+   * The first `limit` contracts of the snapshot at `activeAtOffset` after `after`, in creation
+   * order: a paginated read resumes where its last page ended without reading what came before
+   * (the paginated ACS, whose every page read the whole snapshot).
+   */
+  activeContractsPage(query: ContractPageQuery): Promise<ContractRecord[]>;
 
   /** Updates with beginExclusive < offset <= endInclusive, ascending, at most `limit`. */
   transactions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<TransactionRecord[]>;

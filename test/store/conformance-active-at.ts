@@ -68,6 +68,69 @@ export function describeActiveAtConformance(name: string, open: () => Promise<St
       ]);
     });
 
+    it("pages of a snapshot add up to it, for any page size, party set and offset, resuming after any position", async () => {
+      const store = await fresh();
+      // A seeded history: creates with one to three stakeholders and several nodes per transaction,
+      // archives of earlier contracts, so that past snapshots hold contracts archived since.
+      let seed = 7;
+      const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+      const parties = [ALICE, BOB, CAROL];
+      const live: string[] = [];
+      for (let t = 0; t < 40; t++) {
+        const creates = Array.from({ length: 1 + next(3) }, (_, nodeId) => {
+          const signatory = parties[next(3)]!;
+          const observers = next(2) === 0 ? [] : [parties[next(3)]!].filter((p) => p !== signatory);
+          return contract({ signatories: [signatory], observers, nodeId: 2 * nodeId + next(2), template: next(4) === 0 ? KEYED : IOU });
+        });
+        const archives = live.length > 3 && next(2) === 0 ? live.splice(next(live.length), 1) : [];
+        expect((await store.commit(txCommit({ archives, creates }))).kind).toBe("committed");
+        live.push(...creates.map((c) => c.contractId));
+      }
+      const end = await store.ledgerEnd();
+      const pagesOf = async (query: { parties?: string[]; activeAtOffset: bigint }, limit: number) => {
+        const all: string[] = [];
+        let after: { offset: bigint; nodeId: number } | undefined;
+        for (let pages = 0; pages < 200; pages++) {
+          const page = await store.activeContractsPage({ ...query, limit, ...(after ? { after } : {}) });
+          expect(page.length).toBeLessThanOrEqual(limit);
+          all.push(...ids(page));
+          if (page.length < limit) return all;
+          const last = page[page.length - 1]!;
+          after = { offset: last.createdOffset, nodeId: last.nodeId };
+        }
+        throw new Error("no end of pages");
+      };
+      for (const offset of [1n, 5n, 17n, 29n, end]) {
+        for (const who of [undefined, [ALICE], [BOB, ALICE], [CAROL, BOB, ALICE], ["nobody::1220"]]) {
+          const query = { activeAtOffset: offset, ...(who ? { parties: who } : {}) };
+          const snapshot = ids(await store.activeContracts(query));
+          for (const limit of [1, 2, 5, 1000]) expect(await pagesOf(query, limit), `${offset} ${who?.join(",")} ${limit}`).toEqual(snapshot);
+        }
+      }
+      expect(await store.activeContractsPage({ activeAtOffset: 0n, limit: 10 })).toEqual([]);
+      // Whole records, as activeContracts gives them.
+      const first = (await store.activeContracts({ activeAtOffset: end, parties: [ALICE] }))[0];
+      expect((await store.activeContractsPage({ activeAtOffset: end, parties: [ALICE], limit: 1 }))[0]).toEqual(first);
+    });
+
+    it("a party's page at a past offset skips the archived contracts of others, however many", async () => {
+      const store = await fresh();
+      const mine = contract({ signatories: [ALICE] });
+      const theirs = Array.from({ length: 600 }, (_, i) => contract({ signatories: [BOB], nodeId: i }));
+      await store.commit(txCommit({ creates: theirs.slice(0, 300) }));
+      await store.commit(txCommit({ creates: theirs.slice(300) }));
+      const late = contract({ signatories: [ALICE], observers: [BOB], nodeId: 1 });
+      await store.commit(txCommit({ creates: [mine, late] }));
+      // Offset 3's snapshot; then everything archived: Alice's contracts come from the archived rows.
+      await store.commit(txCommit({ archives: [...theirs.map((c) => c.contractId), mine.contractId, late.contractId] }));
+      expect(ids(await store.activeContractsPage({ activeAtOffset: 3n, parties: [ALICE], limit: 10 }))).toEqual([mine.contractId, late.contractId]);
+      expect(ids(await store.activeContractsPage({ activeAtOffset: 3n, parties: [ALICE], limit: 1 }))).toEqual([mine.contractId]);
+      const second = await store.activeContractsPage({ activeAtOffset: 3n, parties: [ALICE], limit: 1, after: { offset: 3n, nodeId: mine.nodeId } });
+      expect(ids(second)).toEqual([late.contractId]);
+      expect(ids(await store.activeContractsPage({ activeAtOffset: 3n, parties: [BOB], limit: 1000 }))).toEqual([...theirs, late].map((c) => c.contractId));
+      expect(await store.activeContractsPage({ activeAtOffset: 4n, parties: [ALICE], limit: 10 })).toEqual([]);
+    });
+
     it("an offset past the ledger end reads as the ledger end", async () => {
       const store = await fresh();
       const a = contract();

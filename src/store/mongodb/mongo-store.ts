@@ -19,7 +19,7 @@ import type {
   UserRight,
 } from "../../ledger/records.js";
 import { decodeRecord, encodeRecord } from "../codec.js";
-import type { CommitRequest, CommitResult, ContractHistory, ContractQuery, PackageRecord, PackageSummary, Store } from "../../ledger/store-port.js";
+import type { CommitRequest, CommitResult, ContractHistory, ContractPageQuery, ContractQuery, PackageRecord, PackageSummary, Store } from "../../ledger/store-port.js";
 import { CausalClock } from "./causal-clock.js";
 import type { Collections } from "./collections.js";
 import { openCollections } from "./collections.js";
@@ -145,6 +145,27 @@ export class MongoStore implements Store {
     const byId = new Map<string, ContractDoc>();
     for (const doc of [...active, ...archivedLater]) byId.set(doc._id, doc);
     return [...byId.values()].sort(compareCreation).map((doc) => decodeRecord<ContractRecord>(doc.record));
+  }
+
+  async activeContractsPage(query: ContractPageQuery): Promise<ContractRecord[]> {
+    const at = query.activeAtOffset;
+    if (at <= 0n) return [];
+    const after = query.after;
+    // A range on createdOffset the indexes bound, and the node ids of its first offset left out.
+    const scope: Filter<ContractDoc> = after
+      ? { createdOffset: { $gte: after.offset, $lte: at }, $or: [{ createdOffset: { $gt: after.offset } }, { nodeId: { $gt: after.nodeId } }] }
+      : { createdOffset: { $lte: at } };
+    if (query.parties) scope.stakeholders = { $in: [...query.parties] };
+    const inOrder = { createdOffset: 1, nodeId: 1 } as const;
+    // As in activeContracts: active now, then archived after `at`, one causal session; each read's
+    // first `limit` in order, so the first `limit` of both together are the page.
+    const [active, archivedLater] = await this.inSession(async (session) => [
+      await this.cols.contracts.find({ ...scope, archivedOffset: null }, { session }).sort(inOrder).limit(query.limit).toArray(),
+      await this.cols.contracts.find({ ...scope, archivedOffset: { $gt: at } }, { session }).sort(inOrder).limit(query.limit).toArray(),
+    ]);
+    const byId = new Map<string, ContractDoc>();
+    for (const doc of [...active, ...archivedLater]) byId.set(doc._id, doc);
+    return [...byId.values()].sort(compareCreation).slice(0, query.limit).map((doc) => decodeRecord<ContractRecord>(doc.record));
   }
 
   async transactions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<TransactionRecord[]> {

@@ -6,10 +6,11 @@
  * offsets readers ask about.
  */
 import type { ContractRecord } from "../../ledger/records.js";
-import type { ContractQuery } from "../../ledger/store-port.js";
+import type { ContractPageQuery, ContractQuery, CreationPosition } from "../../ledger/store-port.js";
+import { decodeRecord } from "../codec.js";
 import type { LedgerStatements } from "./ledger-statements.js";
 import type { PartyTemplateCache } from "./party-template-cache.js";
-import { allRecords } from "./rows.js";
+import { allRecords, oneRecord } from "./rows.js";
 
 export function readActiveContracts(s: LedgerStatements, cache: PartyTemplateCache, query: ContractQuery): ContractRecord[] {
   const at = query.activeAtOffset;
@@ -67,4 +68,98 @@ function ofTemplate(s: LedgerStatements, cache: PartyTemplateCache, party: strin
 function compareCreation(a: ContractRecord, b: ContractRecord): number {
   if (a.createdOffset !== b.createdOffset) return a.createdOffset < b.createdOffset ? -1 : 1;
   return a.nodeId - b.nodeId;
+}
+
+interface PositionRow {
+  readonly contract_id: string;
+  readonly created_offset: number | bigint;
+  readonly node_id: number | bigint;
+}
+
+interface Candidate {
+  readonly contractId: string;
+  readonly position: CreationPosition;
+  /** Already decoded (an archived contract, read to see its stakeholders). */
+  readonly record?: ContractRecord;
+}
+
+/** Archived rows are scanned in chunks of this many while a party's page may still need them. */
+const ARCHIVED_CHUNK = 256;
+
+const FIRST: CreationPosition = { offset: -1n, nodeId: -1 };
+
+function comparePositions(a: CreationPosition, b: CreationPosition): number {
+  if (a.offset !== b.offset) return a.offset < b.offset ? -1 : 1;
+  return a.nodeId - b.nodeId;
+}
+
+const candidateOf = (r: PositionRow, record?: ContractRecord): Candidate => ({
+  contractId: r.contract_id,
+  position: { offset: BigInt(r.created_offset), nodeId: Number(r.node_id) },
+  ...(record ? { record } : {}),
+});
+
+/**
+ * `activeContractsPage`: the first `limit` contracts of the snapshot at `activeAtOffset` after
+ * `after`. Positions are found first (a party's from its index rows, everyone's from the rows'
+ * heads), the page's records are then read by id; a page costs its own records and an index
+ * walk, not the snapshot before it.
+ */
+export function readActivePage(s: LedgerStatements, query: ContractPageQuery): ContractRecord[] {
+  const at = query.activeAtOffset;
+  if (at <= 0n) return [];
+  const after = query.after ?? FIRST;
+  const bound = { at, co: after.offset, nid: after.nodeId, limit: query.limit };
+  const candidates = query.parties
+    ? pageForParties(s, [...new Set(query.parties)], bound)
+    : (s.pageAllAt.all(bound) as PositionRow[]).map((r) => candidateOf(r));
+  const page: ContractRecord[] = [];
+  for (const c of candidates) {
+    const record = c.record ?? oneRecord<ContractRecord>(s.contractHistory, c.contractId);
+    if (record) page.push(record);
+  }
+  return page;
+}
+
+interface Bound {
+  readonly at: bigint;
+  readonly co: bigint;
+  readonly nid: number;
+  readonly limit: number;
+}
+
+/**
+ * The parties' active contracts (one index range each), then those archived after the snapshot,
+ * which have no stakeholder rows left: scanned in creation order, decoded to see their
+ * stakeholders, only until they can no longer be in the page. Each contract once, in order.
+ */
+function pageForParties(s: LedgerStatements, parties: readonly string[], bound: Bound): Candidate[] {
+  const byId = new Map<string, Candidate>();
+  for (const party of parties) {
+    for (const r of s.pageByParty.all({ ...bound, party }) as PositionRow[]) byId.set(r.contract_id, candidateOf(r));
+  }
+  const active = [...byId.values()].sort((a, b) => comparePositions(a.position, b.position)).slice(0, bound.limit);
+  // A row past the page's last active contract cannot be in the page once the page is full.
+  const last = active.length === bound.limit ? active[active.length - 1]!.position : undefined;
+  const wanted = new Set(parties);
+  let matched = 0;
+  let from = { offset: bound.co, nodeId: bound.nid };
+  for (;;) {
+    const rows = s.pageArchivedSince.all({ ...bound, co: from.offset, nid: from.nodeId, limit: ARCHIVED_CHUNK }) as (PositionRow & { record: string })[];
+    for (const r of rows) {
+      const c = candidateOf(r);
+      if ((last && comparePositions(c.position, last) > 0) || matched === bound.limit) return inOrder(byId, bound.limit);
+      const record = decodeRecord<ContractRecord>(r.record);
+      if (!record.signatories.some((p) => wanted.has(p)) && !record.observers.some((p) => wanted.has(p))) continue;
+      // Archived since the index was read, it is there already: a match only once.
+      if (!byId.has(c.contractId)) matched++;
+      byId.set(c.contractId, { ...c, record });
+    }
+    if (rows.length < ARCHIVED_CHUNK) return inOrder(byId, bound.limit);
+    from = candidateOf(rows[rows.length - 1]!).position;
+  }
+}
+
+function inOrder(byId: Map<string, Candidate>, limit: number): Candidate[] {
+  return [...byId.values()].sort((a, b) => comparePositions(a.position, b.position)).slice(0, limit);
 }

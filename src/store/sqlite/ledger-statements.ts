@@ -46,6 +46,25 @@ export function prepareLedgerStatements(db: Database.Database) {
          WHERE template_id = @template AND archived_offset > @at AND created_offset <= @at
        ) ORDER BY created_offset, node_id`,
     ),
+    // A page of the ACS at @at after the position (@co, @nid), in creation order (acs-queries.ts
+    // readActivePage): positions only, so the rows before the page are read from the index or
+    // the row's head, never decoded; the page's records are read by id.
+    pageAllAt: p(
+      `SELECT contract_id, created_offset, node_id FROM contracts
+       WHERE created_offset <= @at AND (archived_offset IS NULL OR archived_offset > @at)
+         AND (created_offset > @co OR (created_offset = @co AND node_id > @nid))
+       ORDER BY created_offset, node_id LIMIT @limit`,
+    ),
+    pageByParty: p(
+      `SELECT contract_id, created_offset, node_id FROM active_stakeholders
+       WHERE party = @party AND created_offset <= @at AND (created_offset > @co OR (created_offset = @co AND node_id > @nid))
+       ORDER BY created_offset, node_id LIMIT @limit`,
+    ),
+    pageArchivedSince: p(
+      `SELECT contract_id, created_offset, node_id, record FROM contracts
+       WHERE archived_offset > @at AND created_offset <= @at AND (created_offset > @co OR (created_offset = @co AND node_id > @nid))
+       ORDER BY created_offset, node_id LIMIT @limit`,
+    ),
     insertContract: p(
       "INSERT INTO contracts (contract_id, template_id, key_hash, created_offset, node_id, record) VALUES (?, ?, ?, ?, ?, ?)",
     ),

@@ -20,9 +20,9 @@ import type {
   UserRight,
 } from "../../ledger/records.js";
 import { decodeRecord } from "../codec.js";
-import { CommitOutcomeUnknown, type CommitRequest, type CommitResult, type ContractHistory, type ContractQuery, type PackageRecord, type PackageSummary, type Store, type TransactionCommit } from "../../ledger/store-port.js";
+import { CommitOutcomeUnknown, type CommitRequest, type CommitResult, type ContractHistory, type ContractPageQuery, type ContractQuery, type PackageRecord, type PackageSummary, type Store, type TransactionCommit } from "../../ledger/store-port.js";
 import { SAFETY_NET_PAGES, WalCheckpointer } from "./checkpointer.js";
-import { readActiveContracts } from "./acs-queries.js";
+import { readActiveContracts, readActivePage } from "./acs-queries.js";
 import { PartyTemplateCache, setsChangedBy } from "./party-template-cache.js";
 import { ContractCache } from "./contract-cache.js";
 import { SqliteDirectory } from "./directory.js";
@@ -311,6 +311,11 @@ export class SqliteStore implements Store {
     } finally {
       this.stmts.endRead.run();
     }
+  }
+
+  async activeContractsPage(query: ContractPageQuery): Promise<ContractRecord[]> {
+    // Its statements read a snapshot already durable, the same whichever commits come between them.
+    return readActivePage(this.stmts, query);
   }
 
   async transactions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<TransactionRecord[]> {

@@ -30,20 +30,25 @@ export async function* acsEntriesWithRecords(api: LedgerApi, format: EventFormat
   const readers = readersOf(format);
   const contracts = await api.store.activeContracts({ parties: readers === "any" ? undefined : readers, activeAtOffset: offset });
   for (const c of contracts) {
-    const candidates = readers === "any" ? [...c.signatories, ...c.observers] : readers.filter((p) => c.signatories.includes(p) || c.observers.includes(p));
-    const seen = visibleTo(format, candidates, c.templateId, api.encoder.interfacesOf(c.templateId));
-    if (!seen) continue;
-    const entry: AcsEntry = {
-      workflowId: "",
-      contractEntry: {
-        case: "activeContract",
-        value: {
-          createdEvent: api.encoder.activeContract(c, seen.witnesses, seen.blob, seen.views),
-          synchronizerId: api.identity.synchronizerId,
-          reassignmentCounter: 0n,
-        },
-      },
-    };
-    yield { entry, record: c };
+    const entry = acsEntryOf(api, format, readers, c);
+    if (entry) yield { entry, record: c };
   }
+}
+
+/** The entry the format shows of a contract the store found for `readers` (`readersOf(format)`); undefined if none. */
+export function acsEntryOf(api: LedgerApi, format: EventFormat, readers: readonly string[] | "any", c: ContractRecord): AcsEntry | undefined {
+  const candidates = readers === "any" ? [...c.signatories, ...c.observers] : readers.filter((p) => c.signatories.includes(p) || c.observers.includes(p));
+  const seen = visibleTo(format, candidates, c.templateId, api.encoder.interfacesOf(c.templateId));
+  if (!seen) return undefined;
+  return {
+    workflowId: "",
+    contractEntry: {
+      case: "activeContract",
+      value: {
+        createdEvent: api.encoder.activeContract(c, seen.witnesses, seen.blob, seen.views),
+        synchronizerId: api.identity.synchronizerId,
+        reassignmentCounter: 0n,
+      },
+    },
+  };
 }

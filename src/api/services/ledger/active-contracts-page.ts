@@ -1,9 +1,12 @@
 /**
  * GetActiveContractsPage (`/v2/state/active-contracts-page`, Canton 3.5's paginated ACS): pages of
- * the snapshot at one offset. The snapshot at a fixed offset never changes, so a page is a slice
- * of it by position. The page token is opaque (page-token.ts) and carries the offset, a digest of
- * the event format and the position: a token used with another offset or format, or forged, is
- * INVALID_ARGUMENT rather than a page of something else.
+ * the snapshot at one offset. The snapshot at a fixed offset never changes, so a page is the
+ * contracts after the last one of the page before, in creation order, read from the store from
+ * there on (`activeContractsPage`): a page costs its own contracts, not those before it. The page
+ * token is opaque (page-token.ts) and carries the offset, a digest of the event format and that
+ * creation position: a token used with another offset or format, or malformed, is
+ * INVALID_ARGUMENT rather than a page of something else; a forged position only pages from
+ * elsewhere in what the caller may read anyway.
  */
 import { createHash } from "node:crypto";
 import type { ServiceImpl } from "@connectrpc/connect";
@@ -14,8 +17,11 @@ import {
 } from "../../../../gen/ccwallet/ledger/v2/active_contracts_page_pb.js";
 import { EventFormatSchema } from "../../../../gen/com/daml/ledger/api/v2/transaction_filter_pb.js";
 import { errors } from "../../../ledger/errors.js";
-import { eventFormatOf } from "../../convert/format-proto.js";
-import { acsEntriesWithRecords, checkSnapshotOffset, type AcsEntry } from "./acs-snapshot.js";
+import type { EventFormat } from "../../../ledger/event-format.js";
+import type { ContractRecord } from "../../../ledger/records.js";
+import type { CreationPosition } from "../../../ledger/store-port.js";
+import { eventFormatOf, readersOf } from "../../convert/format-proto.js";
+import { acsEntryOf, checkSnapshotOffset, type AcsEntry } from "./acs-snapshot.js";
 import { authenticate } from "./authenticate.js";
 import { guard } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";
@@ -34,8 +40,12 @@ export const PAGE_MAX_BYTES = 4 * 1024 * 1024;
 interface Position {
   readonly offset: bigint;
   readonly formatDigest: string;
-  readonly skip: number;
+  /** The last contract of the page before. */
+  readonly after: CreationPosition;
 }
+
+/** Contracts read from the store at most at once when the format leaves some out. */
+const MAX_READ = 1000;
 
 const invalidToken = () => errors.invalidArgument("The submitted request has invalid arguments: Invalid page token");
 
@@ -46,9 +56,9 @@ function formatDigest(req: GetActiveContractsPageRequest): string {
 
 function decodePosition(token: string): Position | undefined {
   if (token === "") return undefined;
-  const m = /^(\d{1,19}):([0-9a-f]{16}):(\d{1,9})$/.exec(decodePageToken(token));
+  const m = /^(\d{1,19}):([0-9a-f]{16}):(\d{1,19})\.(\d{1,9})$/.exec(decodePageToken(token));
   if (!m) throw invalidToken();
-  return { offset: BigInt(m[1]), formatDigest: m[2], skip: Number(m[3]) };
+  return { offset: BigInt(m[1]), formatDigest: m[2], after: { offset: BigInt(m[3]), nodeId: Number(m[4]) } };
 }
 
 /** The snapshot's offset: the request's, the token's, or the ledger end; checked against the token. */
@@ -74,6 +84,34 @@ function pageSizeOf(req: GetActiveContractsPageRequest): number {
   return size === 0 ? DEFAULT_PAGE_SIZE : Math.min(size, MAX_PAGE_SIZE);
 }
 
+/**
+ * The entries the format shows after `after`, at most `size` (fewer once their payloads pass
+ * PAGE_MAX_BYTES), and the position of the last one if another entry follows it. The store is
+ * read in chunks from `after` on; a chunk grows while the format leaves contracts out.
+ */
+async function readPage(api: LedgerApi, format: EventFormat, offset: bigint, after: CreationPosition | undefined, size: number) {
+  const readers = readersOf(format);
+  const parties = readers === "any" ? undefined : readers;
+  const page: AcsEntry[] = [];
+  let bytes = 0;
+  let last: CreationPosition | undefined;
+  let limit = size + 1;
+  for (let from = after; ; ) {
+    const chunk: ContractRecord[] = await api.store.activeContractsPage({ parties, activeAtOffset: offset, limit, ...(from ? { after: from } : {}) });
+    for (const c of chunk) {
+      const entry = acsEntryOf(api, format, readers, c);
+      if (!entry) continue;
+      if (page.length === size || (page.length > 0 && bytes >= PAGE_MAX_BYTES)) return { page, last };
+      page.push(entry);
+      bytes += jsonLength(c.payload);
+      last = { offset: c.createdOffset, nodeId: c.nodeId };
+    }
+    if (chunk.length < limit) return { page, last: undefined };
+    from = { offset: chunk[chunk.length - 1]!.createdOffset, nodeId: chunk[chunk.length - 1]!.nodeId };
+    limit = Math.min(2 * limit, MAX_READ);
+  }
+}
+
 export function activeContractsPageService(api: LedgerApi): ServiceImpl<typeof ActiveContractsPageService> {
   return {
     getActiveContractsPage: (req, ctx) =>
@@ -85,21 +123,8 @@ export function activeContractsPageService(api: LedgerApi): ServiceImpl<typeof A
         const digest = formatDigest(req);
         const from = decodePosition(req.pageToken);
         const offset = await snapshotOffset(api, req, from, digest);
-        const skip = from?.skip ?? 0;
-        const page: AcsEntry[] = [];
-        let more = false;
-        let index = 0;
-        let bytes = 0;
-        for await (const { entry, record } of acsEntriesWithRecords(api, format, offset)) {
-          if (index++ < skip) continue;
-          if (page.length === size || (page.length > 0 && bytes >= PAGE_MAX_BYTES)) {
-            more = true;
-            break;
-          }
-          page.push(entry);
-          bytes += jsonLength(record.payload);
-        }
-        const nextPageToken = more ? encodePageToken(`${offset}:${digest}:${skip + page.length}`) : undefined;
+        const { page, last } = await readPage(api, format, offset, from?.after, size);
+        const nextPageToken = last ? encodePageToken(`${offset}:${digest}:${last.offset}.${last.nodeId}`) : undefined;
         return { activeContracts: page, activeAtOffset: offset, nextPageToken };
       }),
   };
