@@ -75,27 +75,34 @@ export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSoc
       const match = matchRoute(options.routes, "POST", url.pathname);
       if (typeof match !== "object" || !isStreamRoute(match.route)) return refuse(socket, new HttpRefusal(404, "The requested resource could not be found."));
       if (closing) return refuse(socket, new HttpRefusal(503, "The server is shutting down."));
-      const slot = waiting.enter();
-      if (!slot) return refuse(socket, new HttpRefusal(503, `Too many WebSocket streams are waiting for their request frame (${waiting.max}); retry shortly.`));
-      socket.once("close", slot.release);
       const abort = new AbortController();
       const ctx = wsHandlerContext(match.route, url, req, abort.signal);
       void admit(options, match.route, ctx).then((admitted) => {
-        // A refused socket waits for nothing more, whether or not its client ever closes it.
-        if ("refusal" in admitted) {
-          slot.release();
-          return refuseUpgrade(socket, admitted.refusal.status, admitted.refusal.body);
-        }
+        if ("refusal" in admitted) return refuseUpgrade(socket, admitted.refusal.status, admitted.refusal.body);
+        if (closing) return refuse(socket, new HttpRefusal(503, "The server is shutting down."));
+        // Sockets take a waiting slot once authenticated: slots taken before let anonymous
+        // upgrades, held by a slow identity provider, lock every user out (a hostile review).
+        // Those wait on the HTTP server's connection limit instead.
+        if (socket.destroyed) return; // gone while it was authenticated: its close was already heard
+        const slot = waiting.enter();
+        if (!slot) return refuse(socket, new HttpRefusal(503, `Too many WebSocket streams are waiting for their request frame (${waiting.max}); retry shortly.`));
+        socket.once("close", slot.release);
         if (admitted.user !== undefined && !slot.assign(admitted.user)) {
           const cause = `Too many WebSocket streams of user ${admitted.user} are waiting for their request frame (${waiting.maxPerUser}); send their requests first.`;
           return refuseUpgrade(socket, 429, jsCantonError(new LedgerError({ code: "MAXIMUM_NUMBER_OF_STREAMS", category: Category.ContentionOnSharedResources, cause }), randomHex(8)).body);
         }
-        if (closing) {
-          slot.release();
-          return refuse(socket, new HttpRefusal(503, "The server is shutting down."));
-        }
         wss.handleUpgrade(req, socket, head, (ws) => {
-          ws.once("message", slot.release);
+          // A protocol error (invalid UTF-8, a frame past maxPayload, an unmasked or reserved
+          // frame) is this socket's alone: ws closes it with 1002, 1007 or 1009 right after this
+          // event. Unheard, the event ended the process (a hostile review).
+          ws.on("error", (e) => {
+            options.log.debug({ err: e }, "JSON API WebSocket protocol error");
+            abort.abort();
+          });
+          ws.once("message", () => {
+            slot.release();
+            capInbound(socket, ws);
+          });
           open.set(ws, abort);
           ws.once("close", () => open.delete(ws));
           const session = { call: options.methodOf(match.route), decode: (json: unknown) => options.decode(match.route, match.params, url.searchParams, json) };
@@ -124,6 +131,21 @@ export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSoc
  */
 function requestUrlOf(req: IncomingMessage): RequestTarget | undefined {
   return parseRequestUrl((req.url ?? "/").replace(/^\/+/, "/"));
+}
+
+/**
+ * Bytes a client may send after its request frame: pongs and a close. A second frame ends the
+ * session, but ws holds an unfinished one's fragments up to maxPayload first, so 200 sockets
+ * each sending 3.9 MiB of a frame never finished held 590 MB (a hostile review).
+ */
+export const AFTER_REQUEST_MAX_BYTES = 64 * 1024;
+
+function capInbound(socket: Duplex, ws: WebSocket): void {
+  let bytes = 0;
+  socket.on("data", (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes > AFTER_REQUEST_MAX_BYTES) ws.terminate();
+  });
 }
 
 function isStreamRoute(route: Route): boolean {

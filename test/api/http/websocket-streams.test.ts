@@ -7,8 +7,10 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect as connectTcp, type Socket } from "node:net";
+import { generateKeyPair, SignJWT } from "jose";
 import WebSocket from "ws";
 import { createIou, startTestServer, type TestServer } from "../../support/test-server.js";
 
@@ -293,6 +295,27 @@ describe("WebSocket streams: bad input", () => {
     await untouched.closed;
   }, 30_000);
 
+  it("closes a socket that breaks the protocol with the code for it, and goes on serving (hostile review: it ended the process)", async () => {
+    const badText = await connect(s, "/v2/updates", alice.token);
+    badText.ws.send(Buffer.from([0xc3, 0x28]), { binary: false }); // not UTF-8, in a text frame
+    expect((await badText.closed).code).toBe(1007);
+    const tooBig = await connect(s, "/v2/updates", alice.token);
+    tooBig.ws.send("x".repeat(4 * 1024 * 1024 + 1)); // past CCWALLET_HTTP_MAX_BODY_BYTES
+    expect((await tooBig.closed).code).toBe(1009);
+    const acs = await connect(s, "/v2/state/active-contracts", alice.token);
+    acs.ws.send(JSON.stringify({ eventFormat: wildcard(alice.party), activeAtOffset: await ledgerEnd() }));
+    expect((await acs.closed).code).toBe(1000);
+  });
+
+  it("cuts a socket that goes on sending after its request frame (a frame never finished held up to 4 MiB)", async () => {
+    const c = await connect(s, "/v2/updates", alice.token);
+    c.ws.send(JSON.stringify(updatesRequest(alice.party, await ledgerEnd())));
+    const fragment = "x".repeat(16 * 1024);
+    for (let i = 0; i < 8; i++) c.ws.send(fragment, { fin: false });
+    expect((await c.closed).code).toBe(1006);
+    expect((await s.json("GET", "/v2/state/ledger-end")).status).toBe(200);
+  });
+
   it("closes a socket that sends no request frame within 10 s (it holds no stream slot meanwhile)", async () => {
     const opened = Date.now();
     const c = await connect(s, "/v2/updates", alice.token);
@@ -394,3 +417,39 @@ describe("WebSocket streams: sockets waiting for their request frame", () => {
   });
 });
 
+
+describe("WebSocket streams: a slow identity provider", () => {
+  let t: TestServer;
+  let gina: Who;
+  let provider: Server;
+  const hanging: import("node:http").ServerResponse[] = [];
+  beforeAll(async () => {
+    // A JWKS endpoint that never answers: every token with a key id waits for it (up to jose's 5 s).
+    provider = createServer((_req, res) => void hanging.push(res));
+    await new Promise<void>((r) => provider.listen(0, "127.0.0.1", r));
+    const port = (provider.address() as { port: number }).port;
+    const config = join(mkdtempSync(join(tmpdir(), "ccwallet-ws-")), "config.json");
+    writeFileSync(config, JSON.stringify({ ledger: { maxStreams: 3, maxStreamsPerUser: 2 } }));
+    t = await startTestServer({ CCWALLET_CONFIG: config, CCWALLET_AUTH_JWKS_URL: `http://127.0.0.1:${port}/jwks` });
+    gina = await t.partyUser("gina");
+  });
+  afterAll(async () => {
+    await t?.stop();
+    for (const res of hanging) res.destroy();
+    provider?.close();
+  });
+
+  it("lets no anonymous upgrade hold a waiting place while its token is checked (they locked every user out)", async () => {
+    const { privateKey } = await generateKeyPair("RS256");
+    const forged = await Promise.all(
+      [0, 1, 2, 3].map((i) => new SignJWT({ scope: "daml_ledger_api" }).setProtectedHeader({ alg: "RS256", kid: `k${i}` }).setSubject("nobody").setExpirationTime("1h").sign(privateKey)),
+    );
+    const pending = forged.map((token) => open(t, "/v2/updates", token).catch(() => undefined));
+    await waitFor(() => hanging.length > 0);
+    const c = await open(t, "/v2/updates", gina.token);
+    expect("ws" in c).toBe(true);
+    if ("ws" in c) c.ws.close();
+    for (const res of hanging) res.destroy();
+    await Promise.all(pending);
+  }, 20_000);
+});
