@@ -167,6 +167,38 @@ describe("active-contracts-page", () => {
     }
   });
 
+  it("streams a party's ACS a chunk at a time, never the whole snapshot at once, in creation order", async () => {
+    // One read of a party's whole snapshot held the event loop 0.4 s for 58 MB, and a client that
+    // stopped reading held all of it (a hostile review).
+    const fay = await s.partyUser("acp-fay");
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < 1_100) {
+          const i = next++;
+          const r = await s.json("POST", "/v2/commands/submit-and-wait", createIou(fay.party, String(i + 1)).commands, fay.token);
+          expect(r.status, r.text).toBe(200);
+        }
+      }),
+    );
+    const at = (await s.json("GET", "/v2/state/ledger-end")).body.offset;
+    const paged = vi.spyOn(s.server.store, "activeContractsPage");
+    const whole = vi.spyOn(s.server.store, "activeContracts");
+    try {
+      const stream = await s.json("POST", "/v2/state/active-contracts", { eventFormat: formatFor(fay.party), activeAtOffset: at }, fay.token);
+      expect(stream.status).toBe(200);
+      const streamed = cidsOf(stream.body);
+      expect(streamed).toHaveLength(1_100);
+      expect(whole).not.toHaveBeenCalled();
+      expect(paged.mock.calls.length).toBe(3);
+      const offsets = stream.body.map((e: { contractEntry: { JsActiveContract: { createdEvent: { offset: number; nodeId: number } } } }) => e.contractEntry.JsActiveContract.createdEvent);
+      for (let i = 1; i < offsets.length; i++) expect(offsets[i].offset > offsets[i - 1].offset || (offsets[i].offset === offsets[i - 1].offset && offsets[i].nodeId > offsets[i - 1].nodeId)).toBe(true);
+    } finally {
+      paged.mockRestore();
+      whole.mockRestore();
+    }
+  }, 60_000);
+
   it("ends a page early once its payloads pass 4 MiB of JSON, and the pages still add up", async () => {
     // A hostile review made one page of 153 MB from 1,000 contracts of 65 KB; unread, a few held gigabytes.
     const carol = await s.partyUser("acp-carol");
