@@ -127,8 +127,14 @@ export interface LedgerStore {
    */
   activeContractsPage(query: ContractPageQuery): Promise<ContractRecord[]>;
 
-  /** Updates with beginExclusive < offset <= endInclusive, ascending, at most `limit`. */
-  transactions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<TransactionRecord[]>;
+  /**
+   * Updates with beginExclusive < offset <= endInclusive, ascending, at most `limit`. With
+   * `maxBytes`, the page also ends after the first row that brings its records' stored size to
+   * `maxBytes` (it holds at least one row): shorter than `limit` with more to come, so a caller
+   * that passes it reads on after the page's last row (a stream's page is held for as long as its
+   * reader stalls, and 250 transactions of a megabyte each made one of 250 MB).
+   */
+  transactions(beginExclusive: bigint, endInclusive: bigint, limit: number, maxBytes?: number): Promise<TransactionRecord[]>;
   transactionById(updateId: string): Promise<TransactionRecord | undefined>;
   transactionByOffset(offset: bigint): Promise<TransactionRecord | undefined>;
   /**

@@ -19,11 +19,19 @@ export interface TailOptions {
   readonly signal: AbortSignal;
   /** The reader already follows the ledger end (it read up to it before): its first page is free. */
   readonly following?: boolean;
+  /**
+   * Passed to `page`, which then ends a page once its rows' stored size reaches it (see the
+   * store's `transactions`): a short page is read on from its last row rather than taken as the end.
+   */
+  readonly maxPageBytes?: number;
 }
+
+/** The store's rows in (beginExclusive, endInclusive], at most `limit` (and `maxBytes`, when given). */
+export type PageRead<T> = (beginExclusive: bigint, endInclusive: bigint, limit: number, maxBytes?: number) => Promise<T[]>;
 
 export async function* tail<T extends { readonly offset: bigint }>(
   store: LedgerStore,
-  page: (beginExclusive: bigint, endInclusive: bigint, limit: number) => Promise<T[]>,
+  page: PageRead<T>,
   options: TailOptions,
 ): AsyncGenerator<T> {
   let cursor = options.beginExclusive;
@@ -43,15 +51,18 @@ export async function* tail<T extends { readonly offset: bigint }>(
         // early offset held up the whole node.
         if (backlog || (!caughtUp && upTo - cursor > BigInt(PAGE))) await catchUpTurn(options.signal);
         if (options.signal.aborted) return;
-        const rows = await page(cursor, upTo, PAGE);
+        const rows = await page(cursor, upTo, PAGE, options.maxPageBytes);
         for (const row of rows) {
           if (options.signal.aborted) return;
           yield row;
         }
-        // Offsets without rows of this kind (e.g. rejections for the update stream) are skipped too.
-        backlog = rows.length === PAGE;
+        // Offsets without rows of this kind (e.g. rejections for the update stream) are skipped
+        // too, once a page shows nothing more is there: a full page, or one that may have been
+        // cut by its size, is read on from its last row.
+        const last = rows.at(-1)?.offset;
+        backlog = rows.length === PAGE || (options.maxPageBytes !== undefined && last !== undefined && last < upTo);
         if (!backlog) caughtUp = true;
-        cursor = backlog ? rows[rows.length - 1].offset : upTo;
+        cursor = backlog ? last! : upTo;
         continue;
       }
       if (options.endInclusive !== undefined && cursor >= options.endInclusive) return;

@@ -577,6 +577,22 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
           }
           expect(seenTxs).toEqual(committed);
         }
+        // With maxBytes a page ends after the row that reaches it (one row for a byte, all for plenty).
+        expect(offsets(await store.transactions(0n, N, 100, 1))).toEqual([1n]);
+        expect(offsets(await store.transactions(3n, N, 100, 1))).toEqual([4n]);
+        expect(offsets(await store.transactions(0n, N, 100, 1e9))).toEqual(committed);
+        expect(offsets(await store.transactions(0n, N, 2, 1e9))).toEqual([1n, 2n]);
+        expect(await store.transactions(0n, N, 0, 1)).toEqual([]);
+        const bySize: bigint[] = [];
+        for (let cursor = 0n; ; ) {
+          const page = await store.transactions(cursor, N, 100, 1);
+          if (page.length === 0) break;
+          expect(page).toHaveLength(1);
+          bySize.push(...offsets(page));
+          cursor = page[0].offset;
+        }
+        expect(bySize).toEqual(committed);
+        expect(await store.transactions(0n, N, 100, 1)).toEqual(await store.transactions(0n, 1n, 100));
         for (const o of committed) expect((await store.transactionByOffset(o))?.offset).toBe(o);
         expect(await store.transactionByOffset(3n)).toBeUndefined();
         expect(await store.transactionByOffset(N + 1n)).toBeUndefined();

@@ -168,10 +168,11 @@ export class MongoStore implements Store {
     return [...byId.values()].sort(compareCreation).slice(0, query.limit).map((doc) => decodeRecord<ContractRecord>(doc.record));
   }
 
-  async transactions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<TransactionRecord[]> {
-    return this.inSession((session) =>
-      decodeAll(this.cols.transactions.find({ _id: { $gt: beginExclusive, $lte: endInclusive } }, { session }).sort({ _id: 1 }), limit),
-    );
+  async transactions(beginExclusive: bigint, endInclusive: bigint, limit: number, maxBytes?: number): Promise<TransactionRecord[]> {
+    return this.inSession((session) => {
+      const cursor = this.cols.transactions.find({ _id: { $gt: beginExclusive, $lte: endInclusive } }, { session }).sort({ _id: 1 });
+      return maxBytes === undefined ? decodeAll(cursor, limit) : decodeWithin(cursor, limit, maxBytes);
+    });
   }
 
   async transactionById(updateId: string): Promise<TransactionRecord | undefined> {
@@ -326,6 +327,23 @@ function decodeOne<T>(doc: { record: string } | null): T | undefined {
  * The records of a query, at most `limit` with the SQL meaning the SQLite adapter gives it
  * (0: none, negative: no limit) rather than MongoDB's (where 0 means no limit).
  */
+/** Up to `limit` records, and none after the first that brings their text to `maxBytes`. */
+async function decodeWithin<T>(cursor: FindCursor<{ record: string }>, limit: number, maxBytes: number): Promise<T[]> {
+  const out: T[] = [];
+  if (limit === 0) return out;
+  let bytes = 0;
+  try {
+    for await (const doc of cursor.limit(limit)) {
+      out.push(decodeRecord<T>(doc.record));
+      bytes += doc.record.length;
+      if (bytes >= maxBytes) break;
+    }
+  } finally {
+    await cursor.close();
+  }
+  return out;
+}
+
 async function decodeAll<T>(cursor: FindCursor<{ record: string }>, limit = -1): Promise<T[]> {
   if (limit === 0) return [];
   const docs = await (limit > 0 ? cursor.limit(limit) : cursor).toArray();

@@ -14,3 +14,15 @@ export function oneRecord<T>(stmt: Statement, ...args: unknown[]): T | undefined
 export function allRecords<T>(stmt: Statement, ...args: unknown[]): T[] {
   return (stmt.all(...args) as { record: string }[]).map((r) => decodeRecord<T>(r.record));
 }
+
+/** The records of the rows, decoded, up to and including the first that brings their text to `maxBytes`. */
+export function recordsWithin<T>(stmt: Statement, maxBytes: number, ...args: unknown[]): T[] {
+  const out: T[] = [];
+  let bytes = 0;
+  for (const r of stmt.iterate(...args) as IterableIterator<{ record: string }>) {
+    out.push(decodeRecord<T>(r.record));
+    bytes += r.record.length;
+    if (bytes >= maxBytes) break;
+  }
+  return out;
+}

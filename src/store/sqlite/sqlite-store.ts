@@ -29,7 +29,7 @@ import { SqliteDirectory } from "./directory.js";
 import { prepareLedgerStatements, type LedgerStatements } from "./ledger-statements.js";
 import { LoopWrites } from "./loop-writes.js";
 import { SqlitePackages } from "./packages.js";
-import { allRecords, oneRecord } from "./rows.js";
+import { allRecords, oneRecord, recordsWithin } from "./rows.js";
 import { applySchema } from "./schema.js";
 import { BatchNotWritten, InThreadWriter, ThreadWriter, type BatchWriter, type Written } from "./batch-writer.js";
 import { writeRequestOf, type WriteRequest } from "./write-request.js";
@@ -318,8 +318,9 @@ export class SqliteStore implements Store {
     return readActivePage(this.stmts, query);
   }
 
-  async transactions(beginExclusive: bigint, endInclusive: bigint, limit: number): Promise<TransactionRecord[]> {
-    return allRecords<TransactionRecord>(this.stmts.txRange, beginExclusive, endInclusive, limit);
+  async transactions(beginExclusive: bigint, endInclusive: bigint, limit: number, maxBytes?: number): Promise<TransactionRecord[]> {
+    if (maxBytes === undefined) return allRecords<TransactionRecord>(this.stmts.txRange, beginExclusive, endInclusive, limit);
+    return recordsWithin<TransactionRecord>(this.stmts.txRange, maxBytes, beginExclusive, endInclusive, limit);
   }
 
   async transactionById(updateId: string): Promise<TransactionRecord | undefined> {

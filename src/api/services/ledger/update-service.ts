@@ -22,6 +22,13 @@ import type { UpdateWatchKey } from "../../../ledger/update-hub.js";
 import type { LedgerApi } from "./ledger-api.js";
 
 type UpdatesResponse = MessageInitShape<typeof GetUpdatesResponseSchema>;
+
+/**
+ * Stored transaction text an update stream reads at once. A page stays in memory for as long as
+ * its reader stalls: 250 transactions of 1.2 MB each made every paused stream hold ~300 MB, and
+ * 150 of them ran the node out of memory (a hostile review).
+ */
+export const STREAM_PAGE_BYTES = 1024 * 1024;
 interface LegacyLookup {
   readonly requestingParties: string[];
   readonly transactionFormat?: TransactionFormatProto;
@@ -86,14 +93,14 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
         if (req.endInclusive !== undefined && req.endInclusive < req.beginExclusive) {
           throw errors.invalidArgument(`end_inclusive (${req.endInclusive}) is before begin_exclusive (${req.beginExclusive})`);
         }
-        const page = (b: bigint, e: bigint, l: number) => api.store.transactions(b, e, l);
+        const page = (b: bigint, e: bigint, l: number, m?: number) => api.store.transactions(b, e, l, m);
         const project = (tx: TransactionRecord): UpdatesResponse | undefined => {
           const transaction = api.encoder.transaction(tx, format, false);
           return transaction && { update: { case: "transaction", value: transaction } };
         };
         if (req.endInclusive !== undefined) {
           // Canton checkpoints only open-ended (tailing) streams.
-          for await (const tx of tail(api.store, page, { beginExclusive: req.beginExclusive, endInclusive: req.endInclusive, signal })) {
+          for await (const tx of tail(api.store, page, { beginExclusive: req.beginExclusive, endInclusive: req.endInclusive, signal, maxPageBytes: STREAM_PAGE_BYTES })) {
             const response = project(tx);
             if (response) yield response;
           }
@@ -101,6 +108,7 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
         }
         yield* watchedTail<TransactionRecord, UpdatesResponse>(api.updates, api.updates.watch(watchedParties(format)), api.store, {
           page,
+          maxPageBytes: STREAM_PAGE_BYTES,
           beginExclusive: req.beginExclusive,
           signal,
           project,

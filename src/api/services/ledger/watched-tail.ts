@@ -12,7 +12,7 @@
  */
 import type { LedgerStore } from "../../../ledger/store-port.js";
 import type { StreamWatch } from "../../../ledger/stream-watch.js";
-import { tail } from "../../../ledger/streams.js";
+import { tail, type PageRead } from "../../../ledger/streams.js";
 
 export interface CheckpointAt {
   readonly offset: bigint;
@@ -30,7 +30,9 @@ export interface WatchedTailOptions<T, R> {
   readonly beginExclusive: bigint;
   readonly signal: AbortSignal;
   /** The store's rows in (begin, end], at most `limit`. */
-  readonly page: (beginExclusive: bigint, endInclusive: bigint, limit: number) => Promise<T[]>;
+  readonly page: PageRead<T>;
+  /** See TailOptions.maxPageBytes. */
+  readonly maxPageBytes?: number;
   /** The message for a row, or undefined when the subscriber sees nothing of it. */
   readonly project: (row: T) => R | undefined;
   readonly checkpoint: (at: CheckpointAt) => R;
@@ -59,7 +61,7 @@ export async function* watchedTail<T extends { readonly offset: bigint }, R>(
       else {
         if (watch.dirty) {
           watch.dirty = false;
-          for await (const row of tail(store, page, { beginExclusive: cursor, endInclusive: end, signal, following })) {
+          for await (const row of tail(store, page, { beginExclusive: cursor, endInclusive: end, signal, following, maxPageBytes: options.maxPageBytes })) {
             const message = options.project(row);
             if (message === undefined) continue;
             lastSent = row.offset;
