@@ -14,30 +14,54 @@ import { TransferPreapproval } from "../templates/splice/transfer-preapproval.js
 import { latestOpenRound, type NetworkState } from "./network-state.js";
 
 const MAX_INPUTS = 100;
+/** A command whose send failed waits this long (ledger time) before its next try, doubling per failure. */
+const FIRST_RETRY_MICROS = 1_000_000n;
+const MAX_RETRY_MICROS = 600_000_000n;
+
+interface Failures {
+  readonly count: number;
+  readonly retryAt: bigint;
+}
 
 export class TransferCommandSender {
-  /** Commands whose send failed at a ledger time, so one pass does not retry them forever. */
-  private readonly failedAt = new Map<string, bigint>();
+  /** Commands whose send failed (say, the sender lacks the funds): when each may be tried again. */
+  private readonly failures = new Map<string, Failures>();
 
   constructor(
     private readonly client: LedgerClient,
     /** The delegate whose commands this sender executes, acting as it. */
     private readonly delegate: string,
+    /** Whether it sends for this sender (a validator: only for the external parties it hosts). */
+    private readonly serves: (sender: string) => Promise<boolean> = async () => true,
   ) {}
 
-  /** Sends the first due command; `true` when it changed the ledger. */
+  /**
+   * Sends the first due command it can; `true` when it changed the ledger. Anyone may create a
+   * TransferCommand naming this delegate, and 20,000 unpayable ones of an ordinary user, each
+   * tried every pass, held the whole automation loop for 14 s (a hostile review). So each served
+   * sender's due nonce is tried once a pass, by its oldest command, and a failed command waits
+   * longer after every failure.
+   */
   async step(state: NetworkState, now: bigint): Promise<boolean> {
     const dso = state.rules.payload.dso;
     const commands = (await this.client.active(TransferCommand, [this.delegate])).filter(
       (c) => c.payload.dso === dso && c.payload.delegate === this.delegate && c.payload.expiresAt > now,
     );
     const live = new Set(commands.map((c) => c.contractId as string));
-    for (const cid of this.failedAt.keys()) if (!live.has(cid)) this.failedAt.delete(cid);
+    for (const cid of this.failures.keys()) if (!live.has(cid)) this.failures.delete(cid);
     const counters = new Map((await this.client.active(TransferCommandCounter, [dso])).map((c) => [c.payload.sender, c] as const));
+    const tried = new Set<string>();
+    const served = new Map<string, boolean>();
     for (const cmd of commands.sort(byNonce)) {
-      const counter = counters.get(cmd.payload.sender);
+      const { sender, nonce } = cmd.payload;
+      const counter = counters.get(sender);
       // Without a counter the DSO has yet to create one; a future nonce waits for its turn.
-      if (!counter || cmd.payload.nonce > counter.payload.nextNonce || this.failedAt.get(cmd.contractId) === now) continue;
+      if (!counter || nonce > counter.payload.nextNonce || tried.has(sender)) continue;
+      if (!served.has(sender)) served.set(sender, await this.serves(sender));
+      if (!served.get(sender)) continue;
+      tried.add(sender);
+      const failed = this.failures.get(cmd.contractId);
+      if (failed && now < failed.retryAt) continue;
       if (await this.send(state, now, cmd, counter.contractId)) return true;
     }
     return false;
@@ -67,9 +91,11 @@ export class TransferCommandSender {
       });
       return true;
     } catch (e) {
-      // E.g. insufficient funds: the command stays and is retried once ledger time moves.
+      // E.g. insufficient funds: the command stays, to be tried again later (it may expire first).
       if (!(e instanceof LedgerError)) throw e;
-      this.failedAt.set(cmd.contractId, now);
+      const count = (this.failures.get(cmd.contractId)?.count ?? 0) + 1;
+      const wait = FIRST_RETRY_MICROS << BigInt(Math.min(count - 1, 20));
+      this.failures.set(cmd.contractId, { count, retryAt: now + (wait < MAX_RETRY_MICROS ? wait : MAX_RETRY_MICROS) });
       return false;
     }
   }

@@ -6,10 +6,11 @@
  * its balance. Bad input (signatures, keys, hex, callers, nonces) is refused and changes nothing.
  */
 import { fromBinary } from "@bufbuild/protobuf";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PreparedTransactionSchema } from "../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
 import { LedgerClient } from "../../src/ledger/ledger-client.js";
 import { Amulet } from "../../src/templates/splice/index.js";
+import { TransferCommand_Send } from "../../src/templates/splice/external-party-amulet-rules.js";
 import { keyHolder, type KeyHolder } from "../support/external-key-holder.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -201,6 +202,34 @@ describe("external party through /v0/admin/external-party", () => {
     expect(await statuses(1)).toEqual(["sent"]);
     expect(await balanceOf(party)).toMatchObject({ total_unlocked_coin: "25.5000000000" });
   }, 20_000);
+
+  it("sends no TransferCommand of a sender that is not an external party onboarded here, though anyone may name the operator", async () => {
+    // A hostile review: 20,000 unpayable commands of an ordinary user, each tried every pass, held
+    // the whole automation loop for 14 s. Splice's trigger skips senders without an external wallet.
+    const me = alice.party;
+    const op = (await s.json("GET", "/v0/wallet/user-status", undefined, operator)).body.party_id;
+    const dso = (await s.json("GET", "/v0/scan-proxy/dso-party-id", undefined, alice.token)).body.dso_party_id;
+    const holdings = (await s.json("GET", "/v0/wallet/amulets", undefined, alice.token)).body.amulets;
+    const now = Date.now();
+    const transfer = { sender: me, receiver: party, amount: "1.0", instrumentId: { admin: dso, id: "Amulet" }, requestedAt: new Date(now - 1000).toISOString(), executeBefore: new Date(now + 3_600_000).toISOString(), inputHoldingCids: [holdings[0].contract.contract.contract_id], meta: { values: {} } };
+    const factory = await s.json("POST", "/registry/transfer-instruction/v1/transfer-factory", { choiceArguments: { expectedAdmin: dso, transfer, extraArgs: { context: { values: {} }, meta: { values: {} } } }, excludeDebugFields: true }, alice.token);
+    expect(factory.status, factory.text).toBe(200);
+    const rules = factory.body.factoryId;
+    const disclosedContracts = factory.body.choiceContext.disclosedContracts.filter((d: { contractId: string }) => d.contractId === rules);
+    const sends = vi.spyOn(LedgerClient.prototype, "exercise");
+    try {
+      for (let i = 0; i < 20; i++) {
+        const choiceArgument = { sender: me, receiver: party, delegate: op, amount: String(1e9 + i), expiresAt: "9999-01-01T00:00:00Z", nonce: "0", description: null, expectedDso: dso };
+        const command = { ExerciseCommand: { templateId: "#splice-amulet:Splice.ExternalPartyAmuletRules:ExternalPartyAmuletRules", contractId: rules, choice: "ExternalPartyAmuletRules_CreateTransferCommand", choiceArgument } };
+        const r = await s.json("POST", "/v2/commands/submit-and-wait", { commands: [command], commandId: `v0ext-poison-${i}`, actAs: [me], disclosedContracts }, alice.token);
+        expect(r.status, r.text).toBe(200);
+      }
+      await new Promise((r) => setTimeout(r, 2_500)); // two automation passes and more
+      expect(sends.mock.calls.filter((c) => c[3] === TransferCommand_Send)).toEqual([]);
+    } finally {
+      sends.mockRestore();
+    }
+  }, 30_000);
 
   it("refuses amounts a JSON number cannot carry exactly, and unknown status lookups", async () => {
     const r = await s.json(

@@ -45,7 +45,8 @@ export function walletAutomationSteps(
     automationStep("expire transfer offers", { timed: true }, (_state, now) => expireTransferOffers(deps, parties, now)),
   ];
   // The TransferCommands the operator's external parties delegate to it (Splice's TransferCommandSendTrigger).
-  const commands = new TransferCommandSender(deps.client, deps.validator);
+  // As Splice's TransferCommandSendTrigger: the commands of senders that are external parties onboarded here.
+  const commands = new TransferCommandSender(deps.client, deps.validator, async (sender) => (await deps.store.party(sender))?.external !== undefined);
   steps.push(automationStep("send transfer commands", { watches: [TransferCommand, TransferCommandCounter], timed: true }, (state, now) => commands.step(state, now)));
   steps.push(...transferSteps(deps, parties, config, log));
   if (config.renewPreapprovals) steps.push(automationStep("renew preapprovals", { timed: true }, (state, now) => renewPreapprovals(deps, state, now)));
