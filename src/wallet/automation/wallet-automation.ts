@@ -18,7 +18,7 @@ import type { WalletDeps } from "../wallet-deps.js";
 import { AUTO_ACCEPT_TRIGGER, autoAcceptTransfers } from "./auto-accept-transfers.js";
 import { silentLog, type AutomationLog } from "./automation-log.js";
 import { collectRewards, mergeHoldings } from "./collect-rewards.js";
-import { mintForDelegations } from "./mint-for-delegations.js";
+import { MINT_TRIGGER, mintForDelegations } from "./mint-for-delegations.js";
 import { MintingDelegation } from "../../templates/splice/wallet/minting-delegation.js";
 import { completeAcceptedOffers } from "./complete-accepted-offers.js";
 import { completeBuyTrafficRequests } from "./complete-buy-traffic-requests.js";
@@ -52,9 +52,11 @@ export function walletAutomationSteps(
   if (config.renewPreapprovals) steps.push(automationStep("renew preapprovals", { timed: true }, (state, now) => renewPreapprovals(deps, state, now)));
   // Coupons are minted once their round issues, so a new issuing round is what gives work.
   if (config.collectRewards) steps.push(automationStep("collect rewards", { watches: [IssuingMiningRound] }, (state) => collectRewards(deps, parties, state)));
-  // Delegates mint their beneficiaries' coupons of issuing rounds and merge past 2× the limit (A.8).
+  // Delegates mint their beneficiaries' coupons of issuing rounds and merge past 2× the limit (A.8):
+  // every beneficiary's when a round issues, a beneficiary's own when its holdings or delegations change.
   if (config.collectRewards) {
-    steps.push(automationStep("mint for delegations", { watches: [IssuingMiningRound, MintingDelegation, Amulet] }, (state, now) => mintForDelegations(deps, parties, state, now)));
+    steps.push(automationStep(MINT_TRIGGER, { watches: [IssuingMiningRound] }, (state, now) => mintForDelegations(deps, parties, state, now, "all")));
+    steps.push(automationStep(MINT_TRIGGER, { watches: [MintingDelegation, Amulet] }, (state, now, scope) => mintForDelegations(deps, parties, state, now, scope)));
   }
   if (config.mergeHoldings) steps.push(...mergeSteps(deps, parties, config.mergeThreshold, log));
   steps.push(...topupSteps(deps, config, log, traffic));
