@@ -8,12 +8,32 @@
 import { LedgerError } from "../../ledger/errors.js";
 import { walletErrorOf } from "../wallet-error.js";
 
-/** Acts on each item concurrently (their commands share commits); true if any acted. */
+/**
+ * Items acted on at once, and in one run of a step once one of them acted: the rest wait for the
+ * loop's next run, which other steps get their turn before. 30,000 offers expiring together were
+ * 30,000 exercises at once: a 14 s pass that held every other step, and 0.9 GB (a hostile review).
+ */
+export const IN_FLIGHT = 16;
+export const PER_RUN = 256;
+
+/** Acts on the items, IN_FLIGHT at a time (their commands share commits); true if any acted. */
 export async function actOnAll<T>(due: readonly T[], act: (item: T) => Promise<boolean | void>): Promise<boolean> {
-  const results = await Promise.allSettled(due.map(act));
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
-  if (failed) throw forTheLoop(failed.reason);
-  return results.some((r) => r.status === "fulfilled" && r.value !== false);
+  let acted = false;
+  let failure: { readonly reason: unknown } | undefined;
+  let next = 0;
+  const worker = async () => {
+    while (next < due.length && !(acted && next % PER_RUN === 0)) {
+      const item = due[next++]!;
+      try {
+        if ((await act(item)) !== false) acted = true;
+      } catch (reason) {
+        failure ??= { reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, due.length) }, worker));
+  if (failure) throw forTheLoop(failure.reason);
+  return acted;
 }
 
 /**

@@ -10,11 +10,12 @@ import { actOnAll } from "./act-on-each.js";
 import type { WalletParties } from "./wallet-parties.js";
 
 export async function expireTransferOffers(deps: WalletDeps, parties: WalletParties, now: bigint): Promise<boolean> {
-  const expired = (await deps.client.active(TransferOffer)).filter((o) => o.payload.dso === deps.dso && o.payload.expiresAt <= now);
-  if (expired.length === 0) return false;
   const ours = new Set(await parties());
+  // The offer index says whether any is due, so a tick with none reads nothing.
+  if (!(await deps.offers.anyExpired(now, deps.dso, (sender) => ours.has(sender)))) return false;
+  const expired = (await deps.client.active(TransferOffer)).filter((o) => o.payload.dso === deps.dso && o.payload.expiresAt <= now && ours.has(o.payload.sender));
   return actOnAll(
-    expired.filter((o) => ours.has(o.payload.sender)),
+    expired,
     async (o) => {
       const choice = TransferOffer_Expire;
       await deps.client.exercise([o.payload.sender], TransferOffer, o.contractId, choice, { actor: o.payload.sender }, { commandId: actionCommandId("transfer-offer-expire", o.contractId) });

@@ -88,6 +88,20 @@ export class OfferIndex {
     return entry && statusAt(entry, now);
   }
 
+  /**
+   * Whether an open offer of `dso` whose sender `bySender` accepts has expired by `now`: the
+   * expiry step reads the offers only then. It read every offer on every tick, and 50,000 offers
+   * expiring in a year cost 0.4 s of every second (a hostile review).
+   */
+  async anyExpired(now: bigint, dso: string, bySender: (sender: string) => boolean): Promise<boolean> {
+    await this.whenReady();
+    await this.feed.caughtUp();
+    for (const e of this.open.values()) {
+      if (e.status.status === "created" && e.expiresAt !== undefined && e.expiresAt <= now && e.dso === dso && bySender(e.sender)) return true;
+    }
+    return false;
+  }
+
   private async entries(party: string, trackingId: string): Promise<readonly OfferEntry[]> {
     await this.whenReady();
     await this.feed.caughtUp();
