@@ -105,6 +105,28 @@ describe("the receiver's status after the offer ended", () => {
     });
   });
 
+  it("accepted for a USD amount no CC amount can hold: aborted with the reason, and the sender's other offers still complete", async () => {
+    // A hostile review: the conversion overflowed outside the refusal handling, so the sender's
+    // accepted offers were never settled and a warning was logged every tick.
+    const accepted = (tracking: string, amount: { amount: string; unit: string }) => ({
+      CreateCommand: {
+        templateId: "#splice-wallet:Splice.Wallet.TransferOffer:AcceptedTransferOffer",
+        createArguments: { sender: carol.party, receiver: carol.party, dso: o.fx.dso, amount, expiresAt: new Date(Number((now() + HOUR) / 1000n)).toISOString(), trackingId: tracking },
+      },
+    });
+    const [huge, fine] = [trackingId(), trackingId()];
+    const r = await o.fx.t.json(
+      "POST",
+      "/v2/commands/submit-and-wait",
+      { commands: [accepted(huge, { amount: "9999999999999999999999999999.9999999999", unit: "USDUnit" }), accepted(fine, { amount: "1.0", unit: "AmuletUnit" })], commandId: trackingId(), actAs: [carol.party] },
+      carol.token,
+    );
+    expect(r.status, r.text).toBe(200);
+    await o.settle();
+    expect((await status(carol, huge)).body).toMatchObject({ status: "failed", failure_kind: "withdrawn", withdrawn_reason: expect.stringContaining("numeric overflow") });
+    expect((await status(carol, fine)).body).toMatchObject({ status: "completed" });
+  });
+
   it("offers created on /v2 (no tracked create): both sides follow them to the end", async () => {
     const tracking = trackingId();
     const offer = {

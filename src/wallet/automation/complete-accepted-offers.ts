@@ -13,7 +13,7 @@
  */
 import type { Active } from "../../ledger/ledger-client.js";
 import type { Choice } from "../../ledger/template.js";
-import type { Numeric } from "../../ledger/numeric.js";
+import { NumericError, type Numeric } from "../../ledger/numeric.js";
 import { FeaturedAppRight, type FeaturedAppRightPayload } from "../../templates/splice/amulet.js";
 import {
   AcceptedTransferOffer,
@@ -105,7 +105,13 @@ function amountInCc(a: Accepted, amuletPrice: Numeric): Numeric {
     case "AmuletUnit":
       return amount;
     case "USDUnit":
-      return amount.div(amuletPrice);
+      try {
+        return amount.div(amuletPrice);
+      } catch (e) {
+        // The choice would fail alike: the offer is aborted, not retried on every tick (a hostile review).
+        if (e instanceof NumericError) throw walletErrors.badRequest(`the offer's amount in CC cannot be paid: ${e.message}`);
+        throw e;
+      }
     case "ExtUnit":
       throw walletErrors.badRequest("the offer's amount is in an unsupported unit (ExtUnit)");
   }
