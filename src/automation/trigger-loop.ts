@@ -60,6 +60,12 @@ export class TriggerLoop {
   constructor(private readonly options: TriggerLoopOptions) {
     this.pending = new PendingWork(options.steps);
     this.paused = new Set(options.paused ?? []);
+    // A misspelt name paused nothing, silently (a hostile review).
+    const names = new Set(options.steps.map((s) => s.name));
+    const unknown = [...this.paused].filter((n) => !names.has(n));
+    if (unknown.length > 0) {
+      throw new Error(`automation.pausedTriggers: no trigger is named ${unknown.map((n) => JSON.stringify(n)).join(", ")}; the triggers are ${[...names].map((n) => JSON.stringify(n)).join(", ")}`);
+    }
     this.heartbeat = options.heartbeat && qualifiedId(options.heartbeat.id);
   }
 

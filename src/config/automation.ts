@@ -15,8 +15,8 @@ export const AutomationSchema = z
     mergeHoldings: z.boolean().default(true),
     /** Holdings above this count get merged (spec §8: more than 10). */
     mergeThreshold: z.number().int().positive().default(10),
-    /** Wall-clock polling period of the automation loop. */
-    pollMs: z.number().int().positive().default(1000),
+    /** Wall-clock polling period of the automation loop: 100 ms to an hour (Node's timers take no more than ~24 days). */
+    pollMs: z.number().int().min(100).max(3_600_000).default(1000),
     /** Steps not run at start, by name (Splice's `automation.paused-triggers`); resumed at runtime only. */
     pausedTriggers: z.array(z.string().min(1)).default([]),
     /** Sweeps of hosted senders' excess balance (wallet-sweep.ts); none by default. */

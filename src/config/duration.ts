@@ -18,11 +18,18 @@ export function parseDurationMs(text: string): number | undefined {
   return Math.round(Number(d ?? 0) * UNIT_MS.d! + Number(h ?? 0) * UNIT_MS.h! + Number(m ?? 0) * UNIT_MS.m! + Number(s ?? 0) * 1_000);
 }
 
+/** The longest duration a config takes: ten years (a longer one is a typo, and "9…9d" was Infinity). */
+export const MAX_DURATION_MS = 3650 * UNIT_MS.d!;
+
 /** A duration string in the config, as milliseconds. */
 export const duration = z.string().transform((text, ctx) => {
   const ms = parseDurationMs(text);
   if (ms === undefined) {
     ctx.issues.push({ code: "custom", input: text, message: `not a duration: ${JSON.stringify(text)} (write e.g. "30s", "1m", "10m" or "PT1M")` });
+    return z.NEVER;
+  }
+  if (!(ms <= MAX_DURATION_MS)) {
+    ctx.issues.push({ code: "custom", input: text, message: `${JSON.stringify(text)} is longer than the longest duration taken, 3650d` });
     return z.NEVER;
   }
   return ms;

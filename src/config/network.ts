@@ -3,7 +3,12 @@
  * decimal strings (or JSON numbers) and become exact Numerics; defaults follow Splice's DevNet.
  */
 import { z } from "zod";
+import { Numeric } from "../ledger/numeric.js";
 import { nonNegative, positive } from "./decimal.js";
+
+const ONE = Numeric.parse("1");
+/** A share, 0 to 1. */
+const fraction = nonNegative.refine((n) => !n.gt(ONE), "must be a fraction from 0 to 1");
 
 export const NetworkSchema = z
   .strictObject({
@@ -32,12 +37,16 @@ export const NetworkSchema = z
     issuance: z
       .strictObject({
         amuletToIssuePerYear: nonNegative.prefault("40000000000"),
-        validatorRewardPercentage: nonNegative.prefault("0.05"),
-        appRewardPercentage: nonNegative.prefault("0.15"),
+        validatorRewardPercentage: fraction.prefault("0.05"),
+        appRewardPercentage: fraction.prefault("0.15"),
         validatorRewardCap: nonNegative.prefault("0.2"),
         featuredAppRewardCap: nonNegative.prefault("100"),
         unfeaturedAppRewardCap: nonNegative.prefault("0.6"),
         validatorFaucetCapUsd: nonNegative.prefault("2.85"),
+      })
+      .refine((i) => !i.validatorRewardPercentage.add(i.appRewardPercentage).gt(ONE), {
+        message: "validatorRewardPercentage and appRewardPercentage together must not pass 1 (the rest of the issuance goes to the super validators)",
+        path: ["appRewardPercentage"],
       })
       .prefault({}),
   })

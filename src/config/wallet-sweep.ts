@@ -30,8 +30,22 @@ export const WalletSweepSchema = partyMap(SweepEntry)
   .check((ctx) => {
     for (const [sender, entry] of Object.entries(ctx.value)) {
       if (entry.receiver === sender) ctx.issues.push({ code: "custom", input: entry, path: [sender, "receiver"], message: "must differ from the sender" });
+      else if (sweepsBackTo(ctx.value, sender)) {
+        // A → B → A: each sweep's CC would be swept back, on every holding change, for fees alone.
+        ctx.issues.push({ code: "custom", input: entry, path: [sender, "receiver"], message: "sweeps form a cycle: the CC would be swept back to this sender" });
+      }
     }
   })
   .default({});
 
 export type WalletSweepConfig = z.infer<typeof WalletSweepSchema>;
+
+/** Whether following the receivers from `sender` leads back to it. */
+function sweepsBackTo(sweeps: Readonly<Record<string, { readonly receiver: string }>>, sender: string): boolean {
+  const seen = new Set<string>();
+  for (let at = sweeps[sender]?.receiver; at !== undefined && !seen.has(at); at = sweeps[at]?.receiver) {
+    if (at === sender) return true;
+    seen.add(at);
+  }
+  return false;
+}

@@ -89,6 +89,10 @@ describe("TriggerLoop", () => {
     await loop.stop();
   });
 
+  it("refuses to pause a trigger no step is named (a misspelt one paused nothing, silently)", () => {
+    expect(() => loopWith(async () => false, ["prob"])).toThrow('automation.pausedTriggers: no trigger is named "prob"; the triggers are "probe"');
+  });
+
   it("keeps a paused step's work until it is resumed", async () => {
     let runs = 0;
     const { loop } = loopWith(async () => (runs++, false), ["probe"]);

@@ -42,6 +42,19 @@ describe("config file", () => {
     [{ automation: { walletSweep: { [ALICE]: { ...SWEEP, receiver: ALICE } } } }, /\n {2}automation\.walletSweep\.alice::1220ab\.receiver: must differ from the sender$/],
     [{ automation: { autoAcceptTransfers: { "bob:1220ab": { fromParties: [ALICE] } } } }, /\n {2}automation\.autoAcceptTransfers\.bob:1220ab: the key is not a party id/],
     [{ automation: { autoAcceptTransfers: { [BOB]: { fromParties: [ALICE], fromParty: ALICE } } } }, /\n {2}automation\.autoAcceptTransfers\.bob::1220ab: Unrecognized key: "fromParty"$/],
+    // Absurd values a hostile review got past the checks (each started a node that then failed or spun).
+    [{ automation: { pollMs: 3_000_000_000 } }, /\n {2}automation\.pollMs: /],
+    [{ automation: { pollMs: 1 } }, /\n {2}automation\.pollMs: /],
+    [{ automation: { topup: { targetThroughput: 1e308 } } }, /\n {2}automation\.topup\.targetThroughput: must be 0, or from 1 to 10000000 bytes per second$/],
+    [{ automation: { topup: { targetThroughput: 1e-300 } } }, /\n {2}automation\.topup\.targetThroughput: must be 0, or from 1/],
+    [{ automation: { topup: { minTopupInterval: "99999999999999999999d" } } }, /\n {2}automation\.topup\.minTopupInterval: "9+d" is longer than the longest duration taken, 3650d$/],
+    [{ automation: { transferPreapproval: { preapprovalLifetime: "100000000d" } } }, /\n {2}automation\.transferPreapproval\.preapprovalLifetime: "100000000d" is longer/],
+    [{ network: { issuance: { validatorRewardPercentage: "5" } } }, /\n {2}network\.issuance\.validatorRewardPercentage: must be a fraction from 0 to 1\n/],
+    [{ network: { issuance: { validatorRewardPercentage: "0.5", appRewardPercentage: "0.6" } } }, /\n {2}network\.issuance\.appRewardPercentage: validatorRewardPercentage and appRewardPercentage together must not pass 1/],
+    [
+      { automation: { walletSweep: { [ALICE]: SWEEP, [BOB]: { ...SWEEP, receiver: ALICE } } } },
+      /\n {2}automation\.walletSweep\.alice::1220ab\.receiver: sweeps form a cycle: the CC would be swept back to this sender\n {2}automation\.walletSweep\.bob::1220ab\.receiver: sweeps form a cycle/,
+    ],
   ])("refuses %j, naming the key", (content, message) => {
     const load = withFile(content);
     expect(load).toThrow(ConfigError);
