@@ -256,11 +256,20 @@ export const errors = {
     make("OFFSET_AFTER_LEDGER_END", Category.InvalidGivenCurrentSystemStateSeekAfterEnd)(
       `${what} offset (${offset}) is after ledger end (${end})`,
     ),
-  userNotFound: (id: string) =>
+  userNotFound: (id: string, operation = "getting user") =>
     make("USER_NOT_FOUND", Category.InvalidGivenCurrentSystemStateResourceMissing)(
-      `getting user failed for unknown user "${id}"`,
+      `${operation} failed for unknown user "${id}"`,
       { user_id: id },
     ),
+  invalidUserUpdate: (id: string, reason: string) =>
+    make("INVALID_USER_UPDATE_REQUEST", Category.InvalidIndependentOfSystemState)(`Update operation for user id '${id}' failed due to: ${reason}`, { user_id: id }),
+  concurrentUserUpdate: (id: string) =>
+    make("CONCURRENT_USER_UPDATE_DETECTED", Category.ContentionOnSharedResources)(
+      `Update operation for user '${id}' failed due to a concurrent update to the same user`,
+      { user_id: id },
+    ),
+  userAnnotationsTooLarge: (id: string) =>
+    make("MAX_USER_ANNOTATIONS_SIZE_EXCEEDED", Category.InvalidGivenCurrentSystemStateOther)(`Maximum annotations size for user '${id}' has been exceeded`, { user_id: id }),
   userAlreadyExists: (id: string) =>
     make("USER_ALREADY_EXISTS", Category.InvalidGivenCurrentSystemStateResourceExists)(
       `creating user failed, as user "${id}" already exists`,

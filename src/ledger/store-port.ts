@@ -166,6 +166,13 @@ export interface UserStore {
   grantRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined>;
   /** Removes rights held; returns those actually revoked, or undefined for an unknown user. */
   revokeRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined>;
+  /**
+   * Changes a user in one read-modify-write: `change` gets the stored user and returns it as it
+   * is to be stored; an error it throws (a stale resource version) leaves the user as it was. It
+   * may be called more than once (a store may retry a transaction), so it must be pure. Returns
+   * the stored user, or undefined for an unknown one.
+   */
+  updateUser(id: string, change: (user: UserRecord) => UserRecord): Promise<UserRecord | undefined>;
 }
 
 export interface SettingsStore {

@@ -198,6 +198,7 @@ export function pathValues(name: string, w: World): string[] {
     case "parties":
       return [w.ghost, "not-a-party", bad];
     case "user_id":
+    case "user.id":
       return ["no-such-user", "not%20a%20user%20id", bad];
     case "update_id":
       return [w.unknownUpdateId, bad];

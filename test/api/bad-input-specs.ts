@@ -398,6 +398,18 @@ export const SPECS: Record<string, RouteSpec> = {
   "GET /v2/users/{user_id}": { bad: (w) => [{ name: "another user's record", vars: { user_id: w.bob.user }, token: w.alice.token, allowed: [403] }] },
   "GET /v2/users/{user_id}/rights": { bad: (w) => [{ name: "another user's rights", vars: { user_id: w.bob.user }, token: w.alice.token, allowed: [403] }] },
   "DELETE /v2/users/{user_id}": { bad: (w) => [{ name: "another user, as a non-admin", vars: { user_id: w.bob.user }, token: w.alice.token, allowed: [403] }] },
+  "PATCH /v2/users/{user.id}": {
+    valid: () => ({ user: { isDeactivated: false }, updateMask: { paths: ["is_deactivated"] } }),
+    bad: (w) => [
+      { name: "no update mask", vars: { "user.id": w.bob.user }, body: { user: { isDeactivated: true } } },
+      { name: "an empty update mask", vars: { "user.id": w.bob.user }, body: { user: { isDeactivated: true }, updateMask: { paths: [] } } },
+      { name: "an unknown update path", vars: { "user.id": w.bob.user }, body: { user: { isDeactivated: true }, updateMask: { paths: ["rights"] } } },
+      { name: "a mask that is a string", vars: { "user.id": w.bob.user }, body: { user: { isDeactivated: true }, updateMask: "is_deactivated" } },
+      { name: "another user's id in the body", vars: { "user.id": w.bob.user }, body: { user: { id: w.alice.user, isDeactivated: true }, updateMask: { paths: ["is_deactivated"] } } },
+      { name: "a stale resource version", vars: { "user.id": w.bob.user }, body: { user: { isDeactivated: true, metadata: { resourceVersion: "999" } }, updateMask: { paths: ["is_deactivated"] } }, allowed: [409] },
+      { name: "a user, as a non-admin", vars: { "user.id": w.bob.user }, body: { user: { isDeactivated: true }, updateMask: { paths: ["is_deactivated"] } }, token: w.alice.token, allowed: [403] },
+    ],
+  },
   "POST /v2/users/{user_id}/rights": userRights(false),
   "PATCH /v2/users/{user_id}/rights": userRights(true),
   "GET /v2/updates/transaction-tree-by-offset/{offset}": { unsupported: true },

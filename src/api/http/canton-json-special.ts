@@ -1,10 +1,11 @@
 /**
  * Message types with their own Canton JSON form, keyed by full name: Timestamp (ISO-8601 string),
- * Duration (`{seconds, nanos, unknownFields}`), Empty (`{}`), Any (ProtoAny), Identifier
- * (`"pkg:Module:Entity"`) and PreparedTransaction (base64 of its protobuf bytes).
+ * Duration (`{seconds, nanos, unknownFields}`), Empty (`{}`), Any (ProtoAny), FieldMask
+ * (`{paths, unknownFields}`), Identifier (`"pkg:Module:Entity"`) and PreparedTransaction (base64
+ * of its protobuf bytes).
  */
 import { create, fromBinary, ScalarType, type Message } from "@bufbuild/protobuf";
-import { AnySchema, DurationSchema, EmptySchema, TimestampSchema, type Any, type Duration, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { AnySchema, DurationSchema, EmptySchema, FieldMaskSchema, TimestampSchema, type Any, type Duration, type FieldMask, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { type PreparedTransaction, PreparedTransactionSchema } from "../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
 import { type Identifier, IdentifierSchema } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
 import { BoundedMap } from "../../ledger/bounded-map.js";
@@ -13,7 +14,7 @@ import { formatInstant, parseInstant } from "../convert/canton-json-daml.js";
 import { preparedTransactionBase64 } from "../convert/prepared-transaction-binary.js";
 import { expectObject, fail } from "./canton-json-error.js";
 import { decodeScalar } from "./canton-json-scalars.js";
-import { TYPE_ANY, TYPE_DURATION, TYPE_EMPTY, TYPE_IDENTIFIER, TYPE_TIMESTAMP } from "./canton-json-tables.js";
+import { TYPE_ANY, TYPE_DURATION, TYPE_EMPTY, TYPE_FIELD_MASK, TYPE_IDENTIFIER, TYPE_TIMESTAMP } from "./canton-json-tables.js";
 import { expected, joinKey } from "./json-shape.js";
 
 export interface SpecialCodec {
@@ -92,6 +93,19 @@ export const SPECIAL_MESSAGES: { readonly [typeName: string]: SpecialCodec } = {
         else decodeScalar(ScalarType.STRING, false, v, p); // valueDecoded: informational only
       });
       return a;
+    },
+  },
+  // OpenAPI FieldMask: {paths: [string], unknownFields REQ} (not protobuf's comma-joined string).
+  [TYPE_FIELD_MASK]: {
+    encode: (m) => ({ paths: [...(m as FieldMask).paths], unknownFields: unknownFieldsJson() }),
+    decode(json, path) {
+      const mask = create(FieldMaskSchema);
+      forEachKnownKey(json, path, ["paths", "unknownFields"], (key, v, p) => {
+        if (key === "unknownFields") return void expectObject(v, p);
+        if (!Array.isArray(v)) fail(p, expected("an array of field paths", v));
+        mask.paths = v.map((x, i) => decodeScalar(ScalarType.STRING, false, x, `${p}[${i}]`) as string);
+      });
+      return mask;
     },
   },
   // templateId / interfaceId / implementedInterfaces: `type: string` ("<package-id>:<Module>:<Entity>";

@@ -196,3 +196,4 @@ export const TYPE_TIMESTAMP = "google.protobuf.Timestamp";
 export const TYPE_DURATION = "google.protobuf.Duration";
 export const TYPE_EMPTY = "google.protobuf.Empty";
 export const TYPE_ANY = "google.protobuf.Any";
+export const TYPE_FIELD_MASK = "google.protobuf.FieldMask";

@@ -31,9 +31,11 @@ export function requestJsonOf(route: Route, params: readonly string[], query: UR
     json[f.jsonName] = body;
   }
   route.variables.forEach((name, i) => {
-    const f = fieldByName(input, name);
+    const [head, nested] = name.split(".");
+    const f = fieldByName(input, head!);
     if (!f) return;
-    json[f.jsonName] = f.fieldKind === "list" ? [params[i]] : params[i];
+    if (nested === undefined) json[f.jsonName] = f.fieldKind === "list" ? [params[i]] : params[i];
+    else if (f.fieldKind === "message") json[f.jsonName] = withPathField(f, nested, json[f.jsonName], params[i]!);
   });
   for (const key of new Set(query.keys())) {
     if (GATEWAY_PARAMS.has(key)) continue;
@@ -43,6 +45,22 @@ export function requestJsonOf(route: Route, params: readonly string[], query: UR
     json[f.jsonName] = f.fieldKind === "list" ? values : values[values.length - 1];
   }
   return json;
+}
+
+/**
+ * The body's message `value` (field `f`) with its field `name` set from the path (`{user.id}`):
+ * a body naming another value there is refused rather than one of them silently chosen.
+ */
+function withPathField(f: DescField & { fieldKind: "message" }, name: string, value: unknown, param: string): Record<string, unknown> {
+  const inner = fieldByName(f.message, name);
+  if (!inner) throw errors.internal(`path variable ${f.name}.${name} is not a field of ${f.message.typeName}`);
+  if (value !== undefined && value !== null && (typeof value !== "object" || Array.isArray(value))) throw new CantonJsonError(f.jsonName, expected("an object", value));
+  const body = (value ?? {}) as Record<string, unknown>;
+  const given = body[inner.jsonName] ?? body[inner.name];
+  if (given !== undefined && given !== null && given !== "" && given !== param) {
+    throw new CantonJsonError(`${f.jsonName}.${inner.jsonName}`, `${JSON.stringify(given)} is not the ${JSON.stringify(param)} of the path`);
+  }
+  return { ...body, [inner.jsonName]: param };
 }
 
 /** Query strings are text; numeric and boolean fields get their JSON types. */

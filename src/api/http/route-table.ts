@@ -24,13 +24,19 @@ export interface Route {
   readonly template: string;
 }
 
+const escape = (literal: string) => literal.replace(/[.*+?^$()|[\]\\{}]/g, "\\$&");
+
+/** The template's regex and its variables (`{user_id}`, or `{user.id}` for a field of a field). */
 function compile(template: string): { pattern: RegExp; variables: string[] } {
   const variables: string[] = [];
-  const source = template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{([a-z_.]+)(?:=[^}]*)?\\?\}|\{([a-z_.]+)(?:=[^}]*)?\}/g, (_m, a, b) => {
-    variables.push(a ?? b);
-    return "([^/]+)";
-  });
-  return { pattern: new RegExp(`^${source}$`), variables };
+  let source = "";
+  let at = 0;
+  for (const m of template.matchAll(/\{([a-z_.]+)(?:=[^}]*)?\}/g)) {
+    source += `${escape(template.slice(at, m.index))}([^/]+)`;
+    variables.push(m[1]!);
+    at = m.index + m[0].length;
+  }
+  return { pattern: new RegExp(`^${source}${escape(template.slice(at))}$`), variables };
 }
 
 function bindings(rule: HttpRule): { httpMethod: string; path: string; body: string; responseBody: string }[] {

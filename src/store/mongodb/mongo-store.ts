@@ -227,17 +227,25 @@ export class MongoStore implements Store {
     return this.updateRights(id, (held) => revoke(held, rights));
   }
 
+  private async updateRights(id: string, change: (held: readonly UserRight[]) => RightsChange): Promise<UserRight[] | undefined> {
+    let changed: UserRight[] = [];
+    const user = await this.updateUser(id, (user) => {
+      const update = change(user.rights);
+      changed = update.changed;
+      return changed.length > 0 ? { ...user, rights: update.next } : user;
+    });
+    return user && changed;
+  }
+
   /** Read-modify-write of a user in a transaction: a concurrent change conflicts and is retried. */
-  private updateRights(id: string, change: (held: readonly UserRight[]) => RightsChange): Promise<UserRight[] | undefined> {
+  async updateUser(id: string, change: (user: UserRecord) => UserRecord): Promise<UserRecord | undefined> {
     return inTransaction(this.commitSettings, async (session) => {
       const doc = await this.cols.users.findOne({ _id: id }, { session });
       if (!doc) return undefined;
       const user = decodeRecord<UserRecord>(doc.record);
-      const { next, changed } = change(user.rights);
-      if (changed.length > 0) {
-        await this.cols.users.updateOne({ _id: id }, { $set: { record: encodeRecord({ ...user, rights: next }) } }, { session });
-      }
-      return changed;
+      const next = change(user);
+      if (next !== user) await this.cols.users.updateOne({ _id: id }, { $set: { record: encodeRecord(next) } }, { session });
+      return next;
     });
   }
 

@@ -85,10 +85,19 @@ export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
   async revokeRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
     return this.updateRights(id, (held) => revoke(held, rights));
   }
-  private updateRights(
+  private async updateRights(
     id: string,
     change: (held: readonly UserRight[]) => { next: UserRight[]; changed: UserRight[] },
   ): Promise<UserRight[] | undefined> {
+    let changed: UserRight[] = [];
+    const user = await this.updateUser(id, (user) => {
+      const update = change(user.rights);
+      changed = update.changed;
+      return changed.length > 0 ? { ...user, rights: update.next } : user;
+    });
+    return user && changed;
+  }
+  async updateUser(id: string, change: (user: UserRecord) => UserRecord): Promise<UserRecord | undefined> {
     // IMMEDIATE: the ledger's writer thread writes the same file, and a deferred transaction that
     // read before one of its commits could not then write (SQLITE_BUSY, which no timeout retries).
     return this.writeUser(id, () =>
@@ -96,9 +105,9 @@ export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
         .transaction(() => {
           const user = oneRecord<UserRecord>(this.stmts.user, id);
           if (!user) return undefined;
-          const { next, changed } = change(user.rights);
-          if (changed.length > 0) this.stmts.putUser.run(encodeRecord({ ...user, rights: next }), id);
-          return changed;
+          const next = change(user);
+          if (next !== user) this.stmts.putUser.run(encodeRecord(next), id);
+          return next;
         })
         .immediate(),
     );

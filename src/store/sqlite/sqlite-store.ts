@@ -368,6 +368,9 @@ export class SqliteStore implements Store {
   revokeRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
     return this.directory.revokeRights(id, rights);
   }
+  updateUser(id: string, change: (user: UserRecord) => UserRecord): Promise<UserRecord | undefined> {
+    return this.directory.updateUser(id, change);
+  }
   setting(name: string): Promise<string | undefined> {
     return this.directory.setting(name);
   }

@@ -15,6 +15,7 @@ import type { Store } from "../../../ledger/store-port.js";
 import { authenticate } from "./authenticate.js";
 import { guard } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";
+import { annotationsBytes, MAX_ANNOTATIONS_BYTES, updatedUser, userUpdatePaths } from "./user-update.js";
 import { MAX_PAGE_SIZE } from "./version-service.js";
 
 const userToProto = (u: UserRecord) => ({
@@ -88,10 +89,15 @@ function checkUserId(id: string): string {
   return id;
 }
 
+function checkPrimaryParty(party: string): void {
+  if (party && !isPartyId(party)) throw errors.invalidField("user.primary_party", `Invalid party id ${JSON.stringify(party)}`);
+}
+
 function userFromProto(u: User | undefined): Omit<UserRecord, "rights"> {
   if (!u) throw errors.missingField("user");
   const id = checkUserId(u.id);
-  if (u.primaryParty && !isPartyId(u.primaryParty)) throw errors.invalidField("user.primary_party", `Invalid party id ${JSON.stringify(u.primaryParty)}`);
+  checkPrimaryParty(u.primaryParty);
+  if (annotationsBytes(u.metadata?.annotations ?? {}) > MAX_ANNOTATIONS_BYTES) throw errors.userAnnotationsTooLarge(id);
   return {
     id,
     primaryParty: u.primaryParty,
@@ -122,6 +128,27 @@ export function userManagementService(api: LedgerApi): ServiceImpl<typeof UserMa
         const id = await target(req.userId, ctx);
         const user = await api.store.user(id);
         if (!user) throw errors.userNotFound(id);
+        return { user: userToProto(user) };
+      }),
+    updateUser: (req, ctx) =>
+      guard(api.log, async () => {
+        const caller = await authenticate(api, ctx);
+        requireAdmin(caller);
+        const u = req.user;
+        if (!u) throw errors.missingField("user");
+        const id = checkUserId(u.id);
+        const paths = userUpdatePaths(id, req.updateMask?.paths ?? []);
+        checkPrimaryParty(u.primaryParty);
+        // As deleting itself: an administrator locking itself out is refused (Canton's check).
+        if (id === caller.id && u.isDeactivated && paths.has("is_deactivated")) throw errors.invalidArgument("Requesting user cannot self-deactivate");
+        const asked = u.metadata?.resourceVersion ?? "";
+        const changes = { primaryParty: u.primaryParty, isDeactivated: u.isDeactivated, annotations: u.metadata?.annotations ?? {} };
+        const user = await api.store.updateUser(id, (held) => {
+          // Concurrent change control is optional: only a request naming a version is checked.
+          if (asked !== "" && asked !== held.metadata.resourceVersion) throw errors.concurrentUserUpdate(id);
+          return updatedUser(held, paths, changes);
+        });
+        if (!user) throw errors.userNotFound(id, "updating user");
         return { user: userToProto(user) };
       }),
     deleteUser: (req, ctx) =>

@@ -9,13 +9,15 @@ import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2
 import type { ObjectMeta } from "./object_meta_pb.js";
 import { file_com_daml_ledger_api_v2_admin_object_meta } from "./object_meta_pb.js";
 import { file_google_api_annotations } from "../../../../../../google/api/annotations_pb.js";
+import type { FieldMask } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_field_mask } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file com/daml/ledger/api/v2/admin/user_management_service.proto.
  */
 export const file_com_daml_ledger_api_v2_admin_user_management_service: GenFile = /*@__PURE__*/
-  fileDesc("Cjpjb20vZGFtbC9sZWRnZXIvYXBpL3YyL2FkbWluL3VzZXJfbWFuYWdlbWVudF9zZXJ2aWNlLnByb3RvEhxjb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluIpsBCgRVc2VyEgoKAmlkGAEgASgJEhUKDXByaW1hcnlfcGFydHkYAiABKAkSFgoOaXNfZGVhY3RpdmF0ZWQYAyABKAgSOgoIbWV0YWRhdGEYBCABKAsyKC5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLk9iamVjdE1ldGESHAoUaWRlbnRpdHlfcHJvdmlkZXJfaWQYBSABKAki/AUKBVJpZ2h0ElEKEXBhcnRpY2lwYW50X2FkbWluGAEgASgLMjQuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5SaWdodC5QYXJ0aWNpcGFudEFkbWluSAASQgoKY2FuX2FjdF9hcxgCIAEoCzIsLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUmlnaHQuQ2FuQWN0QXNIABJECgtjYW5fcmVhZF9hcxgDIAEoCzItLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUmlnaHQuQ2FuUmVhZEFzSAASXAoXaWRlbnRpdHlfcHJvdmlkZXJfYWRtaW4YBCABKAsyOS5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLlJpZ2h0LklkZW50aXR5UHJvdmlkZXJBZG1pbkgAElYKFWNhbl9yZWFkX2FzX2FueV9wYXJ0eRgFIAEoCzI1LmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUmlnaHQuQ2FuUmVhZEFzQW55UGFydHlIABJKCg5jYW5fZXhlY3V0ZV9hcxgGIAEoCzIwLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUmlnaHQuQ2FuRXhlY3V0ZUFzSAASXAoYY2FuX2V4ZWN1dGVfYXNfYW55X3BhcnR5GAcgASgLMjguY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5SaWdodC5DYW5FeGVjdXRlQXNBbnlQYXJ0eUgAGhIKEFBhcnRpY2lwYW50QWRtaW4aGQoIQ2FuQWN0QXMSDQoFcGFydHkYASABKAkaGgoJQ2FuUmVhZEFzEg0KBXBhcnR5GAEgASgJGhcKFUlkZW50aXR5UHJvdmlkZXJBZG1pbhoTChFDYW5SZWFkQXNBbnlQYXJ0eRodCgxDYW5FeGVjdXRlQXMSDQoFcGFydHkYASABKAkaFgoUQ2FuRXhlY3V0ZUFzQW55UGFydHlCBgoEa2luZCJ6ChFDcmVhdGVVc2VyUmVxdWVzdBIwCgR1c2VyGAEgASgLMiIuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5Vc2VyEjMKBnJpZ2h0cxgCIAMoCzIjLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUmlnaHQiRgoSQ3JlYXRlVXNlclJlc3BvbnNlEjAKBHVzZXIYASABKAsyIi5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLlVzZXIiPwoOR2V0VXNlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIcChRpZGVudGl0eV9wcm92aWRlcl9pZBgCIAEoCSJDCg9HZXRVc2VyUmVzcG9uc2USMAoEdXNlchgBIAEoCzIiLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uVXNlciJCChFEZWxldGVVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhwKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAIgASgJIhQKEkRlbGV0ZVVzZXJSZXNwb25zZSJXChBMaXN0VXNlcnNSZXF1ZXN0EhIKCnBhZ2VfdG9rZW4YAiABKAkSEQoJcGFnZV9zaXplGAMgASgFEhwKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAQgASgJIl8KEUxpc3RVc2Vyc1Jlc3BvbnNlEjEKBXVzZXJzGAEgAygLMiIuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5Vc2VyEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJ8ChZHcmFudFVzZXJSaWdodHNSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSMwoGcmlnaHRzGAIgAygLMiMuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5SaWdodBIcChRpZGVudGl0eV9wcm92aWRlcl9pZBgDIAEoCSJcChdHcmFudFVzZXJSaWdodHNSZXNwb25zZRJBChRuZXdseV9ncmFudGVkX3JpZ2h0cxgBIAMoCzIjLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUmlnaHQifQoXUmV2b2tlVXNlclJpZ2h0c1JlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIzCgZyaWdodHMYAiADKAsyIy5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLlJpZ2h0EhwKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAMgASgJIl0KGFJldm9rZVVzZXJSaWdodHNSZXNwb25zZRJBChRuZXdseV9yZXZva2VkX3JpZ2h0cxgBIAMoCzIjLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUmlnaHQiRgoVTGlzdFVzZXJSaWdodHNSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSHAoUaWRlbnRpdHlfcHJvdmlkZXJfaWQYAiABKAkiTQoWTGlzdFVzZXJSaWdodHNSZXNwb25zZRIzCgZyaWdodHMYASADKAsyIy5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLlJpZ2h0MsQIChVVc2VyTWFuYWdlbWVudFNlcnZpY2UShQEKCkNyZWF0ZVVzZXISLy5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLkNyZWF0ZVVzZXJSZXF1ZXN0GjAuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5DcmVhdGVVc2VyUmVzcG9uc2UiFILT5JMCDjoBKiIJL3YyL3VzZXJzEp0BCgdHZXRVc2VyEiwuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5HZXRVc2VyUmVxdWVzdBotLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uR2V0VXNlclJlc3BvbnNlIjWC0+STAi9aGBIWL3YyL2F1dGhlbnRpY2F0ZWQtdXNlchITL3YyL3VzZXJzL3t1c2VyX2lkfRKMAQoKRGVsZXRlVXNlchIvLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uRGVsZXRlVXNlclJlcXVlc3QaMC5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLkRlbGV0ZVVzZXJSZXNwb25zZSIbgtPkkwIVKhMvdjIvdXNlcnMve3VzZXJfaWR9En8KCUxpc3RVc2VycxIuLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uTGlzdFVzZXJzUmVxdWVzdBovLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uTGlzdFVzZXJzUmVzcG9uc2UiEYLT5JMCCxIJL3YyL3VzZXJzEqUBCg9HcmFudFVzZXJSaWdodHMSNC5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLkdyYW50VXNlclJpZ2h0c1JlcXVlc3QaNS5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLkdyYW50VXNlclJpZ2h0c1Jlc3BvbnNlIiWC0+STAh86ASoiGi92Mi91c2Vycy97dXNlcl9pZH0vcmlnaHRzEqgBChBSZXZva2VVc2VyUmlnaHRzEjUuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5SZXZva2VVc2VyUmlnaHRzUmVxdWVzdBo2LmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUmV2b2tlVXNlclJpZ2h0c1Jlc3BvbnNlIiWC0+STAh86ASoyGi92Mi91c2Vycy97dXNlcl9pZH0vcmlnaHRzEp8BCg5MaXN0VXNlclJpZ2h0cxIzLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uTGlzdFVzZXJSaWdodHNSZXF1ZXN0GjQuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5MaXN0VXNlclJpZ2h0c1Jlc3BvbnNlIiKC0+STAhwSGi92Mi91c2Vycy97dXNlcl9pZH0vcmlnaHRzYgZwcm90bzM", [file_com_daml_ledger_api_v2_admin_object_meta, file_google_api_annotations]);
+  fileDesc("Cjpjb20vZGFtbC9sZWRnZXIvYXBpL3YyL2FkbWluL3VzZXJfbWFuYWdlbWVudF9zZXJ2aWNlLnByb3RvEhxjb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluIpsBCgRVc2VyEgoKAmlkGAEgASgJEhUKDXByaW1hcnlfcGFydHkYAiABKAkSFgoOaXNfZGVhY3RpdmF0ZWQYAyABKAgSOgoIbWV0YWRhdGEYBCABKAsyKC5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLk9iamVjdE1ldGESHAoUaWRlbnRpdHlfcHJvdmlkZXJfaWQYBSABKAki/AUKBVJpZ2h0ElEKEXBhcnRpY2lwYW50X2FkbWluGAEgASgLMjQuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5SaWdodC5QYXJ0aWNpcGFudEFkbWluSAASQgoKY2FuX2FjdF9hcxgCIAEoCzIsLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUmlnaHQuQ2FuQWN0QXNIABJECgtjYW5fcmVhZF9hcxgDIAEoCzItLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUmlnaHQuQ2FuUmVhZEFzSAASXAoXaWRlbnRpdHlfcHJvdmlkZXJfYWRtaW4YBCABKAsyOS5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLlJpZ2h0LklkZW50aXR5UHJvdmlkZXJBZG1pbkgAElYKFWNhbl9yZWFkX2FzX2FueV9wYXJ0eRgFIAEoCzI1LmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUmlnaHQuQ2FuUmVhZEFzQW55UGFydHlIABJKCg5jYW5fZXhlY3V0ZV9hcxgGIAEoCzIwLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUmlnaHQuQ2FuRXhlY3V0ZUFzSAASXAoYY2FuX2V4ZWN1dGVfYXNfYW55X3BhcnR5GAcgASgLMjguY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5SaWdodC5DYW5FeGVjdXRlQXNBbnlQYXJ0eUgAGhIKEFBhcnRpY2lwYW50QWRtaW4aGQoIQ2FuQWN0QXMSDQoFcGFydHkYASABKAkaGgoJQ2FuUmVhZEFzEg0KBXBhcnR5GAEgASgJGhcKFUlkZW50aXR5UHJvdmlkZXJBZG1pbhoTChFDYW5SZWFkQXNBbnlQYXJ0eRodCgxDYW5FeGVjdXRlQXMSDQoFcGFydHkYASABKAkaFgoUQ2FuRXhlY3V0ZUFzQW55UGFydHlCBgoEa2luZCJ6ChFDcmVhdGVVc2VyUmVxdWVzdBIwCgR1c2VyGAEgASgLMiIuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5Vc2VyEjMKBnJpZ2h0cxgCIAMoCzIjLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUmlnaHQiRgoSQ3JlYXRlVXNlclJlc3BvbnNlEjAKBHVzZXIYASABKAsyIi5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLlVzZXIidgoRVXBkYXRlVXNlclJlcXVlc3QSMAoEdXNlchgBIAEoCzIiLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uVXNlchIvCgt1cGRhdGVfbWFzaxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2siRgoSVXBkYXRlVXNlclJlc3BvbnNlEjAKBHVzZXIYASABKAsyIi5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLlVzZXIiPwoOR2V0VXNlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIcChRpZGVudGl0eV9wcm92aWRlcl9pZBgCIAEoCSJDCg9HZXRVc2VyUmVzcG9uc2USMAoEdXNlchgBIAEoCzIiLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uVXNlciJCChFEZWxldGVVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhwKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAIgASgJIhQKEkRlbGV0ZVVzZXJSZXNwb25zZSJXChBMaXN0VXNlcnNSZXF1ZXN0EhIKCnBhZ2VfdG9rZW4YAiABKAkSEQoJcGFnZV9zaXplGAMgASgFEhwKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAQgASgJIl8KEUxpc3RVc2Vyc1Jlc3BvbnNlEjEKBXVzZXJzGAEgAygLMiIuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5Vc2VyEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJ8ChZHcmFudFVzZXJSaWdodHNSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSMwoGcmlnaHRzGAIgAygLMiMuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5SaWdodBIcChRpZGVudGl0eV9wcm92aWRlcl9pZBgDIAEoCSJcChdHcmFudFVzZXJSaWdodHNSZXNwb25zZRJBChRuZXdseV9ncmFudGVkX3JpZ2h0cxgBIAMoCzIjLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUmlnaHQifQoXUmV2b2tlVXNlclJpZ2h0c1JlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIzCgZyaWdodHMYAiADKAsyIy5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLlJpZ2h0EhwKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAMgASgJIl0KGFJldm9rZVVzZXJSaWdodHNSZXNwb25zZRJBChRuZXdseV9yZXZva2VkX3JpZ2h0cxgBIAMoCzIjLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUmlnaHQiRgoVTGlzdFVzZXJSaWdodHNSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSHAoUaWRlbnRpdHlfcHJvdmlkZXJfaWQYAiABKAkiTQoWTGlzdFVzZXJSaWdodHNSZXNwb25zZRIzCgZyaWdodHMYASADKAsyIy5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLlJpZ2h0MtYJChVVc2VyTWFuYWdlbWVudFNlcnZpY2UShQEKCkNyZWF0ZVVzZXISLy5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLkNyZWF0ZVVzZXJSZXF1ZXN0GjAuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5DcmVhdGVVc2VyUmVzcG9uc2UiFILT5JMCDjoBKiIJL3YyL3VzZXJzEp0BCgdHZXRVc2VyEiwuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5HZXRVc2VyUmVxdWVzdBotLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uR2V0VXNlclJlc3BvbnNlIjWC0+STAi9aGBIWL3YyL2F1dGhlbnRpY2F0ZWQtdXNlchITL3YyL3VzZXJzL3t1c2VyX2lkfRKPAQoKVXBkYXRlVXNlchIvLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uVXBkYXRlVXNlclJlcXVlc3QaMC5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLlVwZGF0ZVVzZXJSZXNwb25zZSIegtPkkwIYOgEqMhMvdjIvdXNlcnMve3VzZXIuaWR9EowBCgpEZWxldGVVc2VyEi8uY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5EZWxldGVVc2VyUmVxdWVzdBowLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uRGVsZXRlVXNlclJlc3BvbnNlIhuC0+STAhUqEy92Mi91c2Vycy97dXNlcl9pZH0SfwoJTGlzdFVzZXJzEi4uY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5MaXN0VXNlcnNSZXF1ZXN0Gi8uY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5MaXN0VXNlcnNSZXNwb25zZSIRgtPkkwILEgkvdjIvdXNlcnMSpQEKD0dyYW50VXNlclJpZ2h0cxI0LmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uR3JhbnRVc2VyUmlnaHRzUmVxdWVzdBo1LmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uR3JhbnRVc2VyUmlnaHRzUmVzcG9uc2UiJYLT5JMCHzoBKiIaL3YyL3VzZXJzL3t1c2VyX2lkfS9yaWdodHMSqAEKEFJldm9rZVVzZXJSaWdodHMSNS5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLlJldm9rZVVzZXJSaWdodHNSZXF1ZXN0GjYuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5SZXZva2VVc2VyUmlnaHRzUmVzcG9uc2UiJYLT5JMCHzoBKjIaL3YyL3VzZXJzL3t1c2VyX2lkfS9yaWdodHMSnwEKDkxpc3RVc2VyUmlnaHRzEjMuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5MaXN0VXNlclJpZ2h0c1JlcXVlc3QaNC5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLkxpc3RVc2VyUmlnaHRzUmVzcG9uc2UiIoLT5JMCHBIaL3YyL3VzZXJzL3t1c2VyX2lkfS9yaWdodHNiBnByb3RvMw", [file_com_daml_ledger_api_v2_admin_object_meta, file_google_api_annotations, file_google_protobuf_field_mask]);
 
 /**
  * A Ledger API user.
@@ -314,6 +316,56 @@ export const CreateUserResponseSchema: GenMessage<CreateUserResponse> = /*@__PUR
   messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 3);
 
 /**
+ * Request of UpdateUser.
+ *
+ * @generated from message com.daml.ledger.api.v2.admin.UpdateUserRequest
+ */
+export type UpdateUserRequest = Message<"com.daml.ledger.api.v2.admin.UpdateUserRequest"> & {
+  /**
+   * The user to update: its id, and the new values of the fields the mask names.
+   *
+   * @generated from field: com.daml.ledger.api.v2.admin.User user = 1;
+   */
+  user?: User | undefined;
+
+  /**
+   * The fields to update: `primary_party`, `is_deactivated`, `metadata` or `metadata.annotations`
+   * (`id`, `metadata.resource_version` and `identity_provider_id` may be named and change nothing).
+   *
+   * @generated from field: google.protobuf.FieldMask update_mask = 2;
+   */
+  updateMask?: FieldMask | undefined;
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.admin.UpdateUserRequest.
+ * Use `create(UpdateUserRequestSchema)` to create a new message.
+ */
+export const UpdateUserRequestSchema: GenMessage<UpdateUserRequest> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 4);
+
+/**
+ * Response of UpdateUser.
+ *
+ * @generated from message com.daml.ledger.api.v2.admin.UpdateUserResponse
+ */
+export type UpdateUserResponse = Message<"com.daml.ledger.api.v2.admin.UpdateUserResponse"> & {
+  /**
+   * The user as updated.
+   *
+   * @generated from field: com.daml.ledger.api.v2.admin.User user = 1;
+   */
+  user?: User | undefined;
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.admin.UpdateUserResponse.
+ * Use `create(UpdateUserResponseSchema)` to create a new message.
+ */
+export const UpdateUserResponseSchema: GenMessage<UpdateUserResponse> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 5);
+
+/**
  * Request of GetUser.
  *
  * @generated from message com.daml.ledger.api.v2.admin.GetUserRequest
@@ -339,7 +391,7 @@ export type GetUserRequest = Message<"com.daml.ledger.api.v2.admin.GetUserReques
  * Use `create(GetUserRequestSchema)` to create a new message.
  */
 export const GetUserRequestSchema: GenMessage<GetUserRequest> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 4);
+  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 6);
 
 /**
  * Response of GetUser.
@@ -360,7 +412,7 @@ export type GetUserResponse = Message<"com.daml.ledger.api.v2.admin.GetUserRespo
  * Use `create(GetUserResponseSchema)` to create a new message.
  */
 export const GetUserResponseSchema: GenMessage<GetUserResponse> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 5);
+  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 7);
 
 /**
  * Request of DeleteUser.
@@ -388,7 +440,7 @@ export type DeleteUserRequest = Message<"com.daml.ledger.api.v2.admin.DeleteUser
  * Use `create(DeleteUserRequestSchema)` to create a new message.
  */
 export const DeleteUserRequestSchema: GenMessage<DeleteUserRequest> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 6);
+  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 8);
 
 /**
  * Response of DeleteUser (empty).
@@ -403,7 +455,7 @@ export type DeleteUserResponse = Message<"com.daml.ledger.api.v2.admin.DeleteUse
  * Use `create(DeleteUserResponseSchema)` to create a new message.
  */
 export const DeleteUserResponseSchema: GenMessage<DeleteUserResponse> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 7);
+  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 9);
 
 /**
  * Request of ListUsers.
@@ -438,7 +490,7 @@ export type ListUsersRequest = Message<"com.daml.ledger.api.v2.admin.ListUsersRe
  * Use `create(ListUsersRequestSchema)` to create a new message.
  */
 export const ListUsersRequestSchema: GenMessage<ListUsersRequest> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 8);
+  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 10);
 
 /**
  * Response of ListUsers.
@@ -466,7 +518,7 @@ export type ListUsersResponse = Message<"com.daml.ledger.api.v2.admin.ListUsersR
  * Use `create(ListUsersResponseSchema)` to create a new message.
  */
 export const ListUsersResponseSchema: GenMessage<ListUsersResponse> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 9);
+  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 11);
 
 /**
  * Request of GrantUserRights.
@@ -501,7 +553,7 @@ export type GrantUserRightsRequest = Message<"com.daml.ledger.api.v2.admin.Grant
  * Use `create(GrantUserRightsRequestSchema)` to create a new message.
  */
 export const GrantUserRightsRequestSchema: GenMessage<GrantUserRightsRequest> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 10);
+  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 12);
 
 /**
  * Response of GrantUserRights.
@@ -522,7 +574,7 @@ export type GrantUserRightsResponse = Message<"com.daml.ledger.api.v2.admin.Gran
  * Use `create(GrantUserRightsResponseSchema)` to create a new message.
  */
 export const GrantUserRightsResponseSchema: GenMessage<GrantUserRightsResponse> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 11);
+  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 13);
 
 /**
  * Request of RevokeUserRights.
@@ -557,7 +609,7 @@ export type RevokeUserRightsRequest = Message<"com.daml.ledger.api.v2.admin.Revo
  * Use `create(RevokeUserRightsRequestSchema)` to create a new message.
  */
 export const RevokeUserRightsRequestSchema: GenMessage<RevokeUserRightsRequest> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 12);
+  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 14);
 
 /**
  * Response of RevokeUserRights.
@@ -578,7 +630,7 @@ export type RevokeUserRightsResponse = Message<"com.daml.ledger.api.v2.admin.Rev
  * Use `create(RevokeUserRightsResponseSchema)` to create a new message.
  */
 export const RevokeUserRightsResponseSchema: GenMessage<RevokeUserRightsResponse> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 13);
+  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 15);
 
 /**
  * Request of ListUserRights.
@@ -606,7 +658,7 @@ export type ListUserRightsRequest = Message<"com.daml.ledger.api.v2.admin.ListUs
  * Use `create(ListUserRightsRequestSchema)` to create a new message.
  */
 export const ListUserRightsRequestSchema: GenMessage<ListUserRightsRequest> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 14);
+  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 16);
 
 /**
  * Response of ListUserRights.
@@ -627,7 +679,7 @@ export type ListUserRightsResponse = Message<"com.daml.ledger.api.v2.admin.ListU
  * Use `create(ListUserRightsResponseSchema)` to create a new message.
  */
 export const ListUserRightsResponseSchema: GenMessage<ListUserRightsResponse> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 15);
+  messageDesc(file_com_daml_ledger_api_v2_admin_user_management_service, 17);
 
 /**
  * Manages Ledger API users and their rights.
@@ -654,6 +706,16 @@ export const UserManagementService: GenService<{
     methodKind: "unary";
     input: typeof GetUserRequestSchema;
     output: typeof GetUserResponseSchema;
+  },
+  /**
+   * Update a user's primary party, deactivation or annotations, as the update mask says.
+   *
+   * @generated from rpc com.daml.ledger.api.v2.admin.UserManagementService.UpdateUser
+   */
+  updateUser: {
+    methodKind: "unary";
+    input: typeof UpdateUserRequestSchema;
+    output: typeof UpdateUserResponseSchema;
   },
   /**
    * Delete a user and all its rights.
