@@ -769,6 +769,21 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         expect((await store.user("u1"))?.primaryParty).toBe(BOB);
       });
 
+      it("users: updateUser stores what the change returns, atomically; a throwing change leaves the user as it was", async () => {
+        const store = await fresh();
+        expect(await store.addUser(user("u1", [{ kind: "CanActAs", party: ALICE }]))).toBe(true);
+        const deactivated = await store.updateUser("u1", (u) => ({ ...u, isDeactivated: true, primaryParty: BOB }));
+        expect(deactivated).toMatchObject({ id: "u1", isDeactivated: true, primaryParty: BOB, rights: [{ kind: "CanActAs", party: ALICE }] });
+        expect(await store.user("u1")).toEqual(deactivated);
+        expect(await store.updateUser("u9", (u) => u)).toBeUndefined();
+        await expect(store.updateUser("u1", () => { throw new Error("stale"); })).rejects.toThrow("stale");
+        expect(await store.user("u1")).toEqual(deactivated);
+        // Concurrent read-modify-writes each see the other's result: no update is lost.
+        const bump = (u: UserRecord): UserRecord => ({ ...u, metadata: { ...u.metadata, annotations: { n: String(Number(u.metadata.annotations.n ?? "0") + 1) } } });
+        await Promise.all(Array.from({ length: 10 }, () => store.updateUser("u1", bump)));
+        expect((await store.user("u1"))?.metadata.annotations).toEqual({ n: "10" });
+      });
+
       it("settings: initSetting keeps the first value, putSetting overwrites", async () => {
         const store = await fresh();
         expect(await store.setting("s")).toBeUndefined();
