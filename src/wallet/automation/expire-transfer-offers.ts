@@ -6,19 +6,14 @@
 import { TransferOffer, TransferOffer_Expire } from "../../templates/splice/wallet/transfer-offer.js";
 import { actionCommandId } from "../support/contract-action.js";
 import type { WalletDeps } from "../wallet-deps.js";
-import { actOnAll } from "./act-on-each.js";
+import { actOnAll, PER_RUN } from "./act-on-each.js";
 import type { WalletParties } from "./wallet-parties.js";
 
 export async function expireTransferOffers(deps: WalletDeps, parties: WalletParties, now: bigint): Promise<boolean> {
   const ours = new Set(await parties());
-  // The offer index says whether any is due, so a tick with none reads nothing.
-  if (!(await deps.offers.anyExpired(now, deps.dso, (sender) => ours.has(sender)))) return false;
-  const expired = (await deps.client.active(TransferOffer)).filter((o) => o.payload.dso === deps.dso && o.payload.expiresAt <= now && ours.has(o.payload.sender));
-  return actOnAll(
-    expired,
-    async (o) => {
-      const choice = TransferOffer_Expire;
-      await deps.client.exercise([o.payload.sender], TransferOffer, o.contractId, choice, { actor: o.payload.sender }, { commandId: actionCommandId("transfer-offer-expire", o.contractId) });
-    },
-  );
+  // From the offer index: no read of the offers, and a run takes what actOnAll takes in one.
+  const due = await deps.offers.expired(now, deps.dso, (sender) => ours.has(sender), PER_RUN);
+  return actOnAll(due, async ({ contractId, sender }) => {
+    await deps.client.exercise([sender], TransferOffer, contractId, TransferOffer_Expire, { actor: sender }, { commandId: actionCommandId("transfer-offer-expire", contractId) });
+  });
 }
