@@ -33,7 +33,16 @@ export class TransferCommandSender {
     private readonly delegate: string,
     /** Whether it sends for this sender (a validator: only for the external parties it hosts). */
     private readonly serves: (sender: string) => Promise<boolean> = async () => true,
+    /** The open commands naming this delegate (by default, read from the store each step). */
+    private readonly open: () => Promise<Active<TransferCommandPayload>[]> = () => client.active(TransferCommand, [delegate]),
   ) {}
+
+  /** The earliest time a command that failed may be tried again (undefined: none waits). */
+  get nextRetry(): bigint | undefined {
+    let next: bigint | undefined;
+    for (const f of this.failures.values()) if (next === undefined || f.retryAt < next) next = f.retryAt;
+    return next;
+  }
 
   /**
    * Sends the first due command it can; `true` when it changed the ledger. Anyone may create a
@@ -44,7 +53,7 @@ export class TransferCommandSender {
    */
   async step(state: NetworkState, now: bigint): Promise<boolean> {
     const dso = state.rules.payload.dso;
-    const commands = (await this.client.active(TransferCommand, [this.delegate])).filter(
+    const commands = (await this.open()).filter(
       (c) => c.payload.dso === dso && c.payload.delegate === this.delegate && c.payload.expiresAt > now,
     );
     const live = new Set(commands.map((c) => c.contractId as string));

@@ -6,7 +6,7 @@
 import type { AutomationConfig } from "../../config/automation.js";
 import { automationStep, type AutomationStep, type Scope } from "../../automation/automation-step.js";
 import { Amulet } from "../../templates/splice/amulet.js";
-import { TransferCommand, TransferCommandCounter } from "../../templates/splice/external-party-amulet-rules.js";
+import { TransferCommand, TransferCommandCounter, type TransferCommandPayload } from "../../templates/splice/external-party-amulet-rules.js";
 import { MergeDelegation } from "../../templates/splice/merge-delegation.js";
 import { IssuingMiningRound } from "../../templates/splice/round.js";
 import { BuyTrafficRequest } from "../../templates/splice/wallet/buy-traffic-request.js";
@@ -14,6 +14,9 @@ import { AmuletTransferInstruction } from "../../templates/splice/amulet-transfe
 import { TransferPreapproval } from "../../templates/splice/transfer-preapproval.js";
 import { AcceptedTransferOffer, TransferOffer } from "../../templates/splice/wallet/transfer-offer.js";
 import { TransferCommandSender } from "../../network/transfer-command-sender.js";
+import { decodedPayload } from "../../ledger/decoded-payloads.js";
+import type { ContractId } from "../../ledger/ids.js";
+import { TemplateChanges } from "../../ledger/template-changes.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import { AUTO_ACCEPT_TRIGGER, autoAcceptTransfers } from "./auto-accept-transfers.js";
 import { silentLog, type AutomationLog } from "./automation-log.js";
@@ -45,9 +48,7 @@ export function walletAutomationSteps(
     automationStep("expire transfer offers", { timed: true }, (_state, now) => expireTransferOffers(deps, parties, now)),
   ];
   // The TransferCommands the operator's external parties delegate to it (Splice's TransferCommandSendTrigger).
-  // As Splice's TransferCommandSendTrigger: the commands of senders that are external parties onboarded here.
-  const commands = new TransferCommandSender(deps.client, deps.validator, async (sender) => (await deps.store.party(sender))?.external !== undefined);
-  steps.push(automationStep("send transfer commands", { watches: [TransferCommand, TransferCommandCounter], timed: true }, (state, now) => commands.step(state, now)));
+  steps.push(sendTransferCommands(deps));
   steps.push(...transferSteps(deps, parties, config, log));
   if (config.renewPreapprovals) steps.push(automationStep("renew preapprovals", { timed: true }, (state, now) => renewPreapprovals(deps, state, now)));
   // Coupons are minted once their round issues, so a new issuing round is what gives work.
@@ -61,6 +62,29 @@ export function walletAutomationSteps(
   if (config.mergeHoldings) steps.push(...mergeSteps(deps, parties, config.mergeThreshold, log));
   steps.push(...topupSteps(deps, config, log, traffic));
   return steps;
+}
+
+/**
+ * Splice's TransferCommandSendTrigger: the commands of senders that are external parties onboarded
+ * here, taken from the transfer-command index (anyone may create commands naming the operator,
+ * and 17,000 of one user, read from the store on every tick, kept 80 % of a core busy). A tick
+ * looks only after a command or counter changed, or when a failed command may be tried again.
+ */
+function sendTransferCommands(deps: WalletDeps): AutomationStep {
+  const external = new Set<string>();
+  const onboarded = (sender: string) => external.has(sender);
+  const open = async () => {
+    const entries = await deps.transferCommands.openOf(() => true);
+    for (const sender of new Set(entries.map((e) => e.sender))) if ((await deps.store.party(sender))?.external) external.add(sender);
+    return entries.filter((e) => onboarded(e.sender)).map((e) => ({ contractId: e.record.contractId as ContractId, payload: decodedPayload(TransferCommand.payload, e.record) as TransferCommandPayload, record: e.record }));
+  };
+  const sender = new TransferCommandSender(deps.client, deps.validator, async (s) => onboarded(s), open);
+  const changes = new TemplateChanges(deps.client.ledger.feed, [TransferCommand, TransferCommandCounter]);
+  return automationStep("send transfer commands", { watches: [TransferCommand, TransferCommandCounter], timed: true }, async (state, now) => {
+    const retry = sender.nextRetry;
+    if (!changes.take() && (retry === undefined || now < retry)) return false;
+    return sender.step(state, now);
+  });
 }
 
 /** Traffic top-ups, when configured with a throughput and the participant's traffic is metered. */

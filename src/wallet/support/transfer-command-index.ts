@@ -63,13 +63,24 @@ export class TransferCommandIndex {
 
   /** The sender's commands with this nonce (usually one), including everything committed before the call. */
   async commands(sender: string, nonce: bigint): Promise<readonly TransferCommandEntry[]> {
+    await this.current();
+    return this.bySenderNonce.get(keyOf(sender, nonce)) ?? [];
+  }
+
+  /** The commands not yet ended whose sender `bySender` accepts, in creation order. */
+  async openOf(bySender: (sender: string) => boolean): Promise<TransferCommandEntry[]> {
+    await this.current();
+    return [...this.open.values()].filter((e) => bySender(e.sender));
+  }
+
+  /** Everything committed before the call is in (the snapshot read again if it failed). */
+  private async current(): Promise<void> {
     const ready = this.ready;
     await ready.catch(() => {
       if (this.ready === ready) this.ready = this.load();
       return this.ready;
     });
     await this.feed.caughtUp();
-    return this.bySenderNonce.get(keyOf(sender, nonce)) ?? [];
   }
 
   private load(): Promise<void> {

@@ -4,7 +4,8 @@
  * equal executes and bumps the counter, smaller is archived as a failure, larger waits (a send
  * attempt aborts and changes nothing).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { LedgerClient } from "../../../../src/ledger/ledger-client.js";
 import { tokenStandardSteps } from "../../../../src/dso/token-standard.js";
 import { choiceOf } from "../../../support/choice-of.js";
 import { Numeric } from "../../../../src/ledger/numeric.js";
@@ -19,6 +20,8 @@ import {
 import type { AutomationStep } from "../../../../src/automation/automation-step.js";
 import { startCc, type CcFixture } from "../../../support/cc-fixture.js";
 import { ensureFactory, HOUR, snapshot } from "../../../support/token-standard-client.js";
+
+const SECOND = 1_000_000n;
 
 let fx: CcFixture;
 let steps: AutomationStep[];
@@ -145,6 +148,24 @@ describe("TransferCommand", () => {
     await settleDso();
     expect(await fx.client.contract(TransferCommand, cid)).toBeUndefined();
     expect(await nextNonce()).toEqual([1n]);
+  });
+
+  it("reads no command on the ticks while none changed, expires or may be tried again", async () => {
+    // A re-run of a hostile review: 17,000 commands that could not be sent, read on every tick
+    // by the DSO and by the operator, kept 80 % of a core busy for good.
+    const waiting = await createCommand(9n, "1"); // a future nonce: it waits
+    await settleDso();
+    const reads = vi.spyOn(LedgerClient.prototype, "active");
+    try {
+      for (let i = 0; i < 3; i++) await fx.advance(SECOND);
+      expect(reads.mock.calls.filter(([template]) => template === TransferCommand)).toEqual([]);
+      await createCommand(10n, "1"); // a change: the next look reads again
+      await settleDso();
+      expect(reads.mock.calls.filter(([template]) => template === TransferCommand).length).toBeGreaterThan(0);
+    } finally {
+      reads.mockRestore();
+    }
+    await fx.client.exercise([alice], TransferCommand, waiting, choiceOf(TransferCommand, "TransferCommand_Withdraw"), {});
   });
 });
 

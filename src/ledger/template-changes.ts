@@ -1,0 +1,33 @@
+/**
+ * Whether contracts of some templates were created or archived since the last look, from the
+ * ledger's feed (every commit of this process, and the gaps it reads): a step that re-reads those
+ * contracts only after a change costs nothing while they stand still. Unlike the automation
+ * loop's change runs, no change is lost when the loop is stopped or busy.
+ */
+import { qualifiedId, type QualifiedName } from "./template.js";
+import type { TransactionFeed } from "./transaction-feed.js";
+
+export class TemplateChanges {
+  /** Changed since the last `take` (at first: nothing read yet). */
+  private changed = true;
+
+  constructor(feed: TransactionFeed, templates: readonly { readonly id: QualifiedName }[]) {
+    const ids = new Set(templates.map((t) => qualifiedId(t.id)));
+    feed.subscribe((tx) => {
+      if (this.changed) return;
+      for (const n of tx.nodes) {
+        if (ids.has(n.templateId) && (n.kind === "create" || n.consuming)) {
+          this.changed = true;
+          return;
+        }
+      }
+    });
+  }
+
+  /** Whether anything changed since the last call. */
+  take(): boolean {
+    const changed = this.changed;
+    this.changed = false;
+    return changed;
+  }
+}
