@@ -1,5 +1,5 @@
 /** Granting and revoking user rights, with the results the store port promises (as the SQLite adapter computes them). */
-import type { UserRight } from "../ledger/records.js";
+import type { UserRecord, UserRight } from "../ledger/records.js";
 import { rightKey } from "../ledger/records.js";
 
 export interface RightsChange {
@@ -24,4 +24,22 @@ function distinct(rights: readonly UserRight[]): UserRight[] {
   const seen = new Map<string, UserRight>();
   for (const r of rights) seen.set(rightKey(r), r);
   return [...seen.values()];
+}
+
+/**
+ * Grants or revokes through a store's `updateUser` (one read-modify-write): the rights actually
+ * changed, or undefined for an unknown user. A user whose rights do not change is not written.
+ */
+export async function changeRights(
+  updateUser: (id: string, change: (user: UserRecord) => UserRecord) => Promise<UserRecord | undefined>,
+  id: string,
+  change: (held: readonly UserRight[]) => RightsChange,
+): Promise<UserRight[] | undefined> {
+  let changed: UserRight[] = [];
+  const user = await updateUser(id, (user) => {
+    const update = change(user.rights);
+    changed = update.changed;
+    return changed.length > 0 ? { ...user, rights: update.next } : user;
+  });
+  return user && changed;
 }

@@ -31,8 +31,7 @@ import { commitTimeoutMs, dbOptions } from "./durability.js";
 import { GroupCommit } from "./group-commit.js";
 import { LedgerEndTail } from "./ledger-end-tail.js";
 import { readLedgerEnd } from "./offsets.js";
-import type { RightsChange } from "../rights-change.js";
-import { grant, revoke } from "../rights-change.js";
+import { changeRights, grant, revoke } from "../rights-change.js";
 import { inTransaction } from "./transaction.js";
 import { MongoPackages } from "./packages.js";
 import { SingleWrites } from "./single-writes.js";
@@ -221,21 +220,12 @@ export class MongoStore implements Store {
     return this.writes.deleteById(this.cols.users, id, "user");
   }
   async grantRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
-    return this.updateRights(id, (held) => grant(held, rights));
+    return changeRights((i, c) => this.updateUser(i, c), id, (held) => grant(held, rights));
   }
   async revokeRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
-    return this.updateRights(id, (held) => revoke(held, rights));
+    return changeRights((i, c) => this.updateUser(i, c), id, (held) => revoke(held, rights));
   }
 
-  private async updateRights(id: string, change: (held: readonly UserRight[]) => RightsChange): Promise<UserRight[] | undefined> {
-    let changed: UserRight[] = [];
-    const user = await this.updateUser(id, (user) => {
-      const update = change(user.rights);
-      changed = update.changed;
-      return changed.length > 0 ? { ...user, rights: update.next } : user;
-    });
-    return user && changed;
-  }
 
   /** Read-modify-write of a user in a transaction: a concurrent change conflicts and is retried. */
   async updateUser(id: string, change: (user: UserRecord) => UserRecord): Promise<UserRecord | undefined> {

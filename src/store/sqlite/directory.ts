@@ -7,7 +7,7 @@ import type { LoopWrites } from "./loop-writes.js";
 import type { PartyRecord, UserRecord, UserRight } from "../../ledger/records.js";
 import { encodeRecord } from "../codec.js";
 import type { PartyStore, SettingsStore, UserStore } from "../../ledger/store-port.js";
-import { grant, revoke } from "../rights-change.js";
+import { changeRights, grant, revoke } from "../rights-change.js";
 import { allRecords, oneRecord } from "./rows.js";
 
 const CACHE_LIMIT = 100_000;
@@ -80,22 +80,10 @@ export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
     return this.writeUser(id, () => this.stmts.deleteUser.run(id).changes === 1);
   }
   async grantRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
-    return this.updateRights(id, (held) => grant(held, rights));
+    return changeRights((i, c) => this.updateUser(i, c), id, (held) => grant(held, rights));
   }
   async revokeRights(id: string, rights: readonly UserRight[]): Promise<UserRight[] | undefined> {
-    return this.updateRights(id, (held) => revoke(held, rights));
-  }
-  private async updateRights(
-    id: string,
-    change: (held: readonly UserRight[]) => { next: UserRight[]; changed: UserRight[] },
-  ): Promise<UserRight[] | undefined> {
-    let changed: UserRight[] = [];
-    const user = await this.updateUser(id, (user) => {
-      const update = change(user.rights);
-      changed = update.changed;
-      return changed.length > 0 ? { ...user, rights: update.next } : user;
-    });
-    return user && changed;
+    return changeRights((i, c) => this.updateUser(i, c), id, (held) => revoke(held, rights));
   }
   async updateUser(id: string, change: (user: UserRecord) => UserRecord): Promise<UserRecord | undefined> {
     // IMMEDIATE: the ledger's writer thread writes the same file, and a deferred transaction that
