@@ -29,7 +29,12 @@ export class TransferCommandRunner {
   async step(state: NetworkState, now: bigint): Promise<boolean> {
     if (!this.changes.take() && this.due !== undefined && now < this.due) return false;
     // What it does changes the commands: the loop runs it again, and the change makes it read.
-    return this.look(state, now);
+    try {
+      return await this.look(state, now);
+    } catch (e) {
+      this.changes.again(); // the loop's retry must look again, not find nothing changed
+      throw e;
+    }
   }
 
   private async look(state: NetworkState, now: bigint): Promise<boolean> {

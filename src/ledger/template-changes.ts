@@ -24,6 +24,11 @@ export class TemplateChanges {
     });
   }
 
+  /** Has the next `take` say "changed" (a look that failed did not see what it was woken for). */
+  again(): void {
+    this.changed = true;
+  }
+
   /** Whether anything changed since the last call. */
   take(): boolean {
     const changed = this.changed;

@@ -48,8 +48,8 @@ export class TransferCommandSender {
    * Sends the first due command it can; `true` when it changed the ledger. Anyone may create a
    * TransferCommand naming this delegate, and 20,000 unpayable ones of an ordinary user, each
    * tried every pass, held the whole automation loop for 14 s (a hostile review). So each served
-   * sender's due nonce is tried once a pass, by its oldest command, and a failed command waits
-   * longer after every failure.
+   * sender's due nonce is tried once a pass, by its oldest command not waiting out a backoff,
+   * and a failed command waits longer after every failure.
    */
   async step(state: NetworkState, now: bigint): Promise<boolean> {
     const dso = state.rules.payload.dso;
@@ -68,9 +68,10 @@ export class TransferCommandSender {
       if (!counter || nonce > counter.payload.nextNonce || tried.has(sender)) continue;
       if (!served.has(sender)) served.set(sender, await this.serves(sender));
       if (!served.get(sender)) continue;
-      tried.add(sender);
+      // One waiting out its backoff does not hold back another command of the same nonce.
       const failed = this.failures.get(cmd.contractId);
       if (failed && now < failed.retryAt) continue;
+      tried.add(sender);
       if (await this.send(state, now, cmd, counter.contractId)) return true;
     }
     return false;

@@ -134,20 +134,21 @@ function requestUrlOf(req: IncomingMessage): RequestTarget | undefined {
 }
 
 /**
- * Bytes a client may send per minute after its request frame: pings, pongs and a close. A second
- * frame ends the session, but ws holds an unfinished one's fragments up to maxPayload first, so
- * 200 sockets each sending 3.9 MiB of a frame never finished held 590 MB (a hostile review). Per
- * minute rather than in all, so a client that pings to keep a stream open keeps it for good.
+ * Data bytes a client may send after its request frame. A second frame ends the session, but ws
+ * holds an unfinished one's fragments up to maxPayload first, so 200 sockets each sending 3.9 MiB
+ * of a frame never finished held 590 MB (a hostile review). Pings and pongs are given back, so a
+ * client that pings to keep a stream open keeps it for good, and one trickling a frame does not.
  */
 export const AFTER_REQUEST_MAX_BYTES = 64 * 1024;
-const AFTER_REQUEST_WINDOW_MS = 60_000;
+/** A masked control frame's header: 2 bytes and the 4-byte mask (a client's payload is under 126 bytes). */
+const CONTROL_HEADER_BYTES = 6;
 
 function capInbound(socket: Duplex, ws: WebSocket): void {
   let bytes = 0;
-  let since = performance.now();
+  const control = (payload: Buffer) => void (bytes -= CONTROL_HEADER_BYTES + payload.length);
+  ws.on("ping", control);
+  ws.on("pong", control);
   socket.on("data", (chunk: Buffer) => {
-    const now = performance.now();
-    if (now - since > AFTER_REQUEST_WINDOW_MS) [bytes, since] = [0, now];
     bytes += chunk.length;
     if (bytes > AFTER_REQUEST_MAX_BYTES) ws.terminate();
   });

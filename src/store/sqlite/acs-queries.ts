@@ -7,7 +7,6 @@
  */
 import type { ContractRecord } from "../../ledger/records.js";
 import type { ContractPageQuery, ContractQuery, CreationPosition } from "../../ledger/store-port.js";
-import { decodeRecord } from "../codec.js";
 import type { LedgerStatements } from "./ledger-statements.js";
 import type { PartyTemplateCache } from "./party-template-cache.js";
 import { allRecords, oneRecord } from "./rows.js";
@@ -83,9 +82,6 @@ interface Candidate {
   readonly record?: ContractRecord;
 }
 
-/** Archived rows are scanned in chunks of this many while a party's page may still need them. */
-const ARCHIVED_CHUNK = 256;
-
 const FIRST: CreationPosition = { offset: -1n, nodeId: -1 };
 
 function comparePositions(a: CreationPosition, b: CreationPosition): number {
@@ -130,8 +126,10 @@ interface Bound {
 
 /**
  * The parties' active contracts (one index range each), then those archived after the snapshot,
- * which have no stakeholder rows left: scanned in creation order, decoded to see their
- * stakeholders, only until they can no longer be in the page. Each contract once, in order.
+ * which have no stakeholder rows left: their positions sorted once, then each decoded to see its
+ * stakeholders, only until it can no longer be in the page. Each contract once, in order. (One
+ * statement per call: chunks of it each sorted every contract archived since the snapshot again,
+ * and 80,000 of them held the loop 4.9 s for a party with three contracts, a review found.)
  */
 function pageForParties(s: LedgerStatements, parties: readonly string[], bound: Bound): Candidate[] {
   const byId = new Map<string, Candidate>();
@@ -143,21 +141,16 @@ function pageForParties(s: LedgerStatements, parties: readonly string[], bound: 
   const last = active.length === bound.limit ? active[active.length - 1]!.position : undefined;
   const wanted = new Set(parties);
   let matched = 0;
-  let from = { offset: bound.co, nodeId: bound.nid };
-  for (;;) {
-    const rows = s.pageArchivedSince.all({ ...bound, co: from.offset, nid: from.nodeId, limit: ARCHIVED_CHUNK }) as (PositionRow & { record: string })[];
-    for (const r of rows) {
-      const c = candidateOf(r);
-      if ((last && comparePositions(c.position, last) > 0) || matched === bound.limit) return inOrder(byId, bound.limit);
-      const record = decodeRecord<ContractRecord>(r.record);
-      if (!record.signatories.some((p) => wanted.has(p)) && !record.observers.some((p) => wanted.has(p))) continue;
-      // Archived since the index was read, it is there already: a match only once.
-      if (!byId.has(c.contractId)) matched++;
-      byId.set(c.contractId, { ...c, record });
-    }
-    if (rows.length < ARCHIVED_CHUNK) return inOrder(byId, bound.limit);
-    from = candidateOf(rows[rows.length - 1]!).position;
+  for (const r of s.pageArchivedSince.iterate({ at: bound.at, co: bound.co, nid: bound.nid }) as IterableIterator<PositionRow>) {
+    const c = candidateOf(r);
+    if ((last && comparePositions(c.position, last) > 0) || matched === bound.limit) break;
+    const record = oneRecord<ContractRecord>(s.contractHistory, c.contractId);
+    if (!record || (!record.signatories.some((p) => wanted.has(p)) && !record.observers.some((p) => wanted.has(p)))) continue;
+    // Archived since the index was read, it is there already: a match only once.
+    if (!byId.has(c.contractId)) matched++;
+    byId.set(c.contractId, { ...c, record });
   }
+  return inOrder(byId, bound.limit);
 }
 
 function inOrder(byId: Map<string, Candidate>, limit: number): Candidate[] {

@@ -60,10 +60,11 @@ export function prepareLedgerStatements(db: Database.Database) {
        WHERE party = @party AND created_offset <= @at AND (created_offset > @co OR (created_offset = @co AND node_id > @nid))
        ORDER BY created_offset, node_id LIMIT @limit`,
     ),
+    // Positions only (the sort holds no records); read through once per page (acs-queries.ts).
     pageArchivedSince: p(
-      `SELECT contract_id, created_offset, node_id, record FROM contracts
+      `SELECT contract_id, created_offset, node_id FROM contracts
        WHERE archived_offset > @at AND created_offset <= @at AND (created_offset > @co OR (created_offset = @co AND node_id > @nid))
-       ORDER BY created_offset, node_id LIMIT @limit`,
+       ORDER BY created_offset, node_id`,
     ),
     insertContract: p(
       "INSERT INTO contracts (contract_id, template_id, key_hash, created_offset, node_id, record) VALUES (?, ?, ?, ?, ?, ?)",

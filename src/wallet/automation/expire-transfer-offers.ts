@@ -6,13 +6,14 @@
 import { TransferOffer, TransferOffer_Expire } from "../../templates/splice/wallet/transfer-offer.js";
 import { actionCommandId } from "../support/contract-action.js";
 import type { WalletDeps } from "../wallet-deps.js";
-import { actOnAll, PER_RUN } from "./act-on-each.js";
+import { actOnAll } from "./act-on-each.js";
 import type { WalletParties } from "./wallet-parties.js";
 
 export async function expireTransferOffers(deps: WalletDeps, parties: WalletParties, now: bigint): Promise<boolean> {
   const ours = new Set(await parties());
-  // From the offer index: no read of the offers, and a run takes what actOnAll takes in one.
-  const due = await deps.offers.expired(now, deps.dso, (sender) => ours.has(sender), PER_RUN);
+  // From the offer index: no read of the offers. All of them, so that actOnAll goes past a run's
+  // worth that fails (and stops after one that acts).
+  const due = await deps.offers.expired(now, deps.dso, (sender) => ours.has(sender), Infinity);
   return actOnAll(due, async ({ contractId, sender }) => {
     await deps.client.exercise([sender], TransferOffer, contractId, TransferOffer_Expire, { actor: sender }, { commandId: actionCommandId("transfer-offer-expire", contractId) });
   });

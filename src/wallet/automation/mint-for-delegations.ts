@@ -28,7 +28,12 @@ export const MINT_TRIGGER = "mint for delegations";
  * whose holdings or delegations changed; only those that are external beneficiaries are read.
  */
 export async function mintForDelegations(deps: WalletDeps, parties: WalletParties, state: NetworkState, now: bigint, scope: Scope): Promise<boolean> {
-  const external = async (party: string) => (await deps.store.party(party))?.external !== undefined;
+  const known = new Map<string, boolean>();
+  const external = async (party: string) => {
+    let is = known.get(party);
+    if (is === undefined) known.set(party, (is = (await deps.store.party(party))?.external !== undefined));
+    return is;
+  };
   const read = scope === "all" ? undefined : await externalOf([...scope].filter((p) => p !== deps.dso), external);
   if (read?.length === 0) return false;
   const hosted = new Set(await parties());

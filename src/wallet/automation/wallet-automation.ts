@@ -83,7 +83,12 @@ function sendTransferCommands(deps: WalletDeps): AutomationStep {
   return automationStep("send transfer commands", { watches: [TransferCommand, TransferCommandCounter], timed: true }, async (state, now) => {
     const retry = sender.nextRetry;
     if (!changes.take() && (retry === undefined || now < retry)) return false;
-    return sender.step(state, now);
+    try {
+      return await sender.step(state, now);
+    } catch (e) {
+      changes.again(); // the loop's retry must look again, not find nothing changed
+      throw e;
+    }
   });
 }
 

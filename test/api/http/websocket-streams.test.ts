@@ -316,6 +316,24 @@ describe("WebSocket streams: bad input", () => {
     expect((await s.json("GET", "/v2/state/ledger-end")).status).toBe(200);
   });
 
+  it("keeps a socket that only pings after its request frame, past the bytes a frame may take", async () => {
+    const c = await connect(s, "/v2/updates", alice.token);
+    c.ws.send(JSON.stringify(updatesRequest(alice.party, await ledgerEnd())));
+    await new Promise((r) => setTimeout(r, 50));
+    // 12,000 pings of 6 bytes: 72 KB, more than the 64 KiB a client may send in data. In bursts of
+    // 40: ws itself cuts a client with more than 60 pings awaiting their pongs (a ping flood).
+    for (let burst = 0; burst < 300; burst++) {
+      for (let i = 0; i < 40; i++) c.ws.ping();
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect(c.ws.readyState).toBe(c.ws.OPEN);
+    const created = await s.json("POST", "/v2/commands/submit-and-wait-for-transaction", createIou(alice.party, "2.5"), alice.token);
+    expect((await c.until((f) => f.update?.Transaction !== undefined)).update.Transaction.value.updateId).toBe(created.body.transaction.updateId);
+    c.ws.close();
+    await c.closed;
+  });
+
   it("closes a socket that sends no request frame within 10 s (it holds no stream slot meanwhile)", async () => {
     const opened = Date.now();
     const c = await connect(s, "/v2/updates", alice.token);

@@ -150,6 +150,18 @@ describe("TransferCommand", () => {
     expect(await nextNonce()).toEqual([1n]);
   });
 
+  it("sends a payable command of a nonce while an unpayable one of the same nonce waits out its backoff", async () => {
+    const nonce = (await nextNonce())[0]!;
+    const unpayable = await createCommand(nonce, "1000000");
+    await settleDso();
+    expect(await fx.client.contract(TransferCommand, unpayable)).toBeDefined();
+    const payable = await createCommand(nonce, "1");
+    await settleDso();
+    expect(await fx.client.contract(TransferCommand, payable)).toBeUndefined();
+    expect(await nextNonce()).toEqual([nonce + 1n]);
+    await fx.client.exercise([alice], TransferCommand, unpayable, choiceOf(TransferCommand, "TransferCommand_Withdraw"), {});
+  });
+
   it("reads no command on the ticks while none changed, expires or may be tried again", async () => {
     // A re-run of a hostile review: 17,000 commands that could not be sent, read on every tick
     // by the DSO and by the operator, kept 80 % of a core busy for good.
