@@ -27,14 +27,8 @@ export class TransferCommandRunner {
    * by the operator's sender, kept 80 % of a core busy for good (a re-run of a hostile review).
    */
   async step(state: NetworkState, now: bigint): Promise<boolean> {
-    if (!this.changes.take() && this.due !== undefined && now < this.due) return false;
     // What it does changes the commands: the loop runs it again, and the change makes it read.
-    try {
-      return await this.look(state, now);
-    } catch (e) {
-      this.changes.again(); // the loop's retry must look again, not find nothing changed
-      throw e;
-    }
+    return this.changes.whenChanged(this.due === undefined || now >= this.due, () => this.look(state, now));
   }
 
   private async look(state: NetworkState, now: bigint): Promise<boolean> {

@@ -24,15 +24,20 @@ export class TemplateChanges {
     });
   }
 
-  /** Has the next `take` say "changed" (a look that failed did not see what it was woken for). */
-  again(): void {
-    this.changed = true;
-  }
-
-  /** Whether anything changed since the last call. */
-  take(): boolean {
+  /**
+   * Runs `look` if anything changed since the last look or `due` says it is time anyway; false
+   * otherwise. A look that throws leaves the change for the next one (the loop's retry must look
+   * again, not find nothing changed).
+   */
+  async whenChanged(due: boolean, look: () => Promise<boolean>): Promise<boolean> {
     const changed = this.changed;
     this.changed = false;
-    return changed;
+    if (!changed && !due) return false;
+    try {
+      return await look();
+    } catch (e) {
+      this.changed = true;
+      throw e;
+    }
   }
 }

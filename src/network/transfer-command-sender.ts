@@ -31,9 +31,10 @@ export class TransferCommandSender {
     private readonly client: LedgerClient,
     /** The delegate whose commands this sender executes, acting as it. */
     private readonly delegate: string,
-    /** Whether it sends for this sender (a validator: only for the external parties it hosts). */
-    private readonly serves: (sender: string) => Promise<boolean> = async () => true,
-    /** The open commands naming this delegate (by default, read from the store each step). */
+    /**
+     * The open commands naming this delegate that it sends: by default all, read from the store;
+     * a validator's, those of the external parties it hosts (wallet-automation.ts).
+     */
     private readonly open: () => Promise<Active<TransferCommandPayload>[]> = () => client.active(TransferCommand, [delegate]),
   ) {}
 
@@ -47,7 +48,7 @@ export class TransferCommandSender {
   /**
    * Sends the first due command it can; `true` when it changed the ledger. Anyone may create a
    * TransferCommand naming this delegate, and 20,000 unpayable ones of an ordinary user, each
-   * tried every pass, held the whole automation loop for 14 s (a hostile review). So each served
+   * tried every pass, held the whole automation loop for 14 s (a hostile review). So each
    * sender's due nonce is tried once a pass, by its oldest command not waiting out a backoff,
    * and a failed command waits longer after every failure.
    */
@@ -60,14 +61,11 @@ export class TransferCommandSender {
     for (const cid of this.failures.keys()) if (!live.has(cid)) this.failures.delete(cid);
     const counters = new Map((await this.client.active(TransferCommandCounter, [dso])).map((c) => [c.payload.sender, c] as const));
     const tried = new Set<string>();
-    const served = new Map<string, boolean>();
     for (const cmd of commands.sort(byNonce)) {
       const { sender, nonce } = cmd.payload;
       const counter = counters.get(sender);
       // Without a counter the DSO has yet to create one; a future nonce waits for its turn.
       if (!counter || nonce > counter.payload.nextNonce || tried.has(sender)) continue;
-      if (!served.has(sender)) served.set(sender, await this.serves(sender));
-      if (!served.get(sender)) continue;
       // One waiting out its backoff does not hold back another command of the same nonce.
       const failed = this.failures.get(cmd.contractId);
       if (failed && now < failed.retryAt) continue;

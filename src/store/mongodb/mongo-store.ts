@@ -141,9 +141,7 @@ export class MongoStore implements Store {
       await this.cols.contracts.find({ ...scope, archivedOffset: null, createdOffset: { $lte: at } }, { session }).toArray(),
       await this.cols.contracts.find({ ...scope, archivedOffset: { $gt: at }, createdOffset: { $lte: at } }, { session }).toArray(),
     ]);
-    const byId = new Map<string, ContractDoc>();
-    for (const doc of [...active, ...archivedLater]) byId.set(doc._id, doc);
-    return [...byId.values()].sort(compareCreation).map((doc) => decodeRecord<ContractRecord>(doc.record));
+    return snapshotOf(active, archivedLater).map((doc) => decodeRecord<ContractRecord>(doc.record));
   }
 
   async activeContractsPage(query: ContractPageQuery): Promise<ContractRecord[]> {
@@ -162,9 +160,7 @@ export class MongoStore implements Store {
       await this.cols.contracts.find({ ...scope, archivedOffset: null }, { session }).sort(inOrder).limit(query.limit).toArray(),
       await this.cols.contracts.find({ ...scope, archivedOffset: { $gt: at } }, { session }).sort(inOrder).limit(query.limit).toArray(),
     ]);
-    const byId = new Map<string, ContractDoc>();
-    for (const doc of [...active, ...archivedLater]) byId.set(doc._id, doc);
-    return [...byId.values()].sort(compareCreation).slice(0, query.limit).map((doc) => decodeRecord<ContractRecord>(doc.record));
+    return snapshotOf(active, archivedLater).slice(0, query.limit).map((doc) => decodeRecord<ContractRecord>(doc.record));
   }
 
   async transactions(beginExclusive: bigint, endInclusive: bigint, limit: number, maxBytes?: number): Promise<TransactionRecord[]> {
@@ -310,6 +306,13 @@ function notify(listener: (end: bigint) => void, end: bigint): void {
       throw error;
     });
   }
+}
+
+/** The contracts of both reads of a snapshot (active now, archived after it), each once, in creation order. */
+function snapshotOf(active: readonly ContractDoc[], archivedLater: readonly ContractDoc[]): ContractDoc[] {
+  const byId = new Map<string, ContractDoc>();
+  for (const doc of [...active, ...archivedLater]) byId.set(doc._id, doc);
+  return [...byId.values()].sort(compareCreation);
 }
 
 function compareCreation(a: ContractDoc, b: ContractDoc): number {

@@ -136,7 +136,7 @@ function pageForParties(s: LedgerStatements, parties: readonly string[], bound: 
   for (const party of parties) {
     for (const r of s.pageByParty.all({ ...bound, party }) as PositionRow[]) byId.set(r.contract_id, candidateOf(r));
   }
-  const active = [...byId.values()].sort((a, b) => comparePositions(a.position, b.position)).slice(0, bound.limit);
+  const active = inOrder(byId, bound.limit);
   // A row past the page's last active contract cannot be in the page once the page is full.
   const last = active.length === bound.limit ? active[active.length - 1]!.position : undefined;
   const wanted = new Set(parties);

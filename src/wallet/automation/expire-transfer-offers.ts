@@ -13,7 +13,7 @@ export async function expireTransferOffers(deps: WalletDeps, parties: WalletPart
   const ours = new Set(await parties());
   // From the offer index: no read of the offers. All of them, so that actOnAll goes past a run's
   // worth that fails (and stops after one that acts).
-  const due = await deps.offers.expired(now, deps.dso, (sender) => ours.has(sender), Infinity);
+  const due = await deps.offers.expired(now, deps.dso, (sender) => ours.has(sender));
   return actOnAll(due, async ({ contractId, sender }) => {
     await deps.client.exercise([sender], TransferOffer, contractId, TransferOffer_Expire, { actor: sender }, { commandId: actionCommandId("transfer-offer-expire", contractId) });
   });

@@ -71,24 +71,22 @@ export function walletAutomationSteps(
  * looks only after a command or counter changed, or when a failed command may be tried again.
  */
 function sendTransferCommands(deps: WalletDeps): AutomationStep {
-  const external = new Set<string>();
-  const onboarded = (sender: string) => external.has(sender);
+  // Parties never change once added: whether a known sender is external is asked of the store once.
+  const external = new Map<string, boolean>();
   const open = async () => {
-    const entries = await deps.transferCommands.openOf(() => true);
-    for (const sender of new Set(entries.map((e) => e.sender))) if ((await deps.store.party(sender))?.external) external.add(sender);
-    return entries.filter((e) => onboarded(e.sender)).map((e) => ({ contractId: e.record.contractId as ContractId, payload: decodedPayload(TransferCommand.payload, e.record) as TransferCommandPayload, record: e.record }));
+    const entries = await deps.transferCommands.openCommands();
+    for (const sender of new Set(entries.map((e) => e.sender))) {
+      if (external.has(sender)) continue;
+      const party = await deps.store.party(sender);
+      if (party) external.set(sender, party.external !== undefined);
+    }
+    return entries.filter((e) => external.get(e.sender)).map((e) => ({ contractId: e.record.contractId as ContractId, payload: decodedPayload(TransferCommand.payload, e.record) as TransferCommandPayload, record: e.record }));
   };
-  const sender = new TransferCommandSender(deps.client, deps.validator, async (s) => onboarded(s), open);
+  const sender = new TransferCommandSender(deps.client, deps.validator, open);
   const changes = new TemplateChanges(deps.client.ledger.feed, [TransferCommand, TransferCommandCounter]);
   return automationStep("send transfer commands", { watches: [TransferCommand, TransferCommandCounter], timed: true }, async (state, now) => {
     const retry = sender.nextRetry;
-    if (!changes.take() && (retry === undefined || now < retry)) return false;
-    try {
-      return await sender.step(state, now);
-    } catch (e) {
-      changes.again(); // the loop's retry must look again, not find nothing changed
-      throw e;
-    }
+    return changes.whenChanged(retry !== undefined && now >= retry, () => sender.step(state, now));
   });
 }
 

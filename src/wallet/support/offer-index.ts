@@ -89,17 +89,16 @@ export class OfferIndex {
   }
 
   /**
-   * Up to `max` open offers of `dso` whose sender `bySender` accepts and whose expiry has passed
-   * by `now`, as (contract id, sender): the expiry step acts on these without reading the offers.
+   * The open offers of `dso` whose sender `bySender` accepts and whose expiry has passed by
+   * `now`, as (contract id, sender): the expiry step acts on these without reading the offers.
    * It read every offer on every tick (50,000 offers expiring in a year cost 0.4 s of every
    * second), and read them all again for every batch it expired (a hostile review).
    */
-  async expired(now: bigint, dso: string, bySender: (sender: string) => boolean, max: number): Promise<{ readonly contractId: string; readonly sender: string }[]> {
+  async expired(now: bigint, dso: string, bySender: (sender: string) => boolean): Promise<{ readonly contractId: string; readonly sender: string }[]> {
     await this.whenReady();
     await this.feed.caughtUp();
     const due: { contractId: string; sender: string }[] = [];
     for (const e of this.open.values()) {
-      if (due.length === max) break;
       const s = e.status;
       if (s.status === "created" && e.expiresAt !== undefined && e.expiresAt <= now && e.dso === dso && bySender(e.sender)) due.push({ contractId: s.contractId, sender: e.sender });
     }

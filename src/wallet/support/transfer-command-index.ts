@@ -67,10 +67,10 @@ export class TransferCommandIndex {
     return this.bySenderNonce.get(keyOf(sender, nonce)) ?? [];
   }
 
-  /** The commands not yet ended whose sender `bySender` accepts, in creation order. */
-  async openOf(bySender: (sender: string) => boolean): Promise<TransferCommandEntry[]> {
+  /** The commands not yet ended, in creation order. */
+  async openCommands(): Promise<TransferCommandEntry[]> {
     await this.current();
-    return [...this.open.values()].filter((e) => bySender(e.sender));
+    return [...this.open.values()];
   }
 
   /** Everything committed before the call is in (the snapshot read again if it failed). */
