@@ -69,12 +69,15 @@ export class Numeric {
     const text = typeof input === "number" ? numberToPlainString(input) : input;
     const m = NUMERIC_TEXT.exec(text);
     if (!m) throw new NumericError(`not a decimal number: ${JSON.stringify(input)}`);
-    const [, sign, whole, fractionRaw = ""] = m;
-    const fraction = fractionRaw.replace(/0+$/, "");
-    if (fraction.length > NUMERIC_SCALE) {
+    const [, sign, whole, fraction = ""] = m;
+    // Trailing zeros do not count toward the scale; one BigInt of all the digits (amounts are
+    // parsed and printed several times per transfer).
+    let digits = fraction.length;
+    while (digits > 0 && fraction.charCodeAt(digits - 1) === 48) digits--;
+    if (digits > NUMERIC_SCALE) {
       throw new NumericError(`more than ${NUMERIC_SCALE} decimal places: ${text}`);
     }
-    const units = BigInt(whole) * SCALE_FACTOR + BigInt(fraction.padEnd(NUMERIC_SCALE, "0") || "0");
+    const units = BigInt(whole + fraction.slice(0, digits).padEnd(NUMERIC_SCALE, "0"));
     return new Numeric(sign === "-" ? -units : units);
   }
 
@@ -143,10 +146,10 @@ export class Numeric {
   /** Canonical Daml-LF JSON form: always all 10 decimals, as Canton prints `Numeric 10`. */
   toString(): string {
     const neg = this.units < 0n;
-    const abs = neg ? -this.units : this.units;
-    const whole = abs / SCALE_FACTOR;
-    const fraction = (abs % SCALE_FACTOR).toString().padStart(NUMERIC_SCALE, "0");
-    return `${neg ? "-" : ""}${whole}.${fraction}`;
+    const digits = (neg ? -this.units : this.units).toString();
+    const text =
+      digits.length > NUMERIC_SCALE ? `${digits.slice(0, -NUMERIC_SCALE)}.${digits.slice(-NUMERIC_SCALE)}` : `0.${digits.padStart(NUMERIC_SCALE, "0")}`;
+    return neg ? `-${text}` : text;
   }
   toJSON(): string {
     return this.toString();
