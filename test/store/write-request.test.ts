@@ -1,7 +1,7 @@
 /**
- * The contracts a transaction creates are written from its create nodes' JSON by the SQLite writer
- * when the records are the nodes' own values (as the interpreter builds them), and encoded on the
- * event loop otherwise. Either way the stored record is the one `encodeRecord` writes.
+ * The contracts a transaction creates are written from spans of their create nodes' JSON when the
+ * records are the nodes' own values (as the interpreter builds them), and encoded on the event
+ * loop otherwise. Either way the stored record is the one `encodeRecord` writes.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +11,7 @@ import type { ContractRecord, CreateNodeRecord, NodeRecord } from "../../src/led
 import type { TransactionCommit } from "../../src/ledger/store-port.js";
 import { encodeRecord } from "../../src/store/codec.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { createdRecords, writeRequestOf, type WriteRequest } from "../../src/store/sqlite/write-request.js";
+import { createRecordText, writeRequestOf, type WriteRequest } from "../../src/store/sqlite/write-request.js";
 
 const ALICE = "alice::1220aa";
 const BOB = "bob::1220bb";
@@ -20,7 +20,8 @@ type Created = Omit<ContractRecord, "createdOffset">;
 
 /** A create as the interpreter makes it: the record and the node share their values. */
 function created(nodeId: number, updateId: string, options: { keyed?: boolean; salt?: boolean } = {}): { record: Created; node: CreateNodeRecord } {
-  const payload = { owner: ALICE, amount: { initialAmount: "10.0000000000", ratePerRound: { rate: "0.0000190259" } }, note: "é ∑ \"quoted\"" };
+  // Text that looks like the node's own fields, inside the payload: quoted, so it is escaped.
+  const payload = { owner: ALICE, amount: { initialAmount: "10.0000000000", ratePerRound: { rate: "0.0000190259" } }, note: `é ∑ {"kind":"create","nodeId":${nodeId},"salt":"salt-${nodeId}","witnesses":[]}` };
   const signatories = [ALICE];
   const observers = [BOB];
   const key = options.keyed ? { owner: ALICE, label: "k" } : undefined;
@@ -69,20 +70,20 @@ function commit(updateId: string, creates: Created[], nodes: NodeRecord[], effec
 }
 
 const asTransaction = (r: WriteRequest) => r as Extract<WriteRequest, { kind: "transaction" }>;
+const texts = (r: Extract<WriteRequest, { kind: "transaction" }>) => r.creates.map((c) => createRecordText(r, c));
 
 describe("write requests: created contracts' records", () => {
-  it("leaves a record that is its create node's values to the writer, which writes exactly what encodeRecord would", () => {
+  it("takes a record that is its create node's values from the node's JSON, exactly as encodeRecord writes it", () => {
     const plain = created(0, "u1");
     const keyed = created(1, "u1", { keyed: true });
-    const unsalted = created(2, "u1", { salt: false });
-    const all = [plain, keyed, unsalted];
+    const other = created(2, "u1");
+    const all = [plain, keyed, other];
     const request = asTransaction(writeRequestOf(commit("u1", all.map((c) => c.record), all.map((c) => c.node))));
-    expect(request.creates.map((c) => c.record)).toEqual([undefined, undefined, undefined]);
-    const records = createdRecords(request);
-    expect(all.map((c) => records.get(c.record.nodeId))).toEqual(all.map((c) => encodeRecord(c.record)));
+    expect(request.creates.map((c) => typeof c.record)).toEqual(["object", "object", "object"]);
+    expect(texts(request)).toEqual(all.map((c) => encodeRecord(c.record)));
   });
 
-  it("encodes a record on the loop when it is not its node's values", () => {
+  it("encodes a record on the loop when it is not its node's values, or the node is not laid out as the interpreter lays it", () => {
     const same = created(0, "u2");
     // Equal JSON but another object: nothing says the two were built from one value.
     const copied = created(1, "u2");
@@ -90,9 +91,17 @@ describe("write requests: created contracts' records", () => {
     // Created at another time than the transaction's ledger time.
     const late = created(2, "u2");
     const lateRecord = { ...late.record, createdAt: AT + 1n };
-    const request = asTransaction(writeRequestOf(commit("u2", [same.record, copy, lateRecord], [same.node, copied.node, late.node])));
-    expect(request.creates.map((c) => c.record)).toEqual([undefined, encodeRecord(copy), encodeRecord(lateRecord)]);
-    expect(createdRecords(request).get(0)).toBe(encodeRecord(same.record));
+    // The node's fields in another order (its JSON would not hold the record's in order).
+    const reordered = created(3, "u2");
+    const { witnesses, ...rest } = reordered.node;
+    const reorderedNode = { witnesses, ...rest };
+    // No salt: the salt's text is what finds the node's end.
+    const unsalted = created(4, "u2", { salt: false });
+    const records = [same.record, copy, lateRecord, reordered.record, unsalted.record];
+    const request = asTransaction(writeRequestOf(commit("u2", records, [same.node, copied.node, late.node, reorderedNode, unsalted.node])));
+    expect(request.creates.map((c) => c.record)).toEqual([request.creates[0].record, ...records.slice(1).map((r) => encodeRecord(r))]);
+    expect(typeof request.creates[0].record).toBe("object");
+    expect(texts(request)).toEqual(records.map((r) => encodeRecord(r)));
   });
 
   it("encodes every record on the loop when the nodes hold a bigint (their JSON is not apart)", () => {
@@ -102,6 +111,7 @@ describe("write requests: created contracts' records", () => {
     const request = asTransaction(writeRequestOf(commit("u3", [record], [node])));
     expect(request.nodes).toBeUndefined();
     expect(request.creates[0].record).toBe(encodeRecord(record));
+    expect(texts(request)).toEqual([encodeRecord(record)]);
   });
 
   const dirs: string[] = [];

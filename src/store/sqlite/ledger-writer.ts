@@ -11,7 +11,7 @@ import type { ContractRecord } from "../../ledger/records.js";
 import type { Conflict } from "../../ledger/store-port.js";
 import { decodeRecord, withBigint } from "../codec.js";
 import { prepareLedgerStatements, type LedgerStatements } from "./ledger-statements.js";
-import { createdRecords, transactionText, type WriteRequest } from "./write-request.js";
+import { createRecordText, transactionText, type WriteRequest } from "./write-request.js";
 
 /** What one request came to; `touched` are the (party, template) sets its write changed. */
 export type WriteOutcome =
@@ -84,10 +84,8 @@ export class LedgerWriter {
       s.archive.run(offset, cid);
       for (const row of s.archiveStakeholders.all(cid) as { party: string; template_id: string }[]) touched.push([row.party, row.template_id]);
     }
-    const fromNodes = createdRecords(r);
     for (const c of r.creates) {
-      const record = c.record ?? fromNodes.get(c.nodeId)!;
-      s.insertContract.run(c.contractId, c.templateId, c.keyHash, offset, c.nodeId, withBigint(record, "createdOffset", offset));
+      s.insertContract.run(c.contractId, c.templateId, c.keyHash, offset, c.nodeId, withBigint(createRecordText(r, c), "createdOffset", offset));
       for (const party of c.stakeholders) {
         s.insertStakeholder.run(party, c.templateId, offset, c.nodeId, c.contractId);
         touched.push([party, c.templateId]);

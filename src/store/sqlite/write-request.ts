@@ -2,15 +2,11 @@
  * A commit request as the SQLite writer takes it: plain data (it crosses to the writer thread by
  * structured clone), its records already encoded on the event loop, without the offset only the
  * writer knows. A conflict's completion is built by the store afterwards (`onConflict` is code).
- *
- * A contract the transaction creates is, field for field, its create node plus when and by which
- * update it was created; the node's JSON is already in the request. Such a contract's record is
- * therefore made by the writer from that JSON (`createdRecords`), beside the event loop, rather
- * than encoded again on the loop and cloned across a second time.
  */
-import type { CreateNodeRecord, NodeRecord, ContractRecord } from "../../ledger/records.js";
+import type { ContractRecord } from "../../ledger/records.js";
 import type { Deduplication, CommitRequest } from "../../ledger/store-port.js";
 import { encodeRecord, encodeRecordApart, withBigint, withJson } from "../codec.js";
+import { recordInNodes, recordText, type RecordInNodes } from "./created-record.js";
 
 export interface CreateRow {
   readonly contractId: string;
@@ -18,8 +14,8 @@ export interface CreateRow {
   readonly keyHash: string | null;
   readonly nodeId: number;
   readonly stakeholders: readonly string[];
-  /** The contract's record without `createdOffset`; undefined when the writer makes it from the create node (`createdRecords`). */
-  readonly record: string | undefined;
+  /** The contract's record without `createdOffset`, or where it lies in the transaction's `nodes` (created-record.ts). */
+  readonly record: string | RecordInNodes;
 }
 
 export type WriteRequest =
@@ -38,8 +34,6 @@ export type WriteRequest =
       readonly completion: string;
       readonly userId: string;
       readonly recordTime: bigint;
-      /** The transaction's ledger time: its contracts' `createdAt`. */
-      readonly effectiveAt: bigint;
     };
 
 export function writeRequestOf(request: CommitRequest): WriteRequest {
@@ -47,9 +41,8 @@ export function writeRequestOf(request: CommitRequest): WriteRequest {
   if (request.kind === "rejection") return { kind: "rejection", completion, userId: request.completion.userId };
   const tx = request.transaction;
   const transaction = encodeRecordApart(tx, "nodes");
-  // Only with the nodes' JSON apart can the writer find a create node in it.
-  const fromNode = (c: Omit<ContractRecord, "createdOffset">) =>
-    transaction.part !== undefined && c.createdAt === tx.effectiveAt && c.createUpdateId === tx.updateId && isItsNode(c, tx.nodes[c.nodeId]);
+  const nodes = transaction.part;
+  const recordOf = (c: Omit<ContractRecord, "createdOffset">) => (nodes !== undefined && recordInNodes(c, tx.nodes, nodes, tx.effectiveAt, tx.updateId)) || encodeRecord(c);
   return {
     kind: "transaction",
     dedup: request.dedup,
@@ -62,64 +55,19 @@ export function writeRequestOf(request: CommitRequest): WriteRequest {
       keyHash: c.keyHash ?? null,
       nodeId: c.nodeId,
       stakeholders: [...new Set([...c.signatories, ...c.observers])],
-      record: fromNode(c) ? undefined : encodeRecord(c),
+      record: recordOf(c),
     })),
     transaction: transaction.rest,
-    nodes: transaction.part,
+    nodes,
     completion,
     userId: request.completion.userId,
     recordTime: request.completion.recordTime,
-    effectiveAt: tx.effectiveAt,
   };
 }
 
-/**
- * Whether `node` is the create of `c`, holding the very values the record holds (the interpreter
- * builds both from the same objects): then the record made from the node's JSON is the record.
- */
-function isItsNode(c: Omit<ContractRecord, "createdOffset">, node: NodeRecord | undefined): boolean {
-  return (
-    node?.kind === "create" &&
-    node.contractId === c.contractId &&
-    node.templateId === c.templateId &&
-    node.packageName === c.packageName &&
-    node.payload === c.payload &&
-    node.signatories === c.signatories &&
-    node.observers === c.observers &&
-    node.key === c.key &&
-    node.salt === c.salt
-  );
-}
-
-/**
- * The records of the contracts a transaction creates whose `record` was left to the writer, by
- * node id: each made from its create node in the transaction's nodes JSON, with the fields in the
- * order `encodeRecord` writes a record the interpreter built (payload and parties as the node has
- * them, then the key hash, the creation time and update, the node id and the salt).
- */
-export function createdRecords(r: Extract<WriteRequest, { kind: "transaction" }>): Map<number, string> {
-  const records = new Map<number, string>();
-  if (r.nodes === undefined || r.creates.every((c) => c.record !== undefined)) return records;
-  const nodes = JSON.parse(r.nodes) as CreateNodeRecord[];
-  for (const c of r.creates) {
-    if (c.record !== undefined) continue;
-    const n = nodes[c.nodeId];
-    const record = {
-      contractId: n.contractId,
-      templateId: n.templateId,
-      packageName: n.packageName,
-      payload: n.payload,
-      signatories: n.signatories,
-      observers: n.observers,
-      ...(c.keyHash !== null ? { key: n.key, keyHash: c.keyHash } : {}),
-      createdAt: r.effectiveAt,
-      createUpdateId: r.updateId,
-      nodeId: n.nodeId,
-      salt: n.salt,
-    };
-    records.set(c.nodeId, encodeRecord(record));
-  }
-  return records;
+/** A created contract's record without `createdOffset`. */
+export function createRecordText(r: Extract<WriteRequest, { kind: "transaction" }>, c: CreateRow): string {
+  return typeof c.record === "string" ? c.record : recordText(r.nodes!, c.record);
 }
 
 /** The transaction's record as stored: its nodes joined, its offset set. */

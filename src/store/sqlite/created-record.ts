@@ -1,0 +1,72 @@
+/**
+ * A created contract's stored record, as a span of its transaction's nodes JSON. The interpreter
+ * builds a contract's record and its create node from the same values, and the node's JSON is in
+ * the write request anyway, so the record's JSON is most of the node's text: encoding it again on
+ * the event loop (and cloning it to the writer thread a second time) was a tenth of the loop's
+ * share of a transfer. The writer joins the span to the few fields only the record has.
+ *
+ *   node:   {"kind":"create","nodeId":N,"contractId":…,"observers":[…][,"key":…],"salt":"S","witnesses":[…]}
+ *   record: {"contractId":…,"observers":[…][,"key":…][,"keyHash":…],"createdAt":{"$n":"T"},"createUpdateId":"U","nodeId":N,"salt":"S"}
+ *
+ * which is exactly what `encodeRecord` writes for the record (its fields in that order).
+ */
+import type { ContractRecord, CreateNodeRecord, NodeRecord } from "../../ledger/records.js";
+
+/** The record is `{` + nodes JSON [from, to) + `rest`. */
+export interface RecordInNodes {
+  readonly from: number;
+  readonly to: number;
+  readonly rest: string;
+}
+
+type Created = Omit<ContractRecord, "createdOffset">;
+
+const NODE_KEYS = ["kind", "nodeId", "contractId", "templateId", "packageName", "payload", "signatories", "observers"];
+
+/**
+ * Where `c`'s record lies in `nodesJson` (the JSON of `nodes`), or undefined when it cannot be
+ * taken from there: the node does not hold the record's very values, its fields are not in the
+ * interpreter's order, or the record has no salt (the salt's text is what finds the node's end).
+ */
+export function recordInNodes(c: Created, nodes: readonly NodeRecord[], nodesJson: string, effectiveAt: bigint, updateId: string): RecordInNodes | undefined {
+  const node = nodes[c.nodeId];
+  if (node?.kind !== "create" || c.salt === undefined || c.createdAt !== effectiveAt || c.createUpdateId !== updateId || !sharesValues(c, node)) return undefined;
+  // A payload cannot hold these texts: quotes inside JSON strings are escaped, and a Daml-LF JSON
+  // payload writes integers as strings, never as a bare number after "nodeId".
+  const head = `{"kind":"create","nodeId":${c.nodeId},`;
+  const start = nodesJson.indexOf(head);
+  if (start < 0) return undefined;
+  const from = start + head.length;
+  const salt = JSON.stringify(c.salt);
+  const to = nodesJson.indexOf(`,"salt":${salt},"witnesses":`, from);
+  if (to < 0) return undefined;
+  const key = c.keyHash === undefined ? "" : `,"keyHash":${JSON.stringify(c.keyHash)}`;
+  return { from, to, rest: `${key},"createdAt":{"$n":"${c.createdAt}"},"createUpdateId":${JSON.stringify(c.createUpdateId)},"nodeId":${c.nodeId},"salt":${salt}}` };
+}
+
+/** The record's JSON (the writer's side). */
+export function recordText(nodesJson: string, at: RecordInNodes): string {
+  return `{${nodesJson.slice(at.from, at.to)}${at.rest}`;
+}
+
+/** The node holds the record's own values, its fields in the order the interpreter writes them. */
+function sharesValues(c: Created, node: CreateNodeRecord): boolean {
+  if (
+    node.contractId !== c.contractId ||
+    node.templateId !== c.templateId ||
+    node.packageName !== c.packageName ||
+    node.payload !== c.payload ||
+    node.signatories !== c.signatories ||
+    node.observers !== c.observers ||
+    node.key !== c.key ||
+    node.salt !== c.salt ||
+    (c.key === undefined) !== (c.keyHash === undefined)
+  ) {
+    return false;
+  }
+  const keys = Object.keys(node);
+  const expected = c.key === undefined ? NODE_KEYS.length + 2 : NODE_KEYS.length + 3;
+  if (keys.length !== expected || keys[keys.length - 2] !== "salt" || keys[keys.length - 1] !== "witnesses") return false;
+  if (c.key !== undefined && keys[NODE_KEYS.length] !== "key") return false;
+  return NODE_KEYS.every((k, i) => keys[i] === k);
+}
