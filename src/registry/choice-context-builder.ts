@@ -26,11 +26,24 @@ export interface ChoiceContextWithDisclosures {
   readonly disclosedContracts: readonly DisclosedContract[];
 }
 
+/**
+ * Blobs by record: the stores hand out one immutable record per hot contract, and every transfer
+ * context discloses the same AmuletRules (a large payload) and open round, whose blobs were
+ * encoded again for each merge, offer and token-standard transfer.
+ */
+const blobs = new WeakMap<ContractRecord, string>();
+
+function blobOf(record: ContractRecord): string {
+  let blob = blobs.get(record);
+  if (blob === undefined) blobs.set(record, (blob = Buffer.from(createdEventBlobOf(record)).toString("base64")));
+  return blob;
+}
+
 export function toDisclosedContract(record: ContractRecord, synchronizerId: string, excludeDebugFields: boolean): DisclosedContract {
   const base = {
     templateId: record.templateId,
     contractId: record.contractId,
-    createdEventBlob: Buffer.from(createdEventBlobOf(record)).toString("base64"),
+    createdEventBlob: blobOf(record),
     synchronizerId,
   };
   if (excludeDebugFields) return base;
