@@ -31,14 +31,14 @@ const NODE_KEYS = ["kind", "nodeId", "contractId", "templateId", "packageName", 
 export function recordInNodes(c: Created, nodes: readonly NodeRecord[], nodesJson: string, effectiveAt: bigint, updateId: string): RecordInNodes | undefined {
   const node = nodes[c.nodeId];
   if (node?.kind !== "create" || c.salt === undefined || c.createdAt !== effectiveAt || c.createUpdateId !== updateId || !sharesValues(c, node)) return undefined;
-  // A payload cannot hold these texts: quotes inside JSON strings are escaped, and a Daml-LF JSON
-  // payload writes integers as strings, never as a bare number after "nodeId".
+  // No value can hold the node's head: quotes inside JSON strings are escaped, and Daml-LF JSON
+  // writes integers as strings, never as a bare number after "nodeId". Nor can one hold the
+  // salt, a secret of the transaction's seed made after its values.
   const head = `{"kind":"create","nodeId":${c.nodeId},`;
-  const start = nodesJson.indexOf(head);
-  if (start < 0) return undefined;
-  const from = start + head.length;
+  const from = nodesJson.indexOf(`${head}"contractId":${JSON.stringify(c.contractId)},`) + head.length;
+  if (from < head.length) return undefined;
   const salt = JSON.stringify(c.salt);
-  const to = nodesJson.indexOf(`,"salt":${salt},"witnesses":`, from);
+  const to = nodesJson.indexOf(`,"salt":${salt},"witnesses":${JSON.stringify(node.witnesses)}}`, from);
   if (to < 0) return undefined;
   const key = c.keyHash === undefined ? "" : `,"keyHash":${JSON.stringify(c.keyHash)}`;
   return { from, to, rest: `${key},"createdAt":{"$n":"${c.createdAt}"},"createUpdateId":${JSON.stringify(c.createUpdateId)},"nodeId":${c.nodeId},"salt":${salt}}` };
