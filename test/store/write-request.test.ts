@@ -104,6 +104,39 @@ describe("write requests: created contracts' records", () => {
     expect(texts(request)).toEqual(records.map((r) => encodeRecord(r)));
   });
 
+  it("finds the nodes of many creates in one pass, and creates listed out of node order too", () => {
+    const all = Array.from({ length: 60 }, (_, i) => created(i, "u5", { keyed: i % 3 === 0 }));
+    const forward = asTransaction(writeRequestOf(commit("u5", all.map((c) => c.record), all.map((c) => c.node))));
+    expect(forward.creates.every((c) => typeof c.record === "object")).toBe(true);
+    expect(texts(forward)).toEqual(all.map((c) => encodeRecord(c.record)));
+    const reversed = [...all].reverse();
+    const backward = asTransaction(writeRequestOf(commit("u5", reversed.map((c) => c.record), all.map((c) => c.node))));
+    expect(backward.creates.every((c) => typeof c.record === "object")).toBe(true);
+    expect(texts(backward)).toEqual(reversed.map((c) => encodeRecord(c.record)));
+  });
+
+  it("takes time linear in the creates: 6,000 creates of 0.9 KB are one pass (a search per create from the start took 1.4 s)", () => {
+    const all = Array.from({ length: 6000 }, (_, i) => created(i, "u7"));
+    for (const c of all) (c.record.payload as { note: string }).note = "x".repeat(600);
+    const request = commit("u7", all.map((c) => c.record), all.map((c) => c.node));
+    const started = performance.now();
+    const written = asTransaction(writeRequestOf(request));
+    const took = performance.now() - started;
+    expect(written.creates.every((c) => typeof c.record === "object")).toBe(true);
+    // Measured ~55 ms here; searching from the start for each create took ~1.4 s.
+    expect(took).toBeLessThan(400);
+  });
+
+  it("encodes a record on the loop when its own fields are not in the interpreter's order or it has others", () => {
+    const a = created(0, "u6");
+    const { contractId, ...rest } = a.record;
+    const reordered = { ...rest, contractId };
+    const b = created(1, "u6");
+    const extra = { ...b.record, note: "more" } as typeof b.record;
+    const request = asTransaction(writeRequestOf(commit("u6", [reordered, extra], [a.node, b.node])));
+    expect(request.creates.map((c) => c.record)).toEqual([encodeRecord(reordered), encodeRecord(extra)]);
+  });
+
   it("encodes every record on the loop when the nodes hold a bigint (their JSON is not apart)", () => {
     const c = created(0, "u3");
     const node = { ...c.node, payload: { ...(c.node.payload as object), count: 12n } };

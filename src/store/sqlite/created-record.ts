@@ -10,7 +10,7 @@
  *
  * which is exactly what `encodeRecord` writes for the record (its fields in that order).
  */
-import type { ContractRecord, CreateNodeRecord, NodeRecord } from "../../ledger/records.js";
+import type { ContractRecord, CreateNodeRecord, TransactionRecord } from "../../ledger/records.js";
 
 /** The record is `{` + nodes JSON [from, to) + `rest`. */
 export interface RecordInNodes {
@@ -22,20 +22,34 @@ export interface RecordInNodes {
 type Created = Omit<ContractRecord, "createdOffset">;
 
 const NODE_KEYS = ["kind", "nodeId", "contractId", "templateId", "packageName", "payload", "signatories", "observers"];
+/** A record's fields as the interpreter orders them (the span and `rest` write them so). */
+const RECORD_KEYS = ["contractId", "templateId", "packageName", "payload", "signatories", "observers", "createdAt", "createUpdateId", "nodeId", "salt"];
+const KEYED_RECORD_KEYS = [...RECORD_KEYS.slice(0, 6), "key", "keyHash", ...RECORD_KEYS.slice(6)];
 
 /**
- * Where `c`'s record lies in `nodesJson` (the JSON of `nodes`), or undefined when it cannot be
- * taken from there: the node does not hold the record's very values, its fields are not in the
- * interpreter's order, or the record has no salt (the salt's text is what finds the node's end).
+ * Where each of `creates`' records lies in `nodesJson` (the JSON of `tx.nodes`), or undefined for
+ * one that cannot be taken from there: its node does not hold the record's very values, the node's
+ * or the record's fields are not in the interpreter's order, or it has no salt (the salt's text is
+ * what finds the node's end). Creates come in node order, so each search starts where the last
+ * one ended: a transaction of many creates is one pass over its text, not one per create.
  */
-export function recordInNodes(c: Created, nodes: readonly NodeRecord[], nodesJson: string, effectiveAt: bigint, updateId: string): RecordInNodes | undefined {
-  const node = nodes[c.nodeId];
-  if (node?.kind !== "create" || c.salt === undefined || c.createdAt !== effectiveAt || c.createUpdateId !== updateId || !sharesValues(c, node)) return undefined;
+export function recordsInNodes(creates: readonly Created[], tx: Pick<TransactionRecord, "nodes" | "effectiveAt" | "updateId">, nodesJson: string): (RecordInNodes | undefined)[] {
+  let cursor = 0;
+  return creates.map((c) => {
+    const at = recordInNodes(c, tx, nodesJson, cursor) ?? (cursor > 0 ? recordInNodes(c, tx, nodesJson, 0) : undefined);
+    if (at) cursor = at.to;
+    return at;
+  });
+}
+
+function recordInNodes(c: Created, tx: Pick<TransactionRecord, "nodes" | "effectiveAt" | "updateId">, nodesJson: string, after: number): RecordInNodes | undefined {
+  const node = tx.nodes[c.nodeId];
+  if (node?.kind !== "create" || c.salt === undefined || c.createdAt !== tx.effectiveAt || c.createUpdateId !== tx.updateId || !sharesValues(c, node)) return undefined;
   // No value can hold the node's head: quotes inside JSON strings are escaped, and Daml-LF JSON
   // writes integers as strings, never as a bare number after "nodeId". Nor can one hold the
   // salt, a secret of the transaction's seed made after its values.
   const head = `{"kind":"create","nodeId":${c.nodeId},`;
-  const from = nodesJson.indexOf(`${head}"contractId":${JSON.stringify(c.contractId)},`) + head.length;
+  const from = nodesJson.indexOf(`${head}"contractId":${JSON.stringify(c.contractId)},`, after) + head.length;
   if (from < head.length) return undefined;
   const salt = JSON.stringify(c.salt);
   const to = nodesJson.indexOf(`,"salt":${salt},"witnesses":${JSON.stringify(node.witnesses)}}`, from);
@@ -68,5 +82,8 @@ function sharesValues(c: Created, node: CreateNodeRecord): boolean {
   const expected = c.key === undefined ? NODE_KEYS.length + 2 : NODE_KEYS.length + 3;
   if (keys.length !== expected || keys[keys.length - 2] !== "salt" || keys[keys.length - 1] !== "witnesses") return false;
   if (c.key !== undefined && keys[NODE_KEYS.length] !== "key") return false;
-  return NODE_KEYS.every((k, i) => keys[i] === k);
+  if (!NODE_KEYS.every((k, i) => keys[i] === k)) return false;
+  const recordKeys = Object.keys(c);
+  const expectedRecord = c.key === undefined ? RECORD_KEYS : KEYED_RECORD_KEYS;
+  return recordKeys.length === expectedRecord.length && expectedRecord.every((k, i) => recordKeys[i] === k);
 }

@@ -3,10 +3,9 @@
  * structured clone), its records already encoded on the event loop, without the offset only the
  * writer knows. A conflict's completion is built by the store afterwards (`onConflict` is code).
  */
-import type { ContractRecord } from "../../ledger/records.js";
 import type { Deduplication, CommitRequest } from "../../ledger/store-port.js";
 import { encodeRecord, encodeRecordApart, withBigint, withJson } from "../codec.js";
-import { recordInNodes, recordText, type RecordInNodes } from "./created-record.js";
+import { recordsInNodes, recordText, type RecordInNodes } from "./created-record.js";
 
 export interface CreateRow {
   readonly contractId: string;
@@ -42,20 +41,20 @@ export function writeRequestOf(request: CommitRequest): WriteRequest {
   const tx = request.transaction;
   const transaction = encodeRecordApart(tx, "nodes");
   const nodes = transaction.part;
-  const recordOf = (c: Omit<ContractRecord, "createdOffset">) => (nodes !== undefined && recordInNodes(c, tx.nodes, nodes, tx.effectiveAt, tx.updateId)) || encodeRecord(c);
+  const inNodes = nodes === undefined ? [] : recordsInNodes(request.creates, tx, nodes);
   return {
     kind: "transaction",
     dedup: request.dedup,
     updateId: tx.updateId,
     inputs: request.inputs,
     archives: request.archives,
-    creates: request.creates.map((c) => ({
+    creates: request.creates.map((c, i) => ({
       contractId: c.contractId,
       templateId: c.templateId,
       keyHash: c.keyHash ?? null,
       nodeId: c.nodeId,
       stakeholders: [...new Set([...c.signatories, ...c.observers])],
-      record: recordOf(c),
+      record: inNodes[i] ?? encodeRecord(c),
     })),
     transaction: transaction.rest,
     nodes,
