@@ -11,6 +11,7 @@
  * which is exactly what `encodeRecord` writes for the record (its fields in that order).
  */
 import type { ContractRecord, CreateNodeRecord, TransactionRecord } from "../../ledger/records.js";
+import { encodeRecord } from "../codec.js";
 
 /** The record is `{` + nodes JSON [from, to) + `rest`. */
 export interface RecordInNodes {
@@ -54,8 +55,9 @@ function recordInNodes(c: Created, tx: Pick<TransactionRecord, "nodes" | "effect
   const salt = JSON.stringify(c.salt);
   const to = nodesJson.indexOf(`,"salt":${salt},"witnesses":${JSON.stringify(node.witnesses)}}`, from);
   if (to < 0) return undefined;
-  const key = c.keyHash === undefined ? "" : `,"keyHash":${JSON.stringify(c.keyHash)}`;
-  return { from, to, rest: `${key},"createdAt":{"$n":"${c.createdAt}"},"createUpdateId":${JSON.stringify(c.createUpdateId)},"nodeId":${c.nodeId},"salt":${salt}}` };
+  // The record's own fields, encoded as the codec encodes them (its `{` dropped: they follow the span).
+  const own = { ...(c.keyHash === undefined ? {} : { keyHash: c.keyHash }), createdAt: c.createdAt, createUpdateId: c.createUpdateId, nodeId: c.nodeId, salt: c.salt };
+  return { from, to, rest: `,${encodeRecord(own).slice(1)}` };
 }
 
 /** The record's JSON (the writer's side). */
