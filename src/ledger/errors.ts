@@ -275,6 +275,14 @@ export const errors = {
       `creating user failed, as user "${id}" already exists`,
       { user_id: id },
     ),
+  partyNotFound: (party: string, operation: string) =>
+    make("PARTY_NOT_FOUND", Category.InvalidGivenCurrentSystemStateResourceMissing)(`Party: '${party}' was not found when ${operation}`, { party }),
+  invalidPartyUpdate: (party: string, reason: string) =>
+    make("INVALID_PARTY_DETAILS_UPDATE_REQUEST", Category.InvalidIndependentOfSystemState)(`Update operation for party '${party}' failed due to: ${reason}`, { party }),
+  concurrentPartyUpdate: (party: string) =>
+    make("CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED", Category.ContentionOnSharedResources)(`Update operation for party '${party}' failed due to a concurrent update to the same party`, { party }),
+  partyAnnotationsTooLarge: (party: string) =>
+    make("MAX_PARTY_DETAILS_ANNOTATIONS_SIZE_EXCEEDED", Category.InvalidGivenCurrentSystemStateOther)(`Maximum annotations size for party '${party}' has been exceeded`, { party }),
   partyAlreadyExists: (id: string) =>
     make("INVALID_ARGUMENT", Category.InvalidIndependentOfSystemState)(
       `The submitted request has invalid arguments: Party already exists: party ${id} is already allocated on this node`,

@@ -154,6 +154,11 @@ export interface PartyStore {
   party(party: string): Promise<PartyRecord | undefined>;
   /** Parties in id order, after `pageToken` (exclusive), at most `pageSize`. */
   parties(pageToken: string, pageSize: number): Promise<PartyRecord[]>;
+  /**
+   * Read-modify-write of a party, atomic: stores what `change` returns (nothing when it returns
+   * its argument), throws what it throws; undefined for an unknown party.
+   */
+  updateParty(party: string, change: (party: PartyRecord) => PartyRecord): Promise<PartyRecord | undefined>;
 }
 
 export interface UserStore {

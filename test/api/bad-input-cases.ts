@@ -196,6 +196,7 @@ export function pathValues(name: string, w: World): string[] {
     case "provider_party_id":
     case "party":
     case "parties":
+    case "party_details.party":
       return [w.ghost, "not-a-party", bad];
     case "user_id":
     case "user.id":

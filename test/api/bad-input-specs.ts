@@ -376,6 +376,17 @@ export const SPECS: Record<string, RouteSpec> = {
     ],
   },
   "GET /v2/parties": { query: () => "pageSize=10", bad: () => [{ name: "pageSize -1", query: "pageSize=-1" }] },
+  "PATCH /v2/parties/{party_details.party}": {
+    valid: () => ({ partyDetails: { localMetadata: { annotations: { k: "v" } } }, updateMask: { paths: ["local_metadata.annotations"] } }),
+    bad: (w) => [
+      { name: "no update mask", vars: { "party_details.party": w.bob.party }, body: { partyDetails: { localMetadata: { annotations: { k: "v" } } } } },
+      { name: "an unknown update path", vars: { "party_details.party": w.bob.party }, body: { partyDetails: {}, updateMask: { paths: ["display_name"] } } },
+      { name: "is_local changed", vars: { "party_details.party": w.bob.party }, body: { partyDetails: { isLocal: false }, updateMask: { paths: ["is_local"] } } },
+      { name: "another party in the body", vars: { "party_details.party": w.bob.party }, body: { partyDetails: { party: w.alice.party }, updateMask: { paths: ["local_metadata"] } } },
+      { name: "a stale resource version", vars: { "party_details.party": w.bob.party }, body: { partyDetails: { localMetadata: { resourceVersion: "999", annotations: { k: "v" } } }, updateMask: { paths: ["local_metadata"] } }, allowed: [409] },
+      { name: "a party, as a non-admin", vars: { "party_details.party": w.alice.party }, token: w.alice.token, allowed: [403] },
+    ],
+  },
   "GET /v2/users": {
     query: () => "pageSize=10",
     bad: () => [

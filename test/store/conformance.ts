@@ -729,6 +729,24 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         expect((await store.parties("p-b::1220", 2)).map((p) => p.party)).toEqual(["p-c::1220", "p-d::1220"]);
       });
 
+      it("parties: updateParty stores what the change returns, atomically; lookups and pages see it", async () => {
+        const store = await fresh();
+        expect(await store.addParty(party("p-a::1220"))).toBe(true);
+        expect(await store.party("p-a::1220")).toEqual(party("p-a::1220")); // cached by a lookup first
+        const relabelled = await store.updateParty("p-a::1220", (p) => ({ ...p, localMetadata: { resourceVersion: "1", annotations: { note: "b" } } }));
+        expect(relabelled).toEqual({ ...party("p-a::1220"), localMetadata: { resourceVersion: "1", annotations: { note: "b" } } });
+        expect(await store.party("p-a::1220")).toEqual(relabelled);
+        expect(await store.parties("", 10)).toEqual([relabelled]);
+        expect(await store.updateParty("p-z::1220", (p) => p)).toBeUndefined();
+        expect(await store.party("p-z::1220")).toBeUndefined();
+        await expect(store.updateParty("p-a::1220", () => { throw new Error("stale"); })).rejects.toThrow("stale");
+        expect(await store.party("p-a::1220")).toEqual(relabelled);
+        // Concurrent read-modify-writes each see the other's result: no update is lost.
+        const bump = (p: PartyRecord): PartyRecord => ({ ...p, localMetadata: { ...p.localMetadata, annotations: { n: String(Number(p.localMetadata.annotations.n ?? "0") + 1) } } });
+        await Promise.all(Array.from({ length: 10 }, () => store.updateParty("p-a::1220", bump)));
+        expect((await store.party("p-a::1220"))?.localMetadata.annotations).toEqual({ n: "10" });
+      });
+
       it("users: add once, page, delete, grant and revoke rights", async () => {
         const store = await fresh();
         expect(await store.addUser(user("u2", [{ kind: "ParticipantAdmin" }]))).toBe(true);

@@ -9,7 +9,7 @@
  * arrives through a change stream (ledger-end-tail.ts).
  */
 import { MongoClient } from "mongodb";
-import type { ClientSession, Filter, FindCursor, Timestamp } from "mongodb";
+import type { ClientSession, Collection, Filter, FindCursor, Timestamp } from "mongodb";
 import type {
   CompletionRecord,
   ContractRecord,
@@ -26,7 +26,7 @@ import { openCollections } from "./collections.js";
 import type { CommitSettings } from "./commit-batch.js";
 import { commitBatch } from "./commit-batch.js";
 import { checkDeployment, parseUri } from "./connection.js";
-import type { ContractDoc } from "./documents.js";
+import type { ContractDoc, RecordDoc } from "./documents.js";
 import { commitTimeoutMs, dbOptions } from "./durability.js";
 import { GroupCommit } from "./group-commit.js";
 import { LedgerEndTail } from "./ledger-end-tail.js";
@@ -202,6 +202,9 @@ export class MongoStore implements Store {
   async parties(pageToken: string, pageSize: number): Promise<PartyRecord[]> {
     return this.inSession((session) => decodeAll(this.cols.parties.find({ _id: { $gt: pageToken } }, { session }).sort({ _id: 1 }), pageSize));
   }
+  async updateParty(party: string, change: (party: PartyRecord) => PartyRecord): Promise<PartyRecord | undefined> {
+    return this.rewrite(this.cols.parties, party, change);
+  }
 
   async addUser(user: UserRecord): Promise<boolean> {
     return this.writes.insertIfAbsent(this.cols.users, user.id, user, "user");
@@ -223,14 +226,18 @@ export class MongoStore implements Store {
   }
 
 
-  /** Read-modify-write of a user in a transaction: a concurrent change conflicts and is retried. */
   async updateUser(id: string, change: (user: UserRecord) => UserRecord): Promise<UserRecord | undefined> {
+    return this.rewrite(this.cols.users, id, change);
+  }
+
+  /** Read-modify-write of one record in a transaction: a concurrent change conflicts and is retried. */
+  private rewrite<T>(col: Collection<RecordDoc>, id: string, change: (held: T) => T): Promise<T | undefined> {
     return inTransaction(this.commitSettings, async (session) => {
-      const doc = await this.cols.users.findOne({ _id: id }, { session });
+      const doc = await col.findOne({ _id: id }, { session });
       if (!doc) return undefined;
-      const user = decodeRecord<UserRecord>(doc.record);
-      const next = change(user);
-      if (next !== user) await this.cols.users.updateOne({ _id: id }, { $set: { record: encodeRecord(next) } }, { session });
+      const held = decodeRecord<T>(doc.record);
+      const next = change(held);
+      if (next !== held) await col.updateOne({ _id: id }, { $set: { record: encodeRecord(next) } }, { session });
       return next;
     });
   }

@@ -20,6 +20,7 @@ function prepare(db: Database.Database) {
     putSetting: p("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value"),
     addParty: p("INSERT OR IGNORE INTO parties (party, record) VALUES (?, ?)"),
     party: p("SELECT record FROM parties WHERE party = ?"),
+    putParty: p("UPDATE parties SET record = ? WHERE party = ?"),
     parties: p("SELECT record FROM parties WHERE party > ? ORDER BY party LIMIT ?"),
     addUser: p("INSERT OR IGNORE INTO users (id, record) VALUES (?, ?)"),
     user: p("SELECT record FROM users WHERE id = ?"),
@@ -52,7 +53,7 @@ export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
     return this.writes.run(() => this.stmts.addParty.run(party.party, encodeRecord(party)).changes === 1);
   }
   async party(party: string): Promise<PartyRecord | undefined> {
-    // Parties are never changed or removed once added: a hit can be kept for good.
+    // Parties are never removed, and only `updateParty` changes one: a hit is kept until then.
     const cached = this.knownParties.get(party);
     if (cached) return cached;
     const found = oneRecord<PartyRecord>(this.stmts.party, party);
@@ -61,6 +62,13 @@ export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
   }
   async parties(pageToken: string, pageSize: number): Promise<PartyRecord[]> {
     return allRecords<PartyRecord>(this.stmts.parties, pageToken, pageSize);
+  }
+  async updateParty(party: string, change: (party: PartyRecord) => PartyRecord): Promise<PartyRecord | undefined> {
+    try {
+      return await this.writes.run(() => this.rewrite(this.stmts.party, this.stmts.putParty, party, change));
+    } finally {
+      this.knownParties.delete(party);
+    }
   }
 
   async addUser(user: UserRecord): Promise<boolean> {
@@ -86,19 +94,24 @@ export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
     return changeRights((i, c) => this.updateUser(i, c), id, (held) => revoke(held, rights));
   }
   async updateUser(id: string, change: (user: UserRecord) => UserRecord): Promise<UserRecord | undefined> {
-    // IMMEDIATE: the ledger's writer thread writes the same file, and a deferred transaction that
-    // read before one of its commits could not then write (SQLITE_BUSY, which no timeout retries).
-    return this.writeUser(id, () =>
-      this.db
-        .transaction(() => {
-          const user = oneRecord<UserRecord>(this.stmts.user, id);
-          if (!user) return undefined;
-          const next = change(user);
-          if (next !== user) this.stmts.putUser.run(encodeRecord(next), id);
-          return next;
-        })
-        .immediate(),
-    );
+    return this.writeUser(id, () => this.rewrite(this.stmts.user, this.stmts.putUser, id, change));
+  }
+
+  /**
+   * Read-modify-write of one record, IMMEDIATE: the ledger's writer thread writes the same file,
+   * and a deferred transaction that read before one of its commits could not then write
+   * (SQLITE_BUSY, which no timeout retries).
+   */
+  private rewrite<T>(get: Database.Statement, put: Database.Statement, id: string, change: (held: T) => T): T | undefined {
+    return this.db
+      .transaction(() => {
+        const held = oneRecord<T>(get, id);
+        if (!held) return undefined;
+        const next = change(held);
+        if (next !== held) put.run(encodeRecord(next), id);
+        return next;
+      })
+      .immediate();
   }
 
   /** A write of a user, which its cached record must not outlive (a read may cache it meanwhile). */

@@ -350,6 +350,9 @@ export class SqliteStore implements Store {
   parties(pageToken: string, pageSize: number): Promise<PartyRecord[]> {
     return this.directory.parties(pageToken, pageSize);
   }
+  updateParty(party: string, change: (party: PartyRecord) => PartyRecord): Promise<PartyRecord | undefined> {
+    return this.directory.updateParty(party, change);
+  }
   addUser(user: UserRecord): Promise<boolean> {
     return this.directory.addUser(user);
   }

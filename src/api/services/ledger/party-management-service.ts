@@ -10,6 +10,8 @@ import { authenticate } from "./authenticate.js";
 import { allocateExternalParty, generateExternalPartyTopology } from "./external-party-onboarding.js";
 import { guard } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";
+import { partyUpdatePaths, updatedParty } from "./party-update.js";
+import { annotationsBytes, MAX_ANNOTATIONS_BYTES } from "./update-mask.js";
 import { MAX_PAGE_SIZE } from "./version-service.js";
 
 const partyDetails = (p: PartyRecord) => ({
@@ -62,6 +64,7 @@ export function partyManagementService(api: LedgerApi): ServiceImpl<typeof Party
         }
         if (req.userId && !(await api.store.user(req.userId))) throw errors.userNotFound(req.userId);
         const party = partyIdFor(req.partyIdHint || `party-${randomHex(8)}`, api.namespace);
+        if (annotationsBytes(req.localMetadata?.annotations ?? {}) > MAX_ANNOTATIONS_BYTES) throw errors.partyAnnotationsTooLarge(party);
         const record: PartyRecord = {
           party,
           isLocal: true,
@@ -74,6 +77,24 @@ export function partyManagementService(api: LedgerApi): ServiceImpl<typeof Party
           if (!granted) throw errors.userNotFound(req.userId);
         }
         return { partyDetails: partyDetails(record) };
+      }),
+    updatePartyDetails: (req, ctx) =>
+      guard(api.log, async () => {
+        requireAdmin(await authenticate(api, ctx));
+        const d = req.partyDetails;
+        if (!d) throw errors.missingField("party_details");
+        if (d.party === "") throw errors.missingField("party");
+        if (!isPartyId(d.party)) throw errors.invalidField("party", `Invalid party id ${JSON.stringify(d.party)}`);
+        const paths = partyUpdatePaths(d.party, req.updateMask?.paths ?? []);
+        const asked = d.localMetadata?.resourceVersion ?? "";
+        const changes = { isLocal: d.isLocal, annotations: d.localMetadata?.annotations ?? {} };
+        const party = await api.store.updateParty(d.party, (held) => {
+          // Concurrent change control is optional: only a request naming a version is checked.
+          if (asked !== "" && asked !== held.localMetadata.resourceVersion) throw errors.concurrentPartyUpdate(d.party);
+          return updatedParty(held, paths, changes);
+        });
+        if (!party) throw errors.partyNotFound(d.party, "updating a party");
+        return { partyDetails: partyDetails(party) };
       }),
     generateExternalPartyTopology: (req, ctx) => guard(api.log, () => generateExternalPartyTopology(api, req, ctx)),
     allocateExternalParty: (req, ctx) => guard(api.log, () => allocateExternalParty(api, req, ctx)),

@@ -15,7 +15,8 @@ import type { Store } from "../../../ledger/store-port.js";
 import { authenticate } from "./authenticate.js";
 import { guard } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";
-import { annotationsBytes, MAX_ANNOTATIONS_BYTES, updatedUser, userUpdatePaths } from "./user-update.js";
+import { annotationsBytes, MAX_ANNOTATIONS_BYTES } from "./update-mask.js";
+import { updatedUser, userUpdatePaths } from "./user-update.js";
 import { MAX_PAGE_SIZE } from "./version-service.js";
 
 const userToProto = (u: UserRecord) => ({

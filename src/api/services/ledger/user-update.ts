@@ -9,30 +9,17 @@
  */
 import { errors } from "../../../ledger/errors.js";
 import type { UserRecord } from "../../../ledger/records.js";
+import { annotationsBytes, maskPaths, MAX_ANNOTATIONS_BYTES, mergedAnnotations, nextResourceVersion, takes, type MaskPaths } from "./update-mask.js";
 
 /** The fields of `User` an update path may name, as paths of field names. */
 const FIELDS = ["id", "primary_party", "is_deactivated", "metadata.annotations", "metadata.resource_version", "identity_provider_id"] as const;
 type Field = (typeof FIELDS)[number];
 
-/** At most this many bytes of annotations (keys and values, UTF-8), as Canton allows a user. */
-export const MAX_ANNOTATIONS_BYTES = 256 * 1024;
-
-/** How each field is named by the mask: exactly, or under a named prefix. */
-export type UpdatePaths = ReadonlyMap<Field, "exact" | "prefix">;
+export type UpdatePaths = MaskPaths<Field>;
 
 /** The mask's paths, checked: INVALID_USER_UPDATE_REQUEST for none, an unknown one or a repeated one. */
 export function userUpdatePaths(userId: string, paths: readonly string[]): UpdatePaths {
-  if (paths.length === 0) throw errors.invalidUserUpdate(userId, "The update mask contains no entries");
-  const named = new Map<Field, "exact" | "prefix">();
-  const seen = new Set<string>();
-  for (const path of paths) {
-    if (seen.has(path)) throw errors.invalidUserUpdate(userId, `The update path: '${shorten(path)}' is duplicated.`);
-    seen.add(path);
-    const under = FIELDS.filter((f) => f === path || f.startsWith(`${path}.`));
-    if (path === "" || under.length === 0) throw errors.invalidUserUpdate(userId, `The update path: '${shorten(path)}' points to an unknown field.`);
-    for (const f of under) if (named.get(f) !== "exact") named.set(f, f === path ? "exact" : "prefix");
-  }
-  return named;
+  return maskPaths(FIELDS, paths, (reason) => errors.invalidUserUpdate(userId, reason));
 }
 
 /** The request's fields the mask names. */
@@ -44,30 +31,14 @@ export interface UserChanges {
 
 /** `user` with the named fields changed, and a new resource version when anything changed. */
 export function updatedUser(user: UserRecord, paths: UpdatePaths, changes: UserChanges): UserRecord {
-  const takes = <T>(field: Field, value: T, unset: T): boolean => paths.get(field) === "exact" || (paths.has(field) && value !== unset);
   let next = user;
-  if (takes("primary_party", changes.primaryParty, "") && changes.primaryParty !== user.primaryParty) next = { ...next, primaryParty: changes.primaryParty };
-  if (takes("is_deactivated", changes.isDeactivated, false) && changes.isDeactivated !== user.isDeactivated) next = { ...next, isDeactivated: changes.isDeactivated };
+  if (takes(paths, "primary_party", changes.primaryParty, "") && changes.primaryParty !== user.primaryParty) next = { ...next, primaryParty: changes.primaryParty };
+  if (takes(paths, "is_deactivated", changes.isDeactivated, false) && changes.isDeactivated !== user.isDeactivated) next = { ...next, isDeactivated: changes.isDeactivated };
   if (paths.has("metadata.annotations") && Object.keys(changes.annotations).length > 0) {
-    const annotations = merged(user.metadata.annotations, changes.annotations);
+    const annotations = mergedAnnotations(user.metadata.annotations, changes.annotations);
     if (annotationsBytes(annotations) > MAX_ANNOTATIONS_BYTES) throw errors.userAnnotationsTooLarge(user.id);
     next = { ...next, metadata: { ...next.metadata, annotations } };
   }
   if (next === user) return user;
-  const version = user.metadata.resourceVersion;
-  return { ...next, metadata: { ...next.metadata, resourceVersion: String(/^\d{1,30}$/.test(version) ? BigInt(version) + 1n : 1n) } };
+  return { ...next, metadata: { ...next.metadata, resourceVersion: nextResourceVersion(user.metadata.resourceVersion) } };
 }
-
-function merged(held: Readonly<Record<string, string>>, update: Readonly<Record<string, string>>): Record<string, string> {
-  const out: Record<string, string> = { ...held };
-  for (const [k, v] of Object.entries(update)) {
-    if (v === "") delete out[k];
-    else out[k] = v;
-  }
-  return out;
-}
-
-export const annotationsBytes = (a: Readonly<Record<string, string>>): number =>
-  Object.entries(a).reduce((n, [k, v]) => n + Buffer.byteLength(k, "utf8") + Buffer.byteLength(v, "utf8"), 0);
-
-const shorten = (s: string) => (s.length > 53 ? `${s.slice(0, 50)}...` : s);

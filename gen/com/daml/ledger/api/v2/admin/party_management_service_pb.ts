@@ -11,13 +11,15 @@ import { file_com_daml_ledger_api_v2_admin_object_meta } from "./object_meta_pb.
 import type { Signature, SigningPublicKey } from "../crypto_pb.js";
 import { file_com_daml_ledger_api_v2_crypto } from "../crypto_pb.js";
 import { file_google_api_annotations } from "../../../../../../google/api/annotations_pb.js";
+import type { FieldMask } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_field_mask } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file com/daml/ledger/api/v2/admin/party_management_service.proto.
  */
 export const file_com_daml_ledger_api_v2_admin_party_management_service: GenFile = /*@__PURE__*/
-  fileDesc("Cjtjb20vZGFtbC9sZWRnZXIvYXBpL3YyL2FkbWluL3BhcnR5X21hbmFnZW1lbnRfc2VydmljZS5wcm90bxIcY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbiIZChdHZXRQYXJ0aWNpcGFudElkUmVxdWVzdCIyChhHZXRQYXJ0aWNpcGFudElkUmVzcG9uc2USFgoOcGFydGljaXBhbnRfaWQYASABKAkiQgoRR2V0UGFydGllc1JlcXVlc3QSDwoHcGFydGllcxgBIAMoCRIcChRpZGVudGl0eV9wcm92aWRlcl9pZBgCIAEoCSJXChJHZXRQYXJ0aWVzUmVzcG9uc2USQQoNcGFydHlfZGV0YWlscxgBIAMoCzIqLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUGFydHlEZXRhaWxzInQKF0xpc3RLbm93blBhcnRpZXNSZXF1ZXN0EhIKCnBhZ2VfdG9rZW4YAiABKAkSEQoJcGFnZV9zaXplGAMgASgFEhwKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAEgASgJEhQKDGZpbHRlcl9wYXJ0eRgEIAEoCSJ2ChhMaXN0S25vd25QYXJ0aWVzUmVzcG9uc2USQQoNcGFydHlfZGV0YWlscxgBIAMoCzIqLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUGFydHlEZXRhaWxzEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSK9AQoUQWxsb2NhdGVQYXJ0eVJlcXVlc3QSFQoNcGFydHlfaWRfaGludBgBIAEoCRJACg5sb2NhbF9tZXRhZGF0YRgDIAEoCzIoLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uT2JqZWN0TWV0YRIcChRpZGVudGl0eV9wcm92aWRlcl9pZBgEIAEoCRIXCg9zeW5jaHJvbml6ZXJfaWQYBSABKAkSDwoHdXNlcl9pZBgGIAEoCUoECAIQAyJaChVBbGxvY2F0ZVBhcnR5UmVzcG9uc2USQQoNcGFydHlfZGV0YWlscxgBIAEoCzIqLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUGFydHlEZXRhaWxzIpUBCgxQYXJ0eURldGFpbHMSDQoFcGFydHkYASABKAkSEAoIaXNfbG9jYWwYAyABKAgSQAoObG9jYWxfbWV0YWRhdGEYBCABKAsyKC5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLk9iamVjdE1ldGESHAoUaWRlbnRpdHlfcHJvdmlkZXJfaWQYBSABKAlKBAgCEAMi5AIKHEFsbG9jYXRlRXh0ZXJuYWxQYXJ0eVJlcXVlc3QSFAoMc3luY2hyb25pemVyGAEgASgJEm0KF29uYm9hcmRpbmdfdHJhbnNhY3Rpb25zGAIgAygLMkwuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5BbGxvY2F0ZUV4dGVybmFsUGFydHlSZXF1ZXN0LlNpZ25lZFRyYW5zYWN0aW9uEkAKFW11bHRpX2hhc2hfc2lnbmF0dXJlcxgDIAMoCzIhLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuU2lnbmF0dXJlEhwKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAQgASgJGl8KEVNpZ25lZFRyYW5zYWN0aW9uEhMKC3RyYW5zYWN0aW9uGAEgASgMEjUKCnNpZ25hdHVyZXMYAiADKAsyIS5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLlNpZ25hdHVyZSIxCh1BbGxvY2F0ZUV4dGVybmFsUGFydHlSZXNwb25zZRIQCghwYXJ0eV9pZBgBIAEoCSKpAgokR2VuZXJhdGVFeHRlcm5hbFBhcnR5VG9wb2xvZ3lSZXF1ZXN0EhQKDHN5bmNocm9uaXplchgBIAEoCRISCgpwYXJ0eV9oaW50GAIgASgJEjwKCnB1YmxpY19rZXkYAyABKAsyKC5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLlNpZ25pbmdQdWJsaWNLZXkSKgoibG9jYWxfcGFydGljaXBhbnRfb2JzZXJ2YXRpb25fb25seRgEIAEoCBIpCiFvdGhlcl9jb25maXJtaW5nX3BhcnRpY2lwYW50X3VpZHMYBSADKAkSHgoWY29uZmlybWF0aW9uX3RocmVzaG9sZBgGIAEoDRIiChpvYnNlcnZpbmdfcGFydGljaXBhbnRfdWlkcxgHIAMoCSKMAQolR2VuZXJhdGVFeHRlcm5hbFBhcnR5VG9wb2xvZ3lSZXNwb25zZRIQCghwYXJ0eV9pZBgBIAEoCRIeChZwdWJsaWNfa2V5X2ZpbmdlcnByaW50GAIgASgJEh0KFXRvcG9sb2d5X3RyYW5zYWN0aW9ucxgDIAMoDBISCgptdWx0aV9oYXNoGAQgASgMMpgIChZQYXJ0eU1hbmFnZW1lbnRTZXJ2aWNlEqUBChBHZXRQYXJ0aWNpcGFudElkEjUuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5HZXRQYXJ0aWNpcGFudElkUmVxdWVzdBo2LmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uR2V0UGFydGljaXBhbnRJZFJlc3BvbnNlIiKC0+STAhwSGi92Mi9wYXJ0aWVzL3BhcnRpY2lwYW50LWlkEo4BCgpHZXRQYXJ0aWVzEi8uY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5HZXRQYXJ0aWVzUmVxdWVzdBowLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uR2V0UGFydGllc1Jlc3BvbnNlIh2C0+STAhcSFS92Mi9wYXJ0aWVzL3twYXJ0aWVzfRKWAQoQTGlzdEtub3duUGFydGllcxI1LmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uTGlzdEtub3duUGFydGllc1JlcXVlc3QaNi5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLkxpc3RLbm93blBhcnRpZXNSZXNwb25zZSITgtPkkwINEgsvdjIvcGFydGllcxKQAQoNQWxsb2NhdGVQYXJ0eRIyLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uQWxsb2NhdGVQYXJ0eVJlcXVlc3QaMy5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLkFsbG9jYXRlUGFydHlSZXNwb25zZSIWgtPkkwIQOgEqIgsvdjIvcGFydGllcxK6AQoVQWxsb2NhdGVFeHRlcm5hbFBhcnR5EjouY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5BbGxvY2F0ZUV4dGVybmFsUGFydHlSZXF1ZXN0GjsuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5BbGxvY2F0ZUV4dGVybmFsUGFydHlSZXNwb25zZSIogtPkkwIiOgEqIh0vdjIvcGFydGllcy9leHRlcm5hbC9hbGxvY2F0ZRLbAQodR2VuZXJhdGVFeHRlcm5hbFBhcnR5VG9wb2xvZ3kSQi5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLkdlbmVyYXRlRXh0ZXJuYWxQYXJ0eVRvcG9sb2d5UmVxdWVzdBpDLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uR2VuZXJhdGVFeHRlcm5hbFBhcnR5VG9wb2xvZ3lSZXNwb25zZSIxgtPkkwIrOgEqIiYvdjIvcGFydGllcy9leHRlcm5hbC9nZW5lcmF0ZS10b3BvbG9neWIGcHJvdG8z", [file_com_daml_ledger_api_v2_admin_object_meta, file_com_daml_ledger_api_v2_crypto, file_google_api_annotations]);
+  fileDesc("Cjtjb20vZGFtbC9sZWRnZXIvYXBpL3YyL2FkbWluL3BhcnR5X21hbmFnZW1lbnRfc2VydmljZS5wcm90bxIcY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbiIZChdHZXRQYXJ0aWNpcGFudElkUmVxdWVzdCIyChhHZXRQYXJ0aWNpcGFudElkUmVzcG9uc2USFgoOcGFydGljaXBhbnRfaWQYASABKAkiQgoRR2V0UGFydGllc1JlcXVlc3QSDwoHcGFydGllcxgBIAMoCRIcChRpZGVudGl0eV9wcm92aWRlcl9pZBgCIAEoCSJXChJHZXRQYXJ0aWVzUmVzcG9uc2USQQoNcGFydHlfZGV0YWlscxgBIAMoCzIqLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUGFydHlEZXRhaWxzInQKF0xpc3RLbm93blBhcnRpZXNSZXF1ZXN0EhIKCnBhZ2VfdG9rZW4YAiABKAkSEQoJcGFnZV9zaXplGAMgASgFEhwKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAEgASgJEhQKDGZpbHRlcl9wYXJ0eRgEIAEoCSJ2ChhMaXN0S25vd25QYXJ0aWVzUmVzcG9uc2USQQoNcGFydHlfZGV0YWlscxgBIAMoCzIqLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUGFydHlEZXRhaWxzEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSK9AQoUQWxsb2NhdGVQYXJ0eVJlcXVlc3QSFQoNcGFydHlfaWRfaGludBgBIAEoCRJACg5sb2NhbF9tZXRhZGF0YRgDIAEoCzIoLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uT2JqZWN0TWV0YRIcChRpZGVudGl0eV9wcm92aWRlcl9pZBgEIAEoCRIXCg9zeW5jaHJvbml6ZXJfaWQYBSABKAkSDwoHdXNlcl9pZBgGIAEoCUoECAIQAyJaChVBbGxvY2F0ZVBhcnR5UmVzcG9uc2USQQoNcGFydHlfZGV0YWlscxgBIAEoCzIqLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUGFydHlEZXRhaWxzIo8BChlVcGRhdGVQYXJ0eURldGFpbHNSZXF1ZXN0EkEKDXBhcnR5X2RldGFpbHMYASABKAsyKi5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLlBhcnR5RGV0YWlscxIvCgt1cGRhdGVfbWFzaxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2siXwoaVXBkYXRlUGFydHlEZXRhaWxzUmVzcG9uc2USQQoNcGFydHlfZGV0YWlscxgBIAEoCzIqLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uUGFydHlEZXRhaWxzIpUBCgxQYXJ0eURldGFpbHMSDQoFcGFydHkYASABKAkSEAoIaXNfbG9jYWwYAyABKAgSQAoObG9jYWxfbWV0YWRhdGEYBCABKAsyKC5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLk9iamVjdE1ldGESHAoUaWRlbnRpdHlfcHJvdmlkZXJfaWQYBSABKAlKBAgCEAMi5AIKHEFsbG9jYXRlRXh0ZXJuYWxQYXJ0eVJlcXVlc3QSFAoMc3luY2hyb25pemVyGAEgASgJEm0KF29uYm9hcmRpbmdfdHJhbnNhY3Rpb25zGAIgAygLMkwuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5BbGxvY2F0ZUV4dGVybmFsUGFydHlSZXF1ZXN0LlNpZ25lZFRyYW5zYWN0aW9uEkAKFW11bHRpX2hhc2hfc2lnbmF0dXJlcxgDIAMoCzIhLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuU2lnbmF0dXJlEhwKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAQgASgJGl8KEVNpZ25lZFRyYW5zYWN0aW9uEhMKC3RyYW5zYWN0aW9uGAEgASgMEjUKCnNpZ25hdHVyZXMYAiADKAsyIS5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLlNpZ25hdHVyZSIxCh1BbGxvY2F0ZUV4dGVybmFsUGFydHlSZXNwb25zZRIQCghwYXJ0eV9pZBgBIAEoCSKpAgokR2VuZXJhdGVFeHRlcm5hbFBhcnR5VG9wb2xvZ3lSZXF1ZXN0EhQKDHN5bmNocm9uaXplchgBIAEoCRISCgpwYXJ0eV9oaW50GAIgASgJEjwKCnB1YmxpY19rZXkYAyABKAsyKC5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLlNpZ25pbmdQdWJsaWNLZXkSKgoibG9jYWxfcGFydGljaXBhbnRfb2JzZXJ2YXRpb25fb25seRgEIAEoCBIpCiFvdGhlcl9jb25maXJtaW5nX3BhcnRpY2lwYW50X3VpZHMYBSADKAkSHgoWY29uZmlybWF0aW9uX3RocmVzaG9sZBgGIAEoDRIiChpvYnNlcnZpbmdfcGFydGljaXBhbnRfdWlkcxgHIAMoCSKMAQolR2VuZXJhdGVFeHRlcm5hbFBhcnR5VG9wb2xvZ3lSZXNwb25zZRIQCghwYXJ0eV9pZBgBIAEoCRIeChZwdWJsaWNfa2V5X2ZpbmdlcnByaW50GAIgASgJEh0KFXRvcG9sb2d5X3RyYW5zYWN0aW9ucxgDIAMoDBISCgptdWx0aV9oYXNoGAQgASgMMtAJChZQYXJ0eU1hbmFnZW1lbnRTZXJ2aWNlEqUBChBHZXRQYXJ0aWNpcGFudElkEjUuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5HZXRQYXJ0aWNpcGFudElkUmVxdWVzdBo2LmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uR2V0UGFydGljaXBhbnRJZFJlc3BvbnNlIiKC0+STAhwSGi92Mi9wYXJ0aWVzL3BhcnRpY2lwYW50LWlkEo4BCgpHZXRQYXJ0aWVzEi8uY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5HZXRQYXJ0aWVzUmVxdWVzdBowLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uR2V0UGFydGllc1Jlc3BvbnNlIh2C0+STAhcSFS92Mi9wYXJ0aWVzL3twYXJ0aWVzfRKWAQoQTGlzdEtub3duUGFydGllcxI1LmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uTGlzdEtub3duUGFydGllc1JlcXVlc3QaNi5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLkxpc3RLbm93blBhcnRpZXNSZXNwb25zZSITgtPkkwINEgsvdjIvcGFydGllcxKQAQoNQWxsb2NhdGVQYXJ0eRIyLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uQWxsb2NhdGVQYXJ0eVJlcXVlc3QaMy5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLkFsbG9jYXRlUGFydHlSZXNwb25zZSIWgtPkkwIQOgEqIgsvdjIvcGFydGllcxK6AQoVQWxsb2NhdGVFeHRlcm5hbFBhcnR5EjouY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5BbGxvY2F0ZUV4dGVybmFsUGFydHlSZXF1ZXN0GjsuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5BbGxvY2F0ZUV4dGVybmFsUGFydHlSZXNwb25zZSIogtPkkwIiOgEqIh0vdjIvcGFydGllcy9leHRlcm5hbC9hbGxvY2F0ZRLbAQodR2VuZXJhdGVFeHRlcm5hbFBhcnR5VG9wb2xvZ3kSQi5jb20uZGFtbC5sZWRnZXIuYXBpLnYyLmFkbWluLkdlbmVyYXRlRXh0ZXJuYWxQYXJ0eVRvcG9sb2d5UmVxdWVzdBpDLmNvbS5kYW1sLmxlZGdlci5hcGkudjIuYWRtaW4uR2VuZXJhdGVFeHRlcm5hbFBhcnR5VG9wb2xvZ3lSZXNwb25zZSIxgtPkkwIrOgEqIiYvdjIvcGFydGllcy9leHRlcm5hbC9nZW5lcmF0ZS10b3BvbG9neRK1AQoSVXBkYXRlUGFydHlEZXRhaWxzEjcuY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5VcGRhdGVQYXJ0eURldGFpbHNSZXF1ZXN0GjguY29tLmRhbWwubGVkZ2VyLmFwaS52Mi5hZG1pbi5VcGRhdGVQYXJ0eURldGFpbHNSZXNwb25zZSIsgtPkkwImOgEqMiEvdjIvcGFydGllcy97cGFydHlfZGV0YWlscy5wYXJ0eX1iBnByb3RvMw", [file_com_daml_ledger_api_v2_admin_object_meta, file_com_daml_ledger_api_v2_crypto, file_google_api_annotations, file_google_protobuf_field_mask]);
 
 /**
  * Request of GetParticipantId.
@@ -246,6 +248,57 @@ export const AllocatePartyResponseSchema: GenMessage<AllocatePartyResponse> = /*
   messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 7);
 
 /**
+ * Request of UpdatePartyDetails.
+ *
+ * @generated from message com.daml.ledger.api.v2.admin.UpdatePartyDetailsRequest
+ */
+export type UpdatePartyDetailsRequest = Message<"com.daml.ledger.api.v2.admin.UpdatePartyDetailsRequest"> & {
+  /**
+   * The party to update: its id, and the new values of the fields the mask names.
+   *
+   * @generated from field: com.daml.ledger.api.v2.admin.PartyDetails party_details = 1;
+   */
+  partyDetails?: PartyDetails | undefined;
+
+  /**
+   * The fields to update: `local_metadata` or `local_metadata.annotations` (`party`,
+   * `local_metadata.resource_version`, `is_local` and `identity_provider_id` may be named and
+   * change nothing).
+   *
+   * @generated from field: google.protobuf.FieldMask update_mask = 2;
+   */
+  updateMask?: FieldMask | undefined;
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.admin.UpdatePartyDetailsRequest.
+ * Use `create(UpdatePartyDetailsRequestSchema)` to create a new message.
+ */
+export const UpdatePartyDetailsRequestSchema: GenMessage<UpdatePartyDetailsRequest> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 8);
+
+/**
+ * Response of UpdatePartyDetails.
+ *
+ * @generated from message com.daml.ledger.api.v2.admin.UpdatePartyDetailsResponse
+ */
+export type UpdatePartyDetailsResponse = Message<"com.daml.ledger.api.v2.admin.UpdatePartyDetailsResponse"> & {
+  /**
+   * The party as updated.
+   *
+   * @generated from field: com.daml.ledger.api.v2.admin.PartyDetails party_details = 1;
+   */
+  partyDetails?: PartyDetails | undefined;
+};
+
+/**
+ * Describes the message com.daml.ledger.api.v2.admin.UpdatePartyDetailsResponse.
+ * Use `create(UpdatePartyDetailsResponseSchema)` to create a new message.
+ */
+export const UpdatePartyDetailsResponseSchema: GenMessage<UpdatePartyDetailsResponse> = /*@__PURE__*/
+  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 9);
+
+/**
  * Details of a party.
  *
  * @generated from message com.daml.ledger.api.v2.admin.PartyDetails
@@ -285,7 +338,7 @@ export type PartyDetails = Message<"com.daml.ledger.api.v2.admin.PartyDetails"> 
  * Use `create(PartyDetailsSchema)` to create a new message.
  */
 export const PartyDetailsSchema: GenMessage<PartyDetails> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 8);
+  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 10);
 
 /**
  * Request of AllocateExternalParty.
@@ -327,7 +380,7 @@ export type AllocateExternalPartyRequest = Message<"com.daml.ledger.api.v2.admin
  * Use `create(AllocateExternalPartyRequestSchema)` to create a new message.
  */
 export const AllocateExternalPartyRequestSchema: GenMessage<AllocateExternalPartyRequest> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 9);
+  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 11);
 
 /**
  * A topology transaction and its signatures.
@@ -355,7 +408,7 @@ export type AllocateExternalPartyRequest_SignedTransaction = Message<"com.daml.l
  * Use `create(AllocateExternalPartyRequest_SignedTransactionSchema)` to create a new message.
  */
 export const AllocateExternalPartyRequest_SignedTransactionSchema: GenMessage<AllocateExternalPartyRequest_SignedTransaction> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 9, 0);
+  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 11, 0);
 
 /**
  * Response of AllocateExternalParty.
@@ -376,7 +429,7 @@ export type AllocateExternalPartyResponse = Message<"com.daml.ledger.api.v2.admi
  * Use `create(AllocateExternalPartyResponseSchema)` to create a new message.
  */
 export const AllocateExternalPartyResponseSchema: GenMessage<AllocateExternalPartyResponse> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 10);
+  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 12);
 
 /**
  * Request of GenerateExternalPartyTopology.
@@ -439,7 +492,7 @@ export type GenerateExternalPartyTopologyRequest = Message<"com.daml.ledger.api.
  * Use `create(GenerateExternalPartyTopologyRequestSchema)` to create a new message.
  */
 export const GenerateExternalPartyTopologyRequestSchema: GenMessage<GenerateExternalPartyTopologyRequest> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 11);
+  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 13);
 
 /**
  * Response of GenerateExternalPartyTopology.
@@ -481,7 +534,7 @@ export type GenerateExternalPartyTopologyResponse = Message<"com.daml.ledger.api
  * Use `create(GenerateExternalPartyTopologyResponseSchema)` to create a new message.
  */
 export const GenerateExternalPartyTopologyResponseSchema: GenMessage<GenerateExternalPartyTopologyResponse> = /*@__PURE__*/
-  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 12);
+  messageDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 14);
 
 /**
  * Inspects and allocates parties on this participant.
@@ -550,6 +603,16 @@ export const PartyManagementService: GenService<{
     methodKind: "unary";
     input: typeof GenerateExternalPartyTopologyRequestSchema;
     output: typeof GenerateExternalPartyTopologyResponseSchema;
+  },
+  /**
+   * Update a party's participant-local metadata (its annotations), as the update mask says.
+   *
+   * @generated from rpc com.daml.ledger.api.v2.admin.PartyManagementService.UpdatePartyDetails
+   */
+  updatePartyDetails: {
+    methodKind: "unary";
+    input: typeof UpdatePartyDetailsRequestSchema;
+    output: typeof UpdatePartyDetailsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_com_daml_ledger_api_v2_admin_party_management_service, 0);
