@@ -49,13 +49,13 @@ describe("UpdatePartyDetails over JSON", () => {
     expect(listed.body.partyDetails.find((p: { party: string }) => p.party === alice.party)).toEqual(r.body.partyDetails);
   });
 
-  it("merges annotations: an empty value removes a key; the prefix path works; nothing to set changes nothing", async () => {
+  it("merges annotations: an empty value removes a key; the prefix path works; a no-op still bumps the version, as Canton's", async () => {
     const merged = await patch(alice.party, { localMetadata: { annotations: { team: "", region: "eu" } } }, ["local_metadata"]);
     expect(merged.status, merged.text).toBe(200);
     expect(merged.body.partyDetails.localMetadata.annotations).toEqual({ tier: "1", region: "eu" });
     const same = await patch(alice.party, { isLocal: true }, ["local_metadata", "is_local", "party", "identity_provider_id"]);
     expect(same.status, same.text).toBe(200);
-    expect(same.body.partyDetails).toEqual(merged.body.partyDetails);
+    expect(same.body.partyDetails.localMetadata).toEqual({ annotations: { tier: "1", region: "eu" }, resourceVersion: String(Number(merged.body.partyDetails.localMetadata.resourceVersion) + 1) });
   });
 
   it("checks the resource version when the request names one", async () => {
@@ -83,24 +83,60 @@ describe("UpdatePartyDetails over JSON", () => {
       expect(r.status, JSON.stringify(paths)).toBe(400);
       expect(r.body).toMatchObject(invalid(reason));
     }
+    const argument = (reason: string) => ({ code: "INVALID_ARGUMENT", cause: `The submitted request has invalid arguments: ${reason}` });
+    for (const [details, reason] of [
+      [{ identityProviderId: "idp-1" }, "Provided identity_provider_id idp-1 has not been found."],
+      [{ localMetadata: { annotations: { "": "x" } } }, "Key name segment '' has invalid syntax"],
+      [{ localMetadata: { annotations: { "a/b/c": "x" } } }, "Key 'a/b/c' contains more than one forward slash ('/') character"],
+      [{ localMetadata: { annotations: { "-bad.example/k": "x" } } }, "Key prefix segment '-bad.example' has invalid syntax"],
+      [{ localMetadata: { annotations: { ["k".repeat(64)]: "x" } } }, `Key name segment '${"k".repeat(50)}...' exceeds maximum length of 63 characters`],
+      [{ localMetadata: { annotations: { blob: "x".repeat(300_000) } } }, "annotations from field 'party_details.local_metadata.annotations' are larger than the limit of 256kb"],
+    ] as const) {
+      const r = await patch(alice.party, details as Details, ["local_metadata"]);
+      expect(r.status, reason).toBe(400);
+      expect(r.body).toMatchObject(argument(reason));
+    }
+    const badVersion = await patch(alice.party, { localMetadata: { resourceVersion: "abc", annotations: { y: "2" } } }, ["local_metadata"]);
+    expect([badVersion.status, badVersion.body.code]).toEqual([400, "INVALID_FIELD"]);
     const ghost = alice.party.replace(/^[^:]+/, "up-nobody");
     const unknown = await patch(ghost, { localMetadata: { annotations: { y: "2" } } }, ["local_metadata"]);
-    expect([unknown.status, unknown.body.code, unknown.body.cause]).toEqual([404, "PARTY_NOT_FOUND", `Party: '${ghost}' was not found when updating a party`]);
+    expect([unknown.status, unknown.body.code, unknown.body.cause]).toEqual([404, "PARTY_NOT_FOUND", `Party: '${ghost}' was not found when updating a party record`]);
     expect((await patch(alice.party, { localMetadata: { annotations: { y: "2" } } }, ["local_metadata"], alice.token)).status).toBe(403);
     expect((await patch("not a party", { localMetadata: { annotations: { y: "2" } } }, ["local_metadata"])).status).toBe(400);
     const mismatch = await s.json("PATCH", `/v2/parties/${encodeURIComponent(alice.party)}`, { partyDetails: { party: bob.party, localMetadata: { annotations: { y: "2" } } }, updateMask: { paths: ["local_metadata"] } }, admin);
     expect(mismatch.status).toBe(400);
-    const big = await patch(alice.party, { localMetadata: { annotations: { blob: "x".repeat(300_000) } } }, ["local_metadata.annotations"]);
-    expect([big.status, big.body.code]).toEqual([400, "MAX_PARTY_DETAILS_ANNOTATIONS_SIZE_EXCEEDED"]);
+    // is_local is checked before the version, as Canton does.
+    const both = await patch(alice.party, { isLocal: false, localMetadata: { resourceVersion: "999" } }, ["is_local"]);
+    expect([both.status, both.body.code]).toEqual([400, "INVALID_PARTY_DETAILS_UPDATE_REQUEST"]);
     expect(await read(alice.party)).toEqual(before);
     expect((await read(bob.party)).localMetadata.annotations).toEqual({});
   });
 
-  it("refuses a new party whose annotations are over the limit, allocating nothing", async () => {
-    const r = await s.json("POST", "/v2/parties", { partyIdHint: "up-big", localMetadata: { annotations: { blob: "x".repeat(300_000) } } }, admin);
-    expect([r.status, r.body.code]).toEqual([400, "MAX_PARTY_DETAILS_ANNOTATIONS_SIZE_EXCEEDED"]);
+  it("refuses an update whose merged annotations pass 256 KB, though each request is under it", async () => {
+    const first = await patch(bob.party, { localMetadata: { annotations: { a: "x".repeat(200_000) } } }, ["local_metadata.annotations"]);
+    expect(first.status, first.text).toBe(200);
+    const second = await patch(bob.party, { localMetadata: { annotations: { b: "x".repeat(200_000) } } }, ["local_metadata.annotations"]);
+    expect([second.status, second.body.code, second.body.cause]).toEqual([400, "MAX_PARTY_DETAILS_ANNOTATIONS_SIZE_EXCEEDED", `Maximum annotations size for party '${bob.party}' has been exceeded`]);
+    expect(await read(bob.party)).toEqual(first.body.partyDetails);
+    // Removing a key frees its room.
+    const swapped = await patch(bob.party, { localMetadata: { annotations: { a: "", b: "x".repeat(200_000) } } }, ["local_metadata.annotations"]);
+    expect(Object.keys(swapped.body.partyDetails.localMetadata.annotations)).toEqual(["b"]);
+    expect((await patch(bob.party, { localMetadata: { annotations: { b: "" } } }, ["local_metadata.annotations"])).body.partyDetails.localMetadata.annotations).toEqual({});
+  });
+
+  it("refuses a new party whose annotations are over the limit, badly keyed or empty-valued, allocating nothing", async () => {
+    for (const [annotations, reason] of [
+      [{ blob: "x".repeat(300_000) }, "annotations from field 'local_metadata.annotations' are larger than the limit of 256kb"],
+      [{ "not a key": "x" }, "Key name segment 'not a key' has invalid syntax"],
+      [{ k: "" }, "The value of an annotation is empty for key: 'k'"],
+    ] as const) {
+      const r = await s.json("POST", "/v2/parties", { partyIdHint: "up-refused", localMetadata: { annotations } }, admin);
+      expect([r.status, r.body.code, r.body.cause]).toEqual([400, "INVALID_ARGUMENT", `The submitted request has invalid arguments: ${reason}`]);
+    }
     const listed = await s.json("GET", "/v2/parties?pageSize=1000", undefined, admin);
-    expect(listed.body.partyDetails.some((p: { party: string }) => p.party.startsWith("up-big::"))).toBe(false);
+    expect(listed.body.partyDetails.some((p: { party: string }) => p.party.startsWith("up-refused::"))).toBe(false);
+    const ok = await s.json("POST", "/v2/parties", { partyIdHint: "up-keyed", localMetadata: { annotations: { "ccwallet.example.com/team": "blue", "a.b-c_d": "1" } } }, admin);
+    expect(ok.status, ok.text).toBe(200);
   });
 });
 

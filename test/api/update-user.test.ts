@@ -89,7 +89,11 @@ describe("UpdateUser over JSON", () => {
     const mismatch = await s.json("PATCH", `/v2/users/${alice.user}`, { user: { id: bob.user, primaryParty: bob.party }, updateMask: { paths: ["primary_party"] } }, admin);
     expect(mismatch.status).toBe(400);
     const big = await patch(alice.user, { metadata: { annotations: { blob: "x".repeat(300_000) } } }, ["metadata.annotations"]);
-    expect([big.status, big.body.code]).toEqual([400, "MAX_USER_ANNOTATIONS_SIZE_EXCEEDED"]);
+    expect([big.status, big.body.code, big.body.cause]).toEqual([400, "INVALID_ARGUMENT", "The submitted request has invalid arguments: annotations from field 'user.metadata.annotations' are larger than the limit of 256kb"]);
+    const badKey = await patch(alice.user, { metadata: { annotations: { "a/b/c": "x" } } }, ["metadata.annotations"]);
+    expect([badKey.status, badKey.body.code]).toEqual([400, "INVALID_ARGUMENT"]);
+    const badVersion = await patch(alice.user, { metadata: { resourceVersion: "abc", annotations: { x: "1" } } }, ["metadata.annotations"]);
+    expect([badVersion.status, badVersion.body.code]).toEqual([400, "INVALID_FIELD"]);
     const self = await s.json("PATCH", "/v2/users/participant_admin", { user: { id: "participant_admin", isDeactivated: true }, updateMask: { paths: ["is_deactivated"] } }, admin);
     expect([self.status, self.body.cause]).toEqual([400, expect.stringContaining("Requesting user cannot self-deactivate")]);
     expect(await read(alice.user)).toEqual(before);

@@ -11,7 +11,7 @@ import { allocateExternalParty, generateExternalPartyTopology } from "./external
 import { guard } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";
 import { partyUpdatePaths, updatedParty } from "./party-update.js";
-import { annotationsBytes, MAX_ANNOTATIONS_BYTES } from "./update-mask.js";
+import { checkAnnotations, checkResourceVersion } from "./object-meta.js";
 import { MAX_PAGE_SIZE } from "./version-service.js";
 
 const partyDetails = (p: PartyRecord) => ({
@@ -62,9 +62,9 @@ export function partyManagementService(api: LedgerApi): ServiceImpl<typeof Party
         if (req.synchronizerId && req.synchronizerId !== api.identity.synchronizerId) {
           throw errors.invalidField("synchronizer_id", `${req.synchronizerId} is not the synchronizer this participant is connected to`);
         }
+        checkAnnotations(req.localMetadata?.annotations ?? {}, false, "local_metadata.annotations");
         if (req.userId && !(await api.store.user(req.userId))) throw errors.userNotFound(req.userId);
         const party = partyIdFor(req.partyIdHint || `party-${randomHex(8)}`, api.namespace);
-        if (annotationsBytes(req.localMetadata?.annotations ?? {}) > MAX_ANNOTATIONS_BYTES) throw errors.partyAnnotationsTooLarge(party);
         const record: PartyRecord = {
           party,
           isLocal: true,
@@ -85,15 +85,15 @@ export function partyManagementService(api: LedgerApi): ServiceImpl<typeof Party
         if (!d) throw errors.missingField("party_details");
         if (d.party === "") throw errors.missingField("party");
         if (!isPartyId(d.party)) throw errors.invalidField("party", `Invalid party id ${JSON.stringify(d.party)}`);
+        const meta = d.localMetadata;
+        checkResourceVersion(meta?.resourceVersion ?? "", "party_details.local_metadata.resource_version");
+        checkAnnotations(meta?.annotations ?? {}, true, "party_details.local_metadata.annotations");
+        // The default identity provider is this node's only one.
+        if (d.identityProviderId !== "") throw errors.invalidArgument(`The submitted request has invalid arguments: Provided identity_provider_id ${d.identityProviderId} has not been found.`);
         const paths = partyUpdatePaths(d.party, req.updateMask?.paths ?? []);
-        const asked = d.localMetadata?.resourceVersion ?? "";
-        const changes = { isLocal: d.isLocal, annotations: d.localMetadata?.annotations ?? {} };
-        const party = await api.store.updateParty(d.party, (held) => {
-          // Concurrent change control is optional: only a request naming a version is checked.
-          if (asked !== "" && asked !== held.localMetadata.resourceVersion) throw errors.concurrentPartyUpdate(d.party);
-          return updatedParty(held, paths, changes);
-        });
-        if (!party) throw errors.partyNotFound(d.party, "updating a party");
+        const changes = { isLocal: d.isLocal, annotations: meta?.annotations ?? {}, resourceVersion: meta?.resourceVersion ?? "" };
+        const party = await api.store.updateParty(d.party, (held) => updatedParty(held, paths, changes));
+        if (!party) throw errors.partyNotFound(d.party, "updating a party record");
         return { partyDetails: partyDetails(party) };
       }),
     generateExternalPartyTopology: (req, ctx) => guard(api.log, () => generateExternalPartyTopology(api, req, ctx)),

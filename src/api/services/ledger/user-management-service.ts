@@ -15,7 +15,7 @@ import type { Store } from "../../../ledger/store-port.js";
 import { authenticate } from "./authenticate.js";
 import { guard } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";
-import { annotationsBytes, MAX_ANNOTATIONS_BYTES } from "./update-mask.js";
+import { checkAnnotations, checkResourceVersion } from "./object-meta.js";
 import { updatedUser, userUpdatePaths } from "./user-update.js";
 import { MAX_PAGE_SIZE } from "./version-service.js";
 
@@ -98,7 +98,7 @@ function userFromProto(u: User | undefined): Omit<UserRecord, "rights"> {
   if (!u) throw errors.missingField("user");
   const id = checkUserId(u.id);
   checkPrimaryParty(u.primaryParty);
-  if (annotationsBytes(u.metadata?.annotations ?? {}) > MAX_ANNOTATIONS_BYTES) throw errors.userAnnotationsTooLarge(id);
+  checkAnnotations(u.metadata?.annotations ?? {}, false, "user.metadata.annotations");
   return {
     id,
     primaryParty: u.primaryParty,
@@ -138,6 +138,8 @@ export function userManagementService(api: LedgerApi): ServiceImpl<typeof UserMa
         const u = req.user;
         if (!u) throw errors.missingField("user");
         const id = checkUserId(u.id);
+        checkResourceVersion(u.metadata?.resourceVersion ?? "", "user.metadata.resource_version");
+        checkAnnotations(u.metadata?.annotations ?? {}, true, "user.metadata.annotations");
         const paths = userUpdatePaths(id, req.updateMask?.paths ?? []);
         checkPrimaryParty(u.primaryParty);
         // As deleting itself: an administrator locking itself out is refused (Canton's check).

@@ -9,7 +9,8 @@
  */
 import { errors } from "../../../ledger/errors.js";
 import type { UserRecord } from "../../../ledger/records.js";
-import { annotationsBytes, maskPaths, MAX_ANNOTATIONS_BYTES, mergedAnnotations, nextResourceVersion, takes, type MaskPaths } from "./update-mask.js";
+import { annotationsBytes, MAX_ANNOTATIONS_BYTES, mergedAnnotations, nextResourceVersion } from "./object-meta.js";
+import { maskPaths, takes, type MaskPaths } from "./update-mask.js";
 
 /** The fields of `User` an update path may name, as paths of field names. */
 const FIELDS = ["id", "primary_party", "is_deactivated", "metadata.annotations", "metadata.resource_version", "identity_provider_id"] as const;
