@@ -126,11 +126,11 @@ const make =
 /** Named constructors for the errors the ledger raises; the code ids are Canton's. */
 export const errors = {
   invalidArgument: make("INVALID_ARGUMENT", Category.InvalidIndependentOfSystemState),
+  /** Canton's RequestValidationErrors.InvalidArgument: INVALID_ARGUMENT with its fixed lead-in. */
+  invalidRequest: (reason: string) =>
+    make("INVALID_ARGUMENT", Category.InvalidIndependentOfSystemState)(`The submitted request has invalid arguments: ${reason}`),
   /** A Daml value (or the protobuf carrying it) nested past the limit Canton enforces. */
-  valueTooDeep: (maxNesting: number) =>
-    make("INVALID_ARGUMENT", Category.InvalidIndependentOfSystemState)(
-      `The submitted request has invalid arguments: Provided value exceeds maximum nesting level of ${maxNesting}`,
-    ),
+  valueTooDeep: (maxNesting: number) => errors.invalidRequest(`Provided value exceeds maximum nesting level of ${maxNesting}`),
   invalidField: (field: string, message: string) =>
     make("INVALID_FIELD", Category.InvalidIndependentOfSystemState)(
       `The submitted command has a field with invalid value: Invalid field ${field}: ${message}`,
@@ -283,10 +283,7 @@ export const errors = {
     make("CONCURRENT_PARTY_DETAILS_UPDATE_DETECTED", Category.ContentionOnSharedResources)(`Update operation for party '${party}' failed due to a concurrent update to the same party`, { party }),
   partyAnnotationsTooLarge: (party: string) =>
     make("MAX_PARTY_DETAILS_ANNOTATIONS_SIZE_EXCEEDED", Category.InvalidGivenCurrentSystemStateOther)(`Maximum annotations size for party '${party}' has been exceeded`, { party }),
-  partyAlreadyExists: (id: string) =>
-    make("INVALID_ARGUMENT", Category.InvalidIndependentOfSystemState)(
-      `The submitted request has invalid arguments: Party already exists: party ${id} is already allocated on this node`,
-    ),
+  partyAlreadyExists: (id: string) => errors.invalidRequest(`Party already exists: party ${id} is already allocated on this node`),
   unauthenticated: (why: string) =>
     make("UNAUTHENTICATED", Category.AuthInterceptorInvalidAuthenticationCredentials)(
       `The command is missing a (valid) JWT token: ${why}`,

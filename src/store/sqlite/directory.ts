@@ -64,11 +64,7 @@ export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
     return allRecords<PartyRecord>(this.stmts.parties, pageToken, pageSize);
   }
   async updateParty(party: string, change: (party: PartyRecord) => PartyRecord): Promise<PartyRecord | undefined> {
-    try {
-      return await this.writes.run(() => this.rewrite(this.stmts.party, this.stmts.putParty, party, change));
-    } finally {
-      this.knownParties.delete(party);
-    }
+    return this.writeThrough(this.knownParties, party, () => this.rewrite(this.stmts.party, this.stmts.putParty, party, change));
   }
 
   async addUser(user: UserRecord): Promise<boolean> {
@@ -114,12 +110,16 @@ export class SqliteDirectory implements PartyStore, UserStore, SettingsStore {
       .immediate();
   }
 
-  /** A write of a user, which its cached record must not outlive (a read may cache it meanwhile). */
-  private async writeUser<T>(id: string, write: () => T): Promise<T> {
+  private writeUser<T>(id: string, write: () => T): Promise<T> {
+    return this.writeThrough(this.knownUsers, id, write);
+  }
+
+  /** A write of a user or a party, which its cached record must not outlive (a read may cache it meanwhile). */
+  private async writeThrough<T>(known: Map<string, unknown>, id: string, write: () => T): Promise<T> {
     try {
       return await this.writes.run(write);
     } finally {
-      this.knownUsers.delete(id);
+      known.delete(id);
     }
   }
 

@@ -71,7 +71,8 @@ export function walletAutomationSteps(
  * looks only after a command or counter changed, or when a failed command may be tried again.
  */
 function sendTransferCommands(deps: WalletDeps): AutomationStep {
-  // Parties never change once added: whether a known sender is external is asked of the store once.
+  // A party's hosting never changes once added (an update changes only its annotations): whether a
+  // known sender is external is asked of the store once.
   const external = new Map<string, boolean>();
   const open = async () => {
     const entries = await deps.transferCommands.openCommands();

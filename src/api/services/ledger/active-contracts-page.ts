@@ -47,7 +47,7 @@ interface Position {
 /** Contracts read from the store at most at once when the format leaves some out. */
 const MAX_READ = 1000;
 
-const invalidToken = () => errors.invalidArgument("The submitted request has invalid arguments: Invalid page token");
+const invalidToken = () => errors.invalidRequest("Invalid page token");
 
 function formatDigest(req: GetActiveContractsPageRequest): string {
   const bytes = req.eventFormat ? toBinary(EventFormatSchema, req.eventFormat) : new Uint8Array(0);

@@ -14,7 +14,7 @@ const KEY_SEGMENT = /^([a-zA-Z0-9]+[a-zA-Z0-9.\-_]*)?[a-zA-Z0-9]+$/;
 const NAME = "([a-zA-Z0-9]+[a-zA-Z0-9-]*)?[a-zA-Z0-9]+";
 const DNS_SUBDOMAIN = new RegExp(`^(${NAME}[.])*${NAME}$`);
 
-const invalid = (reason: string) => errors.invalidArgument(`The submitted request has invalid arguments: ${reason}`);
+const invalid = errors.invalidRequest;
 
 /**
  * A request's annotations, checked as Canton checks them before anything is read: the size of
@@ -56,10 +56,13 @@ export const annotationsBytes = (a: Readonly<Record<string, string>>): number =>
 
 /** A resource version a request names ("" for none), checked to be a number as Canton parses it. */
 export function checkResourceVersion(version: string, field: string): void {
-  if (version !== "" && !(/^-?\d{1,19}$/.test(version) && BigInt(version) >= -(2n ** 63n) && BigInt(version) < 2n ** 63n)) {
+  if (version !== "" && !isLong(version)) {
     throw errors.invalidField(field, `Invalid resource version number: '${shorten(version)}'`);
   }
 }
+
+/** A 64-bit signed integer in decimal, as Scala's `toLong` reads one. */
+const isLong = (s: string): boolean => /^-?\d{1,19}$/.test(s) && BigInt(s) >= -(2n ** 63n) && BigInt(s) < 2n ** 63n;
 
 /** The version after `version` (a counter; anything else starts it again at 1). */
 export const nextResourceVersion = (version: string): string => String(/^\d{1,30}$/.test(version) ? BigInt(version) + 1n : 1n);

@@ -24,7 +24,7 @@ type PackageDetails = MessageInitShape<typeof PackageDetailsSchema>;
 /** Reads the DAR and stores each of its packages not stored yet. */
 export async function uploadDar(api: LedgerApi, req: UploadDarFileRequest): Promise<void> {
   if (req.darFile.length === 0) throw errors.missingField("dar_file");
-  if (req.darFile.length > api.maxDarBytes) throw errors.invalidArgument(`The submitted request has invalid arguments: the DAR has ${req.darFile.length} bytes, more than the limit of ${api.maxDarBytes}`);
+  if (req.darFile.length > api.maxDarBytes) throw errors.invalidRequest(`the DAR has ${req.darFile.length} bytes, more than the limit of ${api.maxDarBytes}`);
   if (req.synchronizerId !== "" && req.synchronizerId !== api.identity.synchronizerId) throw errors.invalidPrescribedSynchronizer(req.synchronizerId);
   const dar = readDar(req.darFile);
   const knownSince = api.clock.now();

@@ -13,6 +13,6 @@ export function encodePageToken(lastId: string): string {
 export function decodePageToken(token: string): string {
   if (token === "") return "";
   const id = /^[A-Za-z0-9_-]+$/.test(token) ? Buffer.from(token, "base64url").toString("utf8") : "";
-  if (id === "" || encodePageToken(id) !== token) throw errors.invalidArgument("The submitted request has invalid arguments: Invalid page token");
+  if (id === "" || encodePageToken(id) !== token) throw errors.invalidRequest("Invalid page token");
   return id;
 }

@@ -89,7 +89,7 @@ export function partyManagementService(api: LedgerApi): ServiceImpl<typeof Party
         checkResourceVersion(meta?.resourceVersion ?? "", "party_details.local_metadata.resource_version");
         checkAnnotations(meta?.annotations ?? {}, true, "party_details.local_metadata.annotations");
         // The default identity provider is this node's only one.
-        if (d.identityProviderId !== "") throw errors.invalidArgument(`The submitted request has invalid arguments: Provided identity_provider_id ${d.identityProviderId} has not been found.`);
+        if (d.identityProviderId !== "") throw errors.invalidRequest(`Provided identity_provider_id ${d.identityProviderId} has not been found.`);
         const paths = partyUpdatePaths(d.party, req.updateMask?.paths ?? []);
         const changes = { isLocal: d.isLocal, annotations: meta?.annotations ?? {}, resourceVersion: meta?.resourceVersion ?? "" };
         const party = await api.store.updateParty(d.party, (held) => updatedParty(held, paths, changes));
