@@ -20,6 +20,7 @@ import type { Choice, InterfaceChoice, InterfaceDef, Template, TemplateRef, Upda
 import { qualifiedId } from "./template.js";
 import { compareLedgerTime, UNBOUNDED, type TimeBounds, type TimeComparison } from "./time-bounds.js";
 import { isTemplate, updateContextOf } from "./update-context.js";
+import { extend } from "../util/extend.js";
 
 export interface ContractReader {
   activeContract(contractId: string): Promise<ContractRecord | undefined>;
@@ -57,7 +58,7 @@ export async function interpret(
   } catch (e) {
     throw asLedgerError(e);
   }
-  return { ...run.result(), results };
+  return extend(run.result(), { results });
 }
 
 function asLedgerError(e: unknown): LedgerError {
@@ -368,7 +369,8 @@ class Interpretation {
 
   /** The context a choice body runs with: its effects bound to its authorizers and witnesses. */
   private context(authorizers: ReadonlySet<string>, witnesses: readonly string[]): UpdateContext {
-    // Methods, not arrows (see update-context.ts), so `this` is the interpretation's `self`.
+    // Methods, not arrow properties: tsx (esbuild's keepNames) wraps each named arrow in a `name`
+    // redefinition at creation, which cost a choice as much as its body's own work.
     const self = this;
     return updateContextOf({
       readTime() {

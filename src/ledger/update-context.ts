@@ -28,60 +28,67 @@ export interface ChoiceEffects {
   lookupByKey(template: Template<unknown>, key: unknown): Promise<ContractId | null>;
 }
 
-// Methods, not arrow properties, here and in the interpreter's effects: one context is built per
-// choice, and tsx (esbuild's keepNames) wraps each named arrow in a `name` redefinition at
-// creation, which cost a choice as much as its body's own work.
+/**
+ * The context of one choice body. A class, so that its methods and its `ledgerTime` getter live
+ * once on the prototype: V8 makes each object of a literal with a getter a dictionary of its own,
+ * and scavenges promoted those objects with all their closures held, each choice's whole
+ * interpretation included (docs/decisions.md, session 21).
+ */
+class BoundContext implements UpdateContext {
+  constructor(private readonly effects: ChoiceEffects) {}
+
+  get ledgerTime(): bigint {
+    return this.effects.readTime();
+  }
+  isLedgerTimeLT(time: bigint): boolean {
+    return this.effects.compareTime("LT", time);
+  }
+  isLedgerTimeLE(time: bigint): boolean {
+    return this.effects.compareTime("LE", time);
+  }
+  isLedgerTimeGT(time: bigint): boolean {
+    return this.effects.compareTime("GT", time);
+  }
+  isLedgerTimeGE(time: bigint): boolean {
+    return this.effects.compareTime("GE", time);
+  }
+  async fetch<P>(template: TemplateRef<P>, cid: string): Promise<P> {
+    const live = await this.effects.fetch(cid);
+    if (!isTemplate(live.template, template as TemplateRef<unknown>)) {
+      throw errors.interpretation(`Contract ${cid} is of template ${live.record.templateId}, expected ${qualifiedId(template.id)}`);
+    }
+    return live.payload as P;
+  }
+  async fetchInterface<V>(iface: InterfaceDef<V>, cid: string): Promise<{ view: V; template: Template<unknown> }> {
+    const live = await this.effects.fetch(cid, iface as InterfaceDef<unknown>);
+    const impl = live.template.interfaces.find((i) => i.iface === (iface as unknown));
+    if (!impl) throw errors.interpretation(`Contract ${cid} does not implement ${qualifiedId(iface.id)}`);
+    return { view: impl.view(live.payload) as V, template: live.template };
+  }
+  create<P>(template: Template<P>, payload: P): Promise<ContractId> {
+    return this.effects.create(template as Template<unknown>, payload);
+  }
+  async exercise<P, A, R>(template: TemplateRef<P>, cid: string, choice: Choice<P, A, R>, arg: A): Promise<R> {
+    return (await this.effects.exercise(template as TemplateRef<unknown>, cid, choice as Choice<unknown>, arg)) as R;
+  }
+  async exerciseInterface<V, A, R>(iface: InterfaceDef<V>, cid: string, choice: InterfaceChoice<V, A, R>, arg: A): Promise<R> {
+    return (await this.effects.exerciseInterface(iface as InterfaceDef<unknown>, cid, choice as InterfaceChoice<unknown>, arg)) as R;
+  }
+  async archive<P>(template: Template<P>, cid: string): Promise<void> {
+    const tpl = template as Template<unknown>;
+    await this.effects.exercise(tpl, cid, tpl.archive as Choice<unknown>, {});
+  }
+  async lookupByKey<P, K>(template: Template<P, K>, key: K): Promise<ContractId | null> {
+    if (!template.key) throw errors.interpretation(`${qualifiedId(template.id)} has no key`);
+    return this.effects.lookupByKey(template as Template<unknown>, key);
+  }
+  require(condition: boolean, message: string): void {
+    if (!condition) throw errors.interpretation(message);
+  }
+}
+
 export function updateContextOf(effects: ChoiceEffects): UpdateContext {
-  return {
-    get ledgerTime() {
-      return effects.readTime();
-    },
-    isLedgerTimeLT(time) {
-      return effects.compareTime("LT", time);
-    },
-    isLedgerTimeLE(time) {
-      return effects.compareTime("LE", time);
-    },
-    isLedgerTimeGT(time) {
-      return effects.compareTime("GT", time);
-    },
-    isLedgerTimeGE(time) {
-      return effects.compareTime("GE", time);
-    },
-    async fetch<P>(template: TemplateRef<P>, cid: string): Promise<P> {
-      const live = await effects.fetch(cid);
-      if (!isTemplate(live.template, template as TemplateRef<unknown>)) {
-        throw errors.interpretation(`Contract ${cid} is of template ${live.record.templateId}, expected ${qualifiedId(template.id)}`);
-      }
-      return live.payload as P;
-    },
-    async fetchInterface<V>(iface: InterfaceDef<V>, cid: string) {
-      const live = await effects.fetch(cid, iface as InterfaceDef<unknown>);
-      const impl = live.template.interfaces.find((i) => i.iface === (iface as unknown));
-      if (!impl) throw errors.interpretation(`Contract ${cid} does not implement ${qualifiedId(iface.id)}`);
-      return { view: impl.view(live.payload) as V, template: live.template };
-    },
-    create<P>(template: Template<P>, payload: P) {
-      return effects.create(template as Template<unknown>, payload);
-    },
-    async exercise<P, A, R>(template: TemplateRef<P>, cid: string, choice: Choice<P, A, R>, arg: A) {
-      return (await effects.exercise(template as TemplateRef<unknown>, cid, choice as Choice<unknown>, arg)) as R;
-    },
-    async exerciseInterface<V, A, R>(iface: InterfaceDef<V>, cid: string, choice: InterfaceChoice<V, A, R>, arg: A) {
-      return (await effects.exerciseInterface(iface as InterfaceDef<unknown>, cid, choice as InterfaceChoice<unknown>, arg)) as R;
-    },
-    async archive<P>(template: Template<P>, cid: string): Promise<void> {
-      const tpl = template as Template<unknown>;
-      await effects.exercise(tpl, cid, tpl.archive as Choice<unknown>, {});
-    },
-    async lookupByKey<P, K>(template: Template<P, K>, key: K) {
-      if (!template.key) throw errors.interpretation(`${qualifiedId(template.id)} has no key`);
-      return effects.lookupByKey(template as Template<unknown>, key);
-    },
-    require(condition: boolean, message: string): void {
-      if (!condition) throw errors.interpretation(message);
-    },
-  };
+  return new BoundContext(effects);
 }
 
 /** Whether a contract's template is the one a choice body names (the template itself, or a ref by id). */
