@@ -69,6 +69,7 @@ import {
   type WalletInstaller,
 } from "./wallet/index.js";
 import { WalletUsers } from "./wallet/support/wallet-users.js";
+import { extend } from "./util/extend.js";
 
 export const LEDGER_API_VERSION = "3.4.12";
 
@@ -223,7 +224,18 @@ async function startApps(api: LedgerApi, config: Config, parts: ServerParts, log
   const validator = await bootstrapValidatorOperator(onboarding);
   const { preapprovalLifetime, renewalDuration } = config.automation.transferPreapproval;
   const preapprovals = { lifetimeMicros: BigInt(preapprovalLifetime) * 1000n, renewWithinMicros: BigInt(renewalDuration) * 1000n };
-  const wallet: WalletDeps = { ...onboarding, client, clock, dso, validator, preapprovals, network: new NetworkCache(client, dso, ledger.feed), holdings: new HoldingsIndex(ledger.feed, store, dso), history: new HistoryIndex(ledger.feed, store), offers: OfferIndex.start(ledger.feed, store), transferCommands: new TransferCommandIndex(ledger.feed, store) };
+  const wallet: WalletDeps = extend(onboarding, {
+    client,
+    clock,
+    dso,
+    validator,
+    preapprovals,
+    network: new NetworkCache(client, dso, ledger.feed),
+    holdings: new HoldingsIndex(ledger.feed, store, dso),
+    history: new HistoryIndex(ledger.feed, store),
+    offers: OfferIndex.start(ledger.feed, store),
+    transferCommands: new TransferCommandIndex(ledger.feed, store),
+  });
   // The automation acts for every onboarded wallet (the operator's is one of them).
   const walletParties = () => wallet.users.walletParties();
   const network = await startNetwork({
@@ -304,7 +316,7 @@ function createListeners(
   }
   const grpcSessions = trackSessions(grpcServer);
   const gateway = createGateway({
-    services: [...ledgerApi, ...walletApi.map((s) => ({ ...s, dialect: "splice" as const }))],
+    services: [...ledgerApi, ...walletApi.map((s) => (extend(s, { dialect: "splice" as const })))],
     registry: api.registry,
     listMaxElements: config.httpListMaxElements,
     listMaxBytes: config.httpListMaxBytes,

@@ -5,6 +5,7 @@
  */
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
 import { errors, type LedgerError } from "../ledger/errors.js";
+import { extend } from "../util/extend.js";
 
 export interface AuthOptions {
   /** HS256 shared secret (raw bytes). */
@@ -65,9 +66,9 @@ async function verifyToken(token: string, options: AuthOptions, jwks: JWTVerifyG
   try {
     const { payload } =
       header.alg === "HS256" && options.secret
-        ? await jwtVerify(token, options.secret, { ...verifyOptions, algorithms: ["HS256"] })
+        ? await jwtVerify(token, options.secret, extend(verifyOptions, { algorithms: ["HS256"] }))
         : jwks && (header.alg === "RS256" || header.alg === "ES256")
-          ? await jwtVerify(token, jwks, { ...verifyOptions, algorithms: ["RS256", "ES256"] })
+          ? await jwtVerify(token, jwks, extend(verifyOptions, { algorithms: ["RS256", "ES256"] }))
           : reject(`algorithm ${String(header.alg)} is not accepted`);
     if (typeof payload.sub !== "string" || payload.sub.length === 0) throw errors.unauthenticated("token has no sub (user id)");
     if (options.audience === undefined && !forThisLedger(payload, options.participantId)) {

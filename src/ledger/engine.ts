@@ -16,6 +16,7 @@ import type { TemplateRegistry } from "./registry.js";
 import { TransactionFeed } from "./transaction-feed.js";
 import type { TrafficCharge, TrafficPort } from "./traffic-port.js";
 import { nearestWithin, type TimeBounds } from "./time-bounds.js";
+import { extend } from "../util/extend.js";
 
 export interface LedgerOptions {
   readonly store: Store;
@@ -118,7 +119,7 @@ export class Ledger {
 
   /** A ledger over `store` whose feed starts at the store's current end. */
   static async open(options: Omit<LedgerOptions, "feed">, onFeedError?: (error: unknown) => void): Promise<Ledger> {
-    return new Ledger({ ...options, feed: await TransactionFeed.open(options.store, onFeedError) });
+    return new Ledger(extend(options, { feed: await TransactionFeed.open(options.store, onFeedError) }));
   }
 
   /**
@@ -209,13 +210,15 @@ export class Ledger {
     const charge = this.traffic ? await this.traffic.charge(unpaid, submission.userId, pinned?.signatures ?? 0) : undefined;
     if (charge instanceof LedgerError) return this.refusal(submission, base, dedup, pinned?.updateId, charge);
     const paid = charge ? { paidTrafficCost: charge.cost } : {};
-    const transaction: Omit<TransactionRecord, "offset"> = { ...unpaid, ...paid };
-    const completion: Omit<CompletionRecord, "offset"> = {
-      ...base,
-      ...paid,
-      updateId,
-      status: { code: 0, message: "", errorCode: "", category: 0, context: {}, resources: [], correlationId: submission.submissionId },
-    };
+    const transaction: Omit<TransactionRecord, "offset"> = extend(unpaid, paid);
+    const completion: Omit<CompletionRecord, "offset"> = extend(
+      base,
+      paid,
+      {
+        updateId,
+        status: { code: 0, message: "", errorCode: "", category: 0, context: {}, resources: [], correlationId: submission.submissionId },
+      },
+    );
     return this.commit(submission, base, dedup, interpreted, transaction, completion, charge);
   }
 
@@ -240,12 +243,12 @@ export class Ledger {
         archives: interpreted.archives,
         // Created at the transaction's ledger time: a signed transaction's own preparation ran at
         // its preparation time, and the streams give its contracts the time it commits at.
-        creates: interpreted.creates.map((c) => ({ ...c, createUpdateId: updateId, createdAt: transaction.effectiveAt })),
+        creates: interpreted.creates.map((c) => (extend(c, { createUpdateId: updateId, createdAt: transaction.effectiveAt }))),
         transaction,
         completion,
         onConflict: (conflict) => {
           conflictError = conflictErrorOf(conflict, dedup.changeKey);
-          return { ...base, status: statusOf(conflictError, submission.submissionId) };
+          return extend(base, { status: statusOf(conflictError, submission.submissionId) });
         },
       });
     } catch (e) {
@@ -258,17 +261,17 @@ export class Ledger {
     await charge?.settle(result.kind === "committed", result.offset);
     if (result.kind === "committed") {
       const offset = result.offset;
-      return { kind: "committed", transaction: { ...transaction, offset }, completion: { ...completion, offset }, results: interpreted.results };
+      return { kind: "committed", transaction: extend(transaction, { offset }), completion: extend(completion, { offset }), results: interpreted.results };
     }
     const error = conflictError ?? conflictErrorOf(result.conflict!, dedup.changeKey);
-    return { kind: "rejected", error, completion: { ...base, status: statusOf(error, submission.submissionId), offset: result.offset } };
+    return { kind: "rejected", error, completion: extend(base, { status: statusOf(error, submission.submissionId), offset: result.offset }) };
   }
 
   /** A refused submission: its completion is committed, and so streamed, like a transaction's. */
   private async rejection(submission: Submission, base: CompletionBase, error: LedgerError): Promise<SubmitOutcome> {
-    const completion = { ...base, status: statusOf(error, submission.submissionId) };
+    const completion = extend(base, { status: statusOf(error, submission.submissionId) });
     const result = await this.store.commit({ kind: "rejection", completion });
-    return { kind: "rejected", error, completion: { ...completion, offset: result.offset } };
+    return { kind: "rejected", error, completion: extend(completion, { offset: result.offset }) };
   }
 
   /** The rejection for `error`, unless the submission is a duplicate: then that is the answer. */

@@ -1,3 +1,4 @@
+import { extend } from "../util/extend.js";
 /**
  * Bounds on a transaction's ledger effective time, from Daml's ledger-time primitives
  * (`isLedgerTimeLT` and its siblings). Unlike `getTime`, which fixes a transaction to the time it
@@ -43,9 +44,9 @@ export function preparedBounds(interpreted: { readonly usesTime: boolean; readon
 }
 
 function atMost(b: TimeBounds, max: bigint): TimeBounds {
-  return b.max !== undefined && b.max <= max ? b : { ...b, max };
+  return b.max !== undefined && b.max <= max ? b : extend(b, { max });
 }
 
 function atLeast(b: TimeBounds, min: bigint): TimeBounds {
-  return b.min !== undefined && b.min >= min ? b : { ...b, min };
+  return b.min !== undefined && b.min >= min ? b : extend(b, { min });
 }

@@ -8,6 +8,7 @@ import { formatIsoMicros, toDamlJson } from "../ledger/daml-type.js";
 import type { ContractRecord } from "../ledger/records.js";
 import { anyValue } from "../templates/splice/token-standard/choice-context.js";
 import { ChoiceContext, type AnyValueV } from "../templates/splice/types.js";
+import { extend } from "../util/extend.js";
 
 export interface DisclosedContract {
   readonly templateId: string;
@@ -47,7 +48,7 @@ export function toDisclosedContract(record: ContractRecord, synchronizerId: stri
     synchronizerId,
   };
   if (excludeDebugFields) return base;
-  return { ...base, debugPackageName: record.packageName, debugPayload: record.payload, debugCreatedAt: formatIsoMicros(record.createdAt) };
+  return extend(base, { debugPackageName: record.packageName, debugPayload: record.payload, debugCreatedAt: formatIsoMicros(record.createdAt) });
 }
 
 export class ChoiceContextBuilder {

@@ -3,6 +3,7 @@
  * Daml Int64s survive a round trip through any document store or SQLite TEXT column.
  */
 import { takePlainJson } from "../ledger/plain-json.js";
+import { extend } from "../util/extend.js";
 
 export function encodeRecord(value: unknown): string {
   // Native JSON.stringify without a replacer is about twice as fast as with one (a replacer is
@@ -73,7 +74,7 @@ export function encodeRecordApart<T extends object>(record: T, key: keyof T & st
   const value = record[key];
   const part = value !== null && typeof value === "object" ? takePlainJson(value) : undefined;
   if (part === undefined) return { rest: encodeRecord(record), part };
-  return { rest: encodeRecord({ ...record, [key]: undefined }), part };
+  return { rest: encodeRecord(extend(record, { [key]: undefined })), part };
 }
 
 /** An encoded record with `key` set to the JSON text `json`, last (as encodeRecord writes it). */

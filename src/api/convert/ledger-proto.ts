@@ -22,6 +22,7 @@ import { parseIdString } from "../../ledger/registry.js";
 import { qualifiedId } from "../../ledger/template.js";
 import { createdEventBlobOf } from "../../ledger/created-event-blob.js";
 import { valueToProto, recordToProto } from "./daml-value-proto.js";
+import { extend } from "../../util/extend.js";
 
 /** Who this participant and its synchronizer are, as shown in events and completions. */
 export interface LedgerIdentity {
@@ -57,11 +58,13 @@ export function statusDetails(s: StatusRecord): { desc: DescMessage; value: Mess
       desc: ErrorInfoSchema,
       value: create(ErrorInfoSchema, {
         reason: s.errorCode,
-        metadata: {
-          ...s.context,
-          category: String(s.category),
-          ...(s.definiteAnswer !== undefined ? { definite_answer: String(s.definiteAnswer) } : {}),
-        },
+        metadata: extend(
+          s.context,
+          {
+            category: String(s.category),
+          },
+          s.definiteAnswer !== undefined ? { definite_answer: String(s.definiteAnswer) } : {},
+        ),
       }),
     },
   ];
@@ -144,7 +147,7 @@ export class LedgerProtoEncoder {
       templateId: identifierFromString(node.templateId),
       contractKey: template.key && node.key !== undefined ? valueToProto(template.key.type, fromDamlJson(template.key.type, node.key)) : undefined,
       createArguments: recordToProto(template.payload, payload),
-      createdEventBlob: includeBlob ? createdEventBlobOf({ ...node, createdAt }) : new Uint8Array(),
+      createdEventBlob: includeBlob ? createdEventBlobOf(extend(node, { createdAt })) : new Uint8Array(),
       interfaceViews: interfaceViews.map((ifaceId) => {
         const impl = template.interfaces.find((i) => qualifiedId(i.iface.id) === ifaceId)!;
         const view = impl.view(payload);

@@ -24,6 +24,7 @@ import type { ContractRecord, CreateNodeRecord, ExerciseNodeRecord, NodeRecord }
 import type { TemplateRegistry } from "../../ledger/registry.js";
 import { valueToProto } from "./daml-value-proto.js";
 import { preparedBounds } from "../../ledger/time-bounds.js";
+import { extend } from "../../util/extend.js";
 
 /** The LF serialization version hashing scheme V2 takes. */
 const LF_VERSION = "2.1";
@@ -108,7 +109,7 @@ function fetchesByParent(count: number, fetches: readonly FetchRecord[]): Map<nu
   const byParent = new Map<number, NumberedFetch[]>();
   fetches.forEach((f, i) => {
     const list = byParent.get(f.parent) ?? [];
-    list.push({ ...f, id: count + i });
+    list.push(extend(f, { id: count + i }));
     byParent.set(f.parent, list);
   });
   return byParent;

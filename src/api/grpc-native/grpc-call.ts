@@ -18,6 +18,7 @@ import { CallContext } from "../context/index.js";
 import { wireBytesOf } from "../convert/wire-encoded.js";
 import { asConnectError, errorStatus, frame, OK_STATUS, parseTimeout, splitFrames, type StatusHeaders } from "./grpc-wire.js";
 import { requestLimits, type RequestLimits } from "./request-limits.js";
+import { extend } from "../../util/extend.js";
 
 export type UnaryHandler = (request: unknown, ctx: CallContext) => unknown;
 export type StreamHandler = (request: unknown, ctx: CallContext) => AsyncIterable<unknown>;
@@ -288,7 +289,7 @@ class GrpcCall {
       this.pendingBytes += last.length;
     }
     const extra = this.ctx?.responseTrailerFields();
-    this.trailers = extra ? { ...extra, ...status } : status;
+    this.trailers = extra ? extend(extra, status) : status;
     try {
       if (!this.headersSent && this.pending.length === 0) {
         // Trailers-only response: status in the one HEADERS frame.

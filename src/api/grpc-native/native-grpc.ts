@@ -15,6 +15,7 @@ import type { Http2Server, IncomingHttpHeaders, ServerHttp2Stream } from "node:h
 import { runGrpcCall, type CallAdmission, type GrpcRoute, type StreamHandler, type UnaryHandler } from "./grpc-call.js";
 import { errorStatus } from "./grpc-wire.js";
 import { requestLimits } from "./request-limits.js";
+import { extend } from "../../util/extend.js";
 
 export interface ServiceBinding {
   readonly service: DescService;
@@ -71,7 +72,7 @@ export interface NativeGrpcOptions {
 }
 
 export function serveGrpcNatively(server: Http2Server, routes: ReadonlyMap<string, GrpcRoute>, options: NativeGrpcOptions = {}): void {
-  const callOptions = { ...options, limits: requestLimits(options.maxRequestBytes) };
+  const callOptions = extend(options, { limits: requestLimits(options.maxRequestBytes) });
   const fallback = server.listeners("stream") as StreamListener[];
   if (fallback.length === 0) throw new Error("serveGrpcNatively: create the server with its (Connect) request handler first");
   server.removeAllListeners("stream");

@@ -4,6 +4,7 @@
  */
 import { ConnectError } from "@connectrpc/connect";
 import { Category, errors, GrpcCode, isRetryable, LedgerError } from "../../ledger/errors.js";
+import { extend } from "../../util/extend.js";
 
 export function httpStatusOf(code: number): number {
   switch (code) {
@@ -62,7 +63,7 @@ export function jsCantonError(e: LedgerError, correlationId?: string): { status:
       code: e.code,
       cause: e.message,
       ...(correlationId ? { correlationId } : {}),
-      context: { ...e.context, category: String(e.category) },
+      context: extend(e.context, { category: String(e.category) }),
       resources: e.resources.map(([k, v]) => [k, v]),
       errorCategory: e.category,
       grpcCodeValue: e.grpcCode,

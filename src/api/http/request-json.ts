@@ -9,6 +9,7 @@ import { errors } from "../../ledger/errors.js";
 import { CantonJsonError } from "./canton-json-error.js";
 import { expected } from "./json-shape.js";
 import type { Route } from "./route-table.js";
+import { extend } from "../../util/extend.js";
 
 const GATEWAY_PARAMS = new Set(["limit", "stream_idle_timeout_ms"]);
 const norm = (s: string) => s.replace(/[-_]/g, "").toLowerCase();
@@ -60,7 +61,7 @@ function withPathField(f: DescField & { fieldKind: "message" }, name: string, va
   if (given !== undefined && given !== null && given !== "" && given !== param) {
     throw new CantonJsonError(`${f.jsonName}.${inner.jsonName}`, `${JSON.stringify(given)} is not the ${JSON.stringify(param)} of the path`);
   }
-  return { ...body, [inner.jsonName]: param };
+  return extend(body, { [inner.jsonName]: param });
 }
 
 /** Query strings are text; numeric and boolean fields get their JSON types. */

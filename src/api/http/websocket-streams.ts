@@ -26,6 +26,7 @@ import { authorizationOf, chooseSubprotocol, refuseUpgrade } from "./websocket-h
 import { CLOSE_GOING_AWAY, closeIfOpen, serveStreamSession } from "./websocket-session.js";
 import { WaitingSockets } from "./waiting-sockets.js";
 import { MISSING_HOST } from "./client-error.js";
+import { extend } from "../../util/extend.js";
 
 /** A stream method of a service implementation. */
 export type StreamMethod = (input: unknown, ctx: HandlerContext) => AsyncIterable<unknown>;
@@ -106,14 +107,13 @@ export function createWebSocketStreams(options: WebSocketStreamsOptions): WebSoc
           open.set(ws, abort);
           ws.once("close", () => open.delete(ws));
           const session = { call: options.methodOf(match.route), decode: (json: unknown) => options.decode(match.route, match.params, url.searchParams, json) };
-          void serveStreamSession(ws, {
-            ...session,
+          void serveStreamSession(ws, extend(session, {
             output: match.route.method.output as DescMessage,
             ctx,
             abort,
             highWaterBytes: options.highWaterBytes ?? DEFAULT_HIGH_WATER_BYTES,
             log: options.log,
-          });
+          }));
         });
       });
     },

@@ -26,7 +26,7 @@ export function instrumentServices<B extends Binding>(bindings: readonly B[], ob
       const timed = method.methodKind === "server_streaming" ? timedStream(fn as Fn, b.impl, name, observe) : timedUnary(fn as Fn, b.impl, name, observe);
       impl[method.localName] = Object.assign(timed, refusals(fn as Fn, name, observe));
     }
-    return { ...b, impl };
+    return Object.assign({}, b, { impl });
   });
 }
 

@@ -14,6 +14,7 @@
  * `advanceClusterTime`/`advanceOperationTime` describe for carrying causality between sessions.
  */
 import type { ClientSession, ClusterTime, MongoClient, Timestamp } from "mongodb";
+import { extend } from "../../util/extend.js";
 
 /** What a session carries of causality, and what a later session is advanced to. */
 export interface CausalTimes {
@@ -54,10 +55,10 @@ export class CausalClock {
 export function latest(a: CausalTimes, b: CausalTimes): CausalTimes {
   const operationTime = laterTimestamp(a.operationTime, b.operationTime);
   const clusterTime = laterClusterTime(a.clusterTime, b.clusterTime);
-  return {
-    ...(operationTime === undefined ? {} : { operationTime }),
-    ...(clusterTime === undefined ? {} : { clusterTime }),
-  };
+  return extend(
+    operationTime === undefined ? {} : { operationTime },
+    clusterTime === undefined ? {} : { clusterTime },
+  );
 }
 
 export function laterTimestamp(a: Timestamp | undefined, b: Timestamp | undefined): Timestamp | undefined {

@@ -10,6 +10,7 @@ import type { ContractPageQuery, ContractQuery, CreationPosition } from "../../l
 import type { LedgerStatements } from "./ledger-statements.js";
 import type { PartyTemplateCache } from "./party-template-cache.js";
 import { allRecords, oneRecord } from "./rows.js";
+import { extend } from "../../util/extend.js";
 
 export function readActiveContracts(s: LedgerStatements, cache: PartyTemplateCache, query: ContractQuery): ContractRecord[] {
   const at = query.activeAtOffset;
@@ -134,7 +135,7 @@ interface Bound {
 function pageForParties(s: LedgerStatements, parties: readonly string[], bound: Bound): Candidate[] {
   const byId = new Map<string, Candidate>();
   for (const party of parties) {
-    for (const r of s.pageByParty.all({ ...bound, party }) as PositionRow[]) byId.set(r.contract_id, candidateOf(r));
+    for (const r of s.pageByParty.all(extend(bound, { party })) as PositionRow[]) byId.set(r.contract_id, candidateOf(r));
   }
   const active = inOrder(byId, bound.limit);
   // A row past the page's last active contract cannot be in the page once the page is full.
@@ -148,7 +149,7 @@ function pageForParties(s: LedgerStatements, parties: readonly string[], bound: 
     if (!record || (!record.signatories.some((p) => wanted.has(p)) && !record.observers.some((p) => wanted.has(p)))) continue;
     // Archived since the index was read, it is there already: a match only once.
     if (!byId.has(c.contractId)) matched++;
-    byId.set(c.contractId, { ...c, record });
+    byId.set(c.contractId, extend(c, { record }));
   }
   return inOrder(byId, bound.limit);
 }

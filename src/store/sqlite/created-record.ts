@@ -12,6 +12,7 @@
  */
 import type { ContractRecord, CreateNodeRecord, TransactionRecord } from "../../ledger/records.js";
 import { encodeRecord } from "../codec.js";
+import { extend } from "../../util/extend.js";
 
 /** The record is `{` + nodes JSON [from, to) + `rest`. */
 export interface RecordInNodes {
@@ -56,7 +57,8 @@ function recordInNodes(c: Created, tx: Pick<TransactionRecord, "nodes" | "effect
   const to = nodesJson.indexOf(`,"salt":${salt},"witnesses":${JSON.stringify(node.witnesses)}}`, from);
   if (to < 0) return undefined;
   // The record's own fields, encoded as the codec encodes them (its `{` dropped: they follow the span).
-  const own = { ...(c.keyHash === undefined ? {} : { keyHash: c.keyHash }), createdAt: c.createdAt, createUpdateId: c.createUpdateId, nodeId: c.nodeId, salt: c.salt };
+  const fields = { createdAt: c.createdAt, createUpdateId: c.createUpdateId, nodeId: c.nodeId, salt: c.salt };
+  const own = c.keyHash === undefined ? fields : extend({ keyHash: c.keyHash }, fields);
   return { from, to, rest: `,${encodeRecord(own).slice(1)}` };
 }
 

@@ -6,6 +6,7 @@
 import type Database from "better-sqlite3";
 import type { LoopWrites } from "./loop-writes.js";
 import type { PackageRecord, PackageStore, PackageSummary } from "../../ledger/store-port.js";
+import { extend } from "../../util/extend.js";
 
 interface PackageRow {
   readonly package_id: string;
@@ -37,7 +38,7 @@ export class SqlitePackages implements PackageStore {
     const row = this.one.get(packageId) as (PackageRow & { payload: Buffer }) | undefined;
     if (!row) return undefined;
     const { size: _size, ...summary } = summaryOf(row);
-    return { ...summary, payload: new Uint8Array(row.payload) };
+    return extend(summary, { payload: new Uint8Array(row.payload) });
   }
 
   async packages(): Promise<PackageSummary[]> {

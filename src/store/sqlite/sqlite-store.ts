@@ -33,6 +33,7 @@ import { allRecords, oneRecord, recordsWithin } from "./rows.js";
 import { applySchema } from "./schema.js";
 import { BatchNotWritten, InThreadWriter, ThreadWriter, type BatchWriter, type Written } from "./batch-writer.js";
 import { writeRequestOf, type WriteRequest } from "./write-request.js";
+import { extend } from "../../util/extend.js";
 
 /** SQLite's own default, restored if the checkpoint worker dies. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
@@ -275,7 +276,7 @@ export class SqliteStore implements Store {
     if (request.kind !== "transaction") return;
     for (const [party, template] of touched) this.byPartyTemplate.changed(party, template);
     for (const cid of request.archives) this.hot.archived(cid);
-    for (const c of request.creates) this.hot.put({ ...c, createdOffset: offset });
+    for (const c of request.creates) this.hot.put(extend(c, { createdOffset: offset }));
   }
 
   async activeContract(contractId: string): Promise<ContractRecord | undefined> {

@@ -17,6 +17,7 @@ import { walletErrorOf } from "../wallet-error.js";
 import { actOnAll, isPermanentRefusal } from "./act-on-each.js";
 import type { AutomationLog } from "./automation-log.js";
 import type { WalletParties } from "./wallet-parties.js";
+import { extend } from "../../util/extend.js";
 
 export const AUTO_ACCEPT_TRIGGER = "auto-accept transfers";
 
@@ -66,7 +67,7 @@ async function accept(ctx: AutoAcceptContext, t: Incoming): Promise<boolean> {
     // Gone meanwhile (withdrawn, expired, answered by the receiver): nothing left to accept.
     if (walletErrorOf(e).kind === "not-found") return false;
     if (!isPermanentRefusal(e)) throw e;
-    ctx.log.error({ ...fields, reason: walletErrorOf(e).message }, `auto-accept of a ${t.kind} refused`);
+    ctx.log.error(extend(fields, { reason: walletErrorOf(e).message }), `auto-accept of a ${t.kind} refused`);
     return false;
   }
   ctx.log.info(fields, `auto-accepted a ${t.kind} from ${t.sender}`);

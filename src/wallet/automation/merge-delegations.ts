@@ -22,6 +22,7 @@ import type { WalletDeps } from "../wallet-deps.js";
 import type { AutomationLog } from "./automation-log.js";
 import { mergeCallFor, type PlannedMerge, type ValuedHolding } from "./merge-delegation-call.js";
 import { chunkHoldings, groupOwners, packBatches } from "./merge-delegation-plan.js";
+import { extend } from "../../util/extend.js";
 
 export const MERGE_DELEGATION_TRIGGER = "merge delegated holdings";
 
@@ -100,7 +101,7 @@ async function mergeGroup(ctx: MergeDelegationContext, utility: string, group: r
 
 async function valueAtOpenRound(deps: WalletDeps, holdings: readonly Held<AmuletPayload>[]): Promise<ValuedHolding[]> {
   const round = latestOpenRound(await deps.network.read(), deps.clock.now()).payload.round.number;
-  return holdings.map((h) => ({ ...h, contractId: h.record.contractId, value: currentAmount(h.payload.amount, round) }));
+  return holdings.map((h) => (extend(h, { contractId: h.record.contractId, value: currentAmount(h.payload.amount, round) })));
 }
 
 async function submitBatch(ctx: MergeDelegationContext, utility: string, batch: readonly PlannedMerge[]): Promise<void> {

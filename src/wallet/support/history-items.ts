@@ -43,6 +43,7 @@ import {
   TransferOffer_Withdraw,
 } from "../../templates/splice/wallet/transfer-offer.js";
 import { exerciseOf, isOf, ran } from "./ledger-scan.js";
+import { extend } from "../../util/extend.js";
 
 export interface PartyAmount {
   readonly party: string;
@@ -183,7 +184,7 @@ function itemsOfNode(tx: TransactionRecord, i: number, end: number, party: strin
     return false;
   }
   const details = failureDetails(node);
-  if (details !== undefined) return keep({ ...base, type: "notification", subtype: subtypeOf(node), details });
+  if (details !== undefined) return keep(extend(base, { type: "notification", subtype: subtypeOf(node), details }));
   return false;
 }
 
@@ -228,15 +229,17 @@ function transferItem(base: Omit<ItemBase, "subtype">, node: ExerciseNodeRecord,
     const net = o.lock === null ? o.amount.minus(receiverFee) : receiverFee.neg();
     receivers.set(o.receiver, (receivers.get(o.receiver) ?? Numeric.zero).plus(net));
   }
-  return {
-    ...base,
-    type: "transfer",
-    subtype: enclosing.subtype ?? subtypeOf(node),
-    sender: { party: transfer.sender, amount: toSelf.plus(summary.senderChangeAmount).minus(netInput) },
-    receivers: [...receivers].map(([party, amount]) => ({ party, amount })),
-    ...rewards(summary),
-    ...(enclosing.description !== undefined ? { description: enclosing.description } : {}),
-  };
+  return extend(
+    base,
+    {
+      type: "transfer" as const,
+      subtype: enclosing.subtype ?? subtypeOf(node),
+      sender: { party: transfer.sender, amount: toSelf.plus(summary.senderChangeAmount).minus(netInput) },
+      receivers: [...receivers].map(([party, amount]) => ({ party, amount })),
+    },
+    rewards(summary),
+    enclosing.description !== undefined ? { description: enclosing.description } : {},
+  );
 }
 
 /**
@@ -245,31 +248,32 @@ function transferItem(base: Omit<ItemBase, "subtype">, node: ExerciseNodeRecord,
  */
 function burnItem(base: Omit<ItemBase, "subtype">, node: ExerciseNodeRecord, payer: string, summary: TransferSummary): TransferItem {
   const dsoParties = summary.balanceChanges.map(([p]) => p).filter((p) => p !== payer);
-  return {
-    ...base,
-    type: "transfer",
-    subtype: subtypeOf(node),
-    sender: { party: payer, amount: summary.senderChangeAmount.minus(summary.inputAmuletAmount.minus(summary.holdingFees)) },
-    receivers: dsoParties.map((party) => ({ party, amount: Numeric.zero })),
-    ...rewards(summary),
-  };
+  return extend(
+    base,
+    {
+      type: "transfer" as const,
+      subtype: subtypeOf(node),
+      sender: { party: payer, amount: summary.senderChangeAmount.minus(summary.inputAmuletAmount.minus(summary.holdingFees)) },
+      receivers: dsoParties.map((party) => ({ party, amount: Numeric.zero })),
+    },
+    rewards(summary),
+  );
 }
 
 /** CC that appears from nowhere (tap, mint, unlock): the Amulet the node created. */
 function createdAmuletItem(base: Omit<ItemBase, "subtype">, node: ExerciseNodeRecord, tx: TransactionRecord, i: number, end: number): BalanceChangeItem {
   const created = tx.nodes.slice(i + 1, end).find((n) => n.kind === "create" && isOf(n, Amulet));
   const amulet = created?.kind === "create" ? (fromDamlJson(Amulet.payload, created.payload) as AmuletPayload) : undefined;
-  return {
-    ...base,
+  return extend(base, {
     type: "balance_change",
     subtype: subtypeOf(node),
     receivers: amulet ? [{ party: amulet.owner, amount: amulet.amount.initialAmount }] : [],
-  };
+  });
 }
 
 /** Dust expiry: the owner's balance changes by (next to) nothing; Splice reports 0. */
 function expiredItem(base: Omit<ItemBase, "subtype">, node: ExerciseNodeRecord, owner: string): BalanceChangeItem {
-  return { ...base, type: "balance_change", subtype: subtypeOf(node), receivers: [{ party: owner, amount: Numeric.zero }] };
+  return extend(base, { type: "balance_change", subtype: subtypeOf(node), receivers: [{ party: owner, amount: Numeric.zero }] });
 }
 
 type OfferTracking = { readonly trackingInfo: { readonly trackingId: string; readonly sender: string; readonly receiver: string } };

@@ -37,6 +37,7 @@ import { authenticate } from "./authenticate.js";
 import type { LedgerApi } from "./ledger-api.js";
 import { inputContractsOf } from "./prepare-submission.js";
 import { signatureBy } from "./signature-by.js";
+import { extend } from "../../../util/extend.js";
 
 /** Canton's default `preparation_time_record_time_tolerance` (a dynamic synchronizer parameter). */
 export const PREPARATION_TIME_TOLERANCE_MICROS = 24n * 3600n * 1_000_000n;
@@ -154,10 +155,8 @@ export async function execution(api: LedgerApi, req: ExecuteRequest, userId: str
     : await submissionFromProto(signedCommands(signed, req, userId, true), userId, api.registry, api.store);
   const timeBounds = { min: md.minLedgerEffectiveTime, max: md.maxLedgerEffectiveTime };
   const pinnedTo = { updateId, seed, timeBounds, externalTransactionHash, signatures: signatureCount(req, actAs) };
-  return {
-    submission,
-    pinned: prepared ? { ...pinnedTo, prepared } : { ...pinnedTo, conforms: (interpreted) => conformance(api, signed, hash, seed, interpreted) },
-  };
+  const conforms = (interpreted: InterpretedTransaction) => conformance(api, signed, hash, seed, interpreted);
+  return { submission, pinned: prepared ? extend(pinnedTo, { prepared }) : extend(pinnedTo, { conforms }) };
 }
 
 /** The submission the signed transaction came from; its commands only when they will be interpreted. */

@@ -18,6 +18,7 @@ import type { LedgerApi } from "./ledger-api.js";
 import { checkAnnotations, checkResourceVersion } from "./object-meta.js";
 import { updatedUser, userUpdatePaths } from "./user-update.js";
 import { MAX_PAGE_SIZE } from "./version-service.js";
+import { extend } from "../../../util/extend.js";
 
 const userToProto = (u: UserRecord) => ({
   id: u.id,
@@ -120,7 +121,7 @@ export function userManagementService(api: LedgerApi): ServiceImpl<typeof UserMa
     createUser: (req, ctx) =>
       guard(api.log, async () => {
         requireAdmin(await authenticate(api, ctx));
-        const user: UserRecord = { ...userFromProto(req.user), rights: await rightsFromProto(req.rights, api.store) };
+        const user: UserRecord = extend(userFromProto(req.user), { rights: await rightsFromProto(req.rights, api.store) });
         if (!(await api.store.addUser(user))) throw errors.userAlreadyExists(user.id);
         return { user: userToProto(user) };
       }),

@@ -17,6 +17,7 @@ import { holdingsHandlers } from "./handlers/holdings-handlers.js";
 import { offerHandlers } from "./handlers/offer-handlers.js";
 import { preapprovalHandlers } from "./handlers/preapproval-handlers.js";
 import { tokenStandardHandlers } from "./handlers/token-standard-handlers.js";
+import { extend } from "../../../util/extend.js";
 
 export { registryHandlers } from "./handlers/registry-handlers.js";
 export { scanProxyHandlers } from "./handlers/scan-proxy-handlers.js";
@@ -30,12 +31,12 @@ export type NonCoinWalletMethod = "userStatus";
 export type NonCoinAdminMethod = "onboardUser" | "listUsers" | "offboardUser";
 
 /** Caller: an onboarded wallet user (its party acts). One file per area under handlers/. */
-export const coinWalletHandlers: { [K in Exclude<keyof Wallet["method"], NonCoinWalletMethod>]: Handler<Wallet, K, WalletUser> } = {
-  ...holdingsHandlers,
-  ...offerHandlers,
-  ...preapprovalHandlers,
-  ...tokenStandardHandlers,
-};
+export const coinWalletHandlers: { [K in Exclude<keyof Wallet["method"], NonCoinWalletMethod>]: Handler<Wallet, K, WalletUser> } = extend(
+  holdingsHandlers,
+  offerHandlers,
+  preapprovalHandlers,
+  tokenStandardHandlers,
+);
 
 /** Caller: the validator operator's user or a participant admin (its user id). */
 export const coinAdminHandlers: { [K in Exclude<keyof Admin["method"], NonCoinAdminMethod>]: Handler<Admin, K, string> } = adminCoinHandlers;

@@ -5,6 +5,7 @@ import { listUsers, offboardUser, onboardUser } from "../../../wallet/index.js";
 import { coinAdminHandlers, type NonCoinAdminMethod } from "./coin-handlers.js";
 import { asValidatorAdmin, wire, type Handler } from "./endpoints.js";
 import type { WalletApi } from "./wallet-api.js";
+import { extend } from "../../../util/extend.js";
 
 type Admin = typeof ValidatorAdminService;
 
@@ -21,5 +22,5 @@ const onboarding: { [K in NonCoinAdminMethod]: Handler<Admin, K, string> } = {
 };
 
 export function validatorAdminService(api: WalletApi): ServiceImpl<Admin> {
-  return wire<Admin>(api)(asValidatorAdmin, { ...coinAdminHandlers, ...onboarding });
+  return wire<Admin>(api)(asValidatorAdmin, extend(coinAdminHandlers, onboarding));
 }

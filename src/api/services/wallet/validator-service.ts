@@ -4,6 +4,7 @@ import type { ValidatorService } from "../../../../gen/ccwallet/validator/v0/val
 import { getFeatureSupport, getValidatorUser, registerUser } from "../../../wallet/index.js";
 import { asAnyone, asTokenUser, wire, type Handler } from "./endpoints.js";
 import type { WalletApi } from "./wallet-api.js";
+import { extend } from "../../../util/extend.js";
 
 type Validator = typeof ValidatorService;
 
@@ -21,5 +22,5 @@ const featureSupport: Handler<Validator, "featureSupport", string> = async () =>
 
 export function validatorService(api: WalletApi): ServiceImpl<Validator> {
   const wired = wire<Validator>(api);
-  return { ...wired(asAnyone, { getValidatorUserInfo }), ...wired(asTokenUser, { register, featureSupport }) };
+  return extend(wired(asAnyone, { getValidatorUserInfo }), wired(asTokenUser, { register, featureSupport }));
 }

@@ -5,6 +5,7 @@ import { getUserStatus } from "../../../wallet/index.js";
 import { coinWalletHandlers } from "./coin-handlers.js";
 import { asTokenUser, asWalletUser, wire, type Handler } from "./endpoints.js";
 import type { WalletApi } from "./wallet-api.js";
+import { extend } from "../../../util/extend.js";
 
 type Wallet = typeof WalletService;
 
@@ -16,9 +17,8 @@ const userStatus: Handler<Wallet, "userStatus", string> = async (_req, userId, a
 export function walletService(api: WalletApi): ServiceImpl<Wallet> {
   const wired = wire<Wallet>(api);
   // coinWalletHandlers' type lists every other method, so none can be left unwired.
-  return {
-    ...wired(asWalletUser, coinWalletHandlers),
-    // Before onboarding too: it is how a client learns that it must onboard.
-    ...wired(asTokenUser, { userStatus }),
-  };
+  return extend(
+    wired(asWalletUser, coinWalletHandlers),
+    wired(asTokenUser, { userStatus }),
+  );
 }

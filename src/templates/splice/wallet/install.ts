@@ -27,6 +27,7 @@ import {
   TransferOffer_Withdraw,
   TransferOfferTrackingInfo,
 } from "./transfer-offer.js";
+import { extend } from "../../../util/extend.js";
 
 const MODULE = "Splice.Wallet.Install";
 const ty = (entity: string) => spliceType("wallet", MODULE, entity);
@@ -60,7 +61,7 @@ export const WalletAppInstall_CreateTransferOffer = byValidator(
   "CreateTransferOffer",
   t.record({ receiver: t.party, amount: PaymentAmount, description: t.text, expiresAt: t.time, trackingId: t.text }),
   t.record({ transferOffer: t.contractId }, ty("WalletAppInstall_CreateTransferOfferResult")),
-  async (ctx, i, a) => ({ transferOffer: await ctx.create(TransferOffer, { ...a, sender: i.endUserParty, dso: i.dsoParty }) }),
+  async (ctx, i, a) => ({ transferOffer: await ctx.create(TransferOffer, extend(a, { sender: i.endUserParty, dso: i.dsoParty })) }),
 );
 
 export const WalletAppInstall_TransferOffer_Accept = byValidator("TransferOffer_Accept", cidArg, t.record({ acceptedTransferOffer: t.contractId }, ty("WalletAppInstall_TransferOffer_AcceptResult")), (ctx, _i, a) =>
@@ -106,7 +107,7 @@ export const WalletAppInstall_CreateBuyTrafficRequest = byValidator(
   "CreateBuyTrafficRequest",
   t.record({ memberId: t.text, synchronizerId: t.text, migrationId: t.int64, trafficAmount: t.int64, expiresAt: t.time, trackingId: t.text }),
   t.record({ buyTrafficRequest: t.contractId }, ty("WalletAppInstall_CreateBuyTrafficRequestResult")),
-  async (ctx, i, a) => ({ buyTrafficRequest: await ctx.create(BuyTrafficRequest, { ...a, dso: i.dsoParty, endUserParty: i.endUserParty }) }),
+  async (ctx, i, a) => ({ buyTrafficRequest: await ctx.create(BuyTrafficRequest, extend(a, { dso: i.dsoParty, endUserParty: i.endUserParty })) }),
 );
 
 export const WalletAppInstall_BuyTrafficRequest_Cancel = byValidator(

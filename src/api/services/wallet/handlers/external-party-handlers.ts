@@ -35,6 +35,7 @@ import { prepare, submissionToPrepare, type Prepared } from "../../ledger/prepar
 import { contractWithStateToProto } from "../contract-proto.js";
 import type { Handler } from "../endpoints.js";
 import type { WalletApi } from "../wallet-api.js";
+import { extend } from "../../../../util/extend.js";
 
 type Admin = typeof ExternalPartyAdminService;
 
@@ -172,7 +173,7 @@ export const externalPartyHandlers: { [K in keyof Admin["method"]]: Handler<Admi
     });
     const prepared = await prepareFor(api, req.senderPartyId, external, req.verboseHashing);
     const firstCreate = prepared.preparedTransaction.transaction!.nodes.find((n) => n.versionedNode.value?.nodeType.case === "create")?.versionedNode.value?.nodeType.value as { contractId: string } | undefined;
-    return { ...preparedAnswer(prepared), transferCommandContractIdPrefix: firstCreate?.contractId ?? "" };
+    return extend(preparedAnswer(prepared), { transferCommandContractIdPrefix: firstCreate?.contractId ?? "" });
   },
   submitTransferPreapprovalSend: async (req, _caller, api) => ({ updateId: (await submit(api, req.submission)).updateId }),
 };

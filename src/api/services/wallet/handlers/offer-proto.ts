@@ -13,6 +13,7 @@ import {
 import type { ListTransactionsResponseItemSchema, PartyAndAmountSchema } from "../../../../../gen/ccwallet/wallet/v0/wallet_internal_pb.js";
 import type { BuyTrafficRequestStatus, HistoryItem, PartyAmount, TransferOfferFailure, TransferOfferStatus } from "../../../../wallet/index.js";
 import { timestampOf } from "../../../convert/ledger-proto.js";
+import { extend } from "../../../../util/extend.js";
 
 const failureKinds: Record<TransferOfferFailure, TransferOfferFailureKind> = {
   expired: TransferOfferFailureKind.EXPIRED,
@@ -51,8 +52,7 @@ export function historyItemToProto(item: HistoryItem): MessageInitShape<typeof L
   };
   switch (item.type) {
     case "transfer":
-      return {
-        ...base,
+      return extend(base, {
         transactionType: {
           case: "transfer",
           value: {
@@ -66,10 +66,10 @@ export function historyItemToProto(item: HistoryItem): MessageInitShape<typeof L
             description: item.description,
           },
         },
-      };
+      });
     case "balance_change":
-      return { ...base, transactionType: { case: "balanceChange", value: { receivers: item.receivers.map(partyAmount) } } };
+      return extend(base, { transactionType: { case: "balanceChange", value: { receivers: item.receivers.map(partyAmount) } } });
     case "notification":
-      return { ...base, transactionType: { case: "notification", value: { details: item.details } } };
+      return extend(base, { transactionType: { case: "notification", value: { details: item.details } } });
   }
 }
