@@ -316,7 +316,7 @@ function createListeners(
   }
   const grpcSessions = trackSessions(grpcServer);
   const gateway = createGateway({
-    services: [...ledgerApi, ...walletApi.map((s) => (extend(s, { dialect: "splice" as const })))],
+    services: [...ledgerApi, ...walletApi.map((s) => extend(s, { dialect: "splice" as const }))],
     registry: api.registry,
     listMaxElements: config.httpListMaxElements,
     listMaxBytes: config.httpListMaxBytes,

@@ -211,14 +211,8 @@ export class Ledger {
     if (charge instanceof LedgerError) return this.refusal(submission, base, dedup, pinned?.updateId, charge);
     const paid = charge ? { paidTrafficCost: charge.cost } : {};
     const transaction: Omit<TransactionRecord, "offset"> = extend(unpaid, paid);
-    const completion: Omit<CompletionRecord, "offset"> = extend(
-      base,
-      paid,
-      {
-        updateId,
-        status: { code: 0, message: "", errorCode: "", category: 0, context: {}, resources: [], correlationId: submission.submissionId },
-      },
-    );
+    const status = { code: 0, message: "", errorCode: "", category: 0, context: {}, resources: [], correlationId: submission.submissionId };
+    const completion: Omit<CompletionRecord, "offset"> = extend(base, paid, { updateId, status });
     return this.commit(submission, base, dedup, interpreted, transaction, completion, charge);
   }
 
@@ -243,7 +237,7 @@ export class Ledger {
         archives: interpreted.archives,
         // Created at the transaction's ledger time: a signed transaction's own preparation ran at
         // its preparation time, and the streams give its contracts the time it commits at.
-        creates: interpreted.creates.map((c) => (extend(c, { createUpdateId: updateId, createdAt: transaction.effectiveAt }))),
+        creates: interpreted.creates.map((c) => extend(c, { createUpdateId: updateId, createdAt: transaction.effectiveAt })),
         transaction,
         completion,
         onConflict: (conflict) => {

@@ -58,13 +58,7 @@ export function statusDetails(s: StatusRecord): { desc: DescMessage; value: Mess
       desc: ErrorInfoSchema,
       value: create(ErrorInfoSchema, {
         reason: s.errorCode,
-        metadata: extend(
-          s.context,
-          {
-            category: String(s.category),
-          },
-          s.definiteAnswer !== undefined ? { definite_answer: String(s.definiteAnswer) } : {},
-        ),
+        metadata: extend(s.context, { category: String(s.category) }, s.definiteAnswer !== undefined ? { definite_answer: String(s.definiteAnswer) } : {}),
       }),
     },
   ];

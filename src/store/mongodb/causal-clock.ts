@@ -55,10 +55,7 @@ export class CausalClock {
 export function latest(a: CausalTimes, b: CausalTimes): CausalTimes {
   const operationTime = laterTimestamp(a.operationTime, b.operationTime);
   const clusterTime = laterClusterTime(a.clusterTime, b.clusterTime);
-  return extend(
-    operationTime === undefined ? {} : { operationTime },
-    clusterTime === undefined ? {} : { clusterTime },
-  );
+  return extend(operationTime === undefined ? {} : { operationTime }, clusterTime === undefined ? {} : { clusterTime });
 }
 
 export function laterTimestamp(a: Timestamp | undefined, b: Timestamp | undefined): Timestamp | undefined {

@@ -101,7 +101,7 @@ async function mergeGroup(ctx: MergeDelegationContext, utility: string, group: r
 
 async function valueAtOpenRound(deps: WalletDeps, holdings: readonly Held<AmuletPayload>[]): Promise<ValuedHolding[]> {
   const round = latestOpenRound(await deps.network.read(), deps.clock.now()).payload.round.number;
-  return holdings.map((h) => (extend(h, { contractId: h.record.contractId, value: currentAmount(h.payload.amount, round) })));
+  return holdings.map((h) => extend(h, { contractId: h.record.contractId, value: currentAmount(h.payload.amount, round) }));
 }
 
 async function submitBatch(ctx: MergeDelegationContext, utility: string, batch: readonly PlannedMerge[]): Promise<void> {

@@ -19,6 +19,7 @@ export function walletService(api: WalletApi): ServiceImpl<Wallet> {
   // coinWalletHandlers' type lists every other method, so none can be left unwired.
   return extend(
     wired(asWalletUser, coinWalletHandlers),
+    // Before onboarding too: it is how a client learns that it must onboard.
     wired(asTokenUser, { userStatus }),
   );
 }
