@@ -12,9 +12,14 @@ import type { Record as ProtoRecord, Value } from "../../../gen/com/daml/ledger/
 
 type JsonObject = { [key: string]: unknown };
 
-/** Own enumerable property, safe for keys such as `__proto__`. */
+/**
+ * Own enumerable property, safe for keys such as `__proto__`: the one key a plain object's
+ * assignment does not define (it sets the prototype). Any other key is assigned, which V8 does
+ * several times faster than `defineProperty` (a runtime call per field of every record printed).
+ */
 export function setKey(obj: JsonObject, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__") Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
 }
 
 export function protoValueToDamlJson(value: Value): unknown {
