@@ -16,7 +16,7 @@ import type { TemplateRegistry } from "./registry.js";
 import { TransactionFeed } from "./transaction-feed.js";
 import type { TrafficCharge, TrafficPort } from "./traffic-port.js";
 import { nearestWithin, type TimeBounds } from "./time-bounds.js";
-import { extend } from "../util/extend.js";
+import { extend, updated } from "../util/extend.js";
 
 export interface LedgerOptions {
   readonly store: Store;
@@ -237,7 +237,7 @@ export class Ledger {
         archives: interpreted.archives,
         // Created at the transaction's ledger time: a signed transaction's own preparation ran at
         // its preparation time, and the streams give its contracts the time it commits at.
-        creates: interpreted.creates.map((c) => extend(c, { createUpdateId: updateId, createdAt: transaction.effectiveAt })),
+        creates: interpreted.creates.map((c) => updated(c, { createUpdateId: updateId, createdAt: transaction.effectiveAt })),
         transaction,
         completion,
         onConflict: (conflict) => {

@@ -1,4 +1,3 @@
-import { extend } from "../util/extend.js";
 /**
  * Bounds on a transaction's ledger effective time, from Daml's ledger-time primitives
  * (`isLedgerTimeLT` and its siblings). Unlike `getTime`, which fixes a transaction to the time it
@@ -6,6 +5,7 @@ import { extend } from "../util/extend.js";
  * argument: an externally signed transfer prepared now can be executed later, as long as its
  * deadlines still hold (the prepared metadata's min/max ledger effective time).
  */
+import { updated } from "../util/extend.js";
 export interface TimeBounds {
   /** Inclusive, microseconds since the epoch. */
   readonly min?: bigint;
@@ -44,9 +44,9 @@ export function preparedBounds(interpreted: { readonly usesTime: boolean; readon
 }
 
 function atMost(b: TimeBounds, max: bigint): TimeBounds {
-  return b.max !== undefined && b.max <= max ? b : extend(b, { max });
+  return b.max !== undefined && b.max <= max ? b : updated(b, { max });
 }
 
 function atLeast(b: TimeBounds, min: bigint): TimeBounds {
-  return b.min !== undefined && b.min >= min ? b : extend(b, { min });
+  return b.min !== undefined && b.min >= min ? b : updated(b, { min });
 }

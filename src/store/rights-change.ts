@@ -1,7 +1,7 @@
 /** Granting and revoking user rights, with the results the store port promises (as the SQLite adapter computes them). */
 import type { UserRecord, UserRight } from "../ledger/records.js";
 import { rightKey } from "../ledger/records.js";
-import { extend } from "../util/extend.js";
+import { updated } from "../util/extend.js";
 
 export interface RightsChange {
   /** The rights held afterwards. */
@@ -40,7 +40,7 @@ export async function changeRights(
   const user = await updateUser(id, (user) => {
     const update = change(user.rights);
     changed = update.changed;
-    return changed.length > 0 ? extend(user, { rights: update.next }) : user;
+    return changed.length > 0 ? updated(user, { rights: update.next }) : user;
   });
   return user && changed;
 }

@@ -7,7 +7,7 @@ import { t, type ValueOf } from "../ledger/daml-type.js";
 
 import { qualifiedName } from "../ledger/registry.js";
 import { choice, defineInterface, defineTemplate, type InterfaceChoice, type Template } from "../ledger/template.js";
-import { extend } from "../util/extend.js";
+import { updated } from "../util/extend.js";
 
 export const DEMO_PACKAGE = "ccwallet-demo";
 const VERSION = "1.0.0";
@@ -42,7 +42,7 @@ export const Iou_Transfer = choice<IouPayload, ReturnType<typeof t.record<{ newO
   argument: t.record({ newOwner: t.party }),
   result: t.contractId,
   controllers: (p) => [p.owner],
-  body: (ctx, self, arg) => ctx.create(Iou, extend(self.payload, { owner: arg.newOwner })),
+  body: (ctx, self, arg) => ctx.create(Iou, updated(self.payload, { owner: arg.newOwner })),
 });
 
 export const Iou_Split = choice({
@@ -54,8 +54,8 @@ export const Iou_Split = choice({
   body: async (ctx, self, arg) => {
     const { amount } = self.payload;
     ctx.require(arg.splitAmount.isPositive() && arg.splitAmount.lt(amount), "splitAmount must be between 0 and the amount");
-    const splitCid = await ctx.create(Iou, extend(self.payload, { amount: arg.splitAmount }));
-    const restCid = await ctx.create(Iou, extend(self.payload, { amount: amount.sub(arg.splitAmount) }));
+    const splitCid = await ctx.create(Iou, updated(self.payload, { amount: arg.splitAmount }));
+    const restCid = await ctx.create(Iou, updated(self.payload, { amount: amount.sub(arg.splitAmount) }));
     return { splitCid, restCid };
   },
 });
@@ -114,7 +114,7 @@ export const Account_Deposit = choice({
   controllers: (p: AccountPayload) => [p.owner],
   body: (ctx, self, arg) => {
     ctx.require(arg.amount.isPositive(), "deposit must be positive");
-    return ctx.create(Account, extend(self.payload, { balance: self.payload.balance.add(arg.amount) }));
+    return ctx.create(Account, updated(self.payload, { balance: self.payload.balance.add(arg.amount) }));
   },
 });
 

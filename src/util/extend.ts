@@ -12,15 +12,30 @@ export type Extended<T, U> = T extends unknown ? Omit<T, keyof U> & U : never;
  * nothing for `Object.assign({}, base, fields)` (docs/decisions.md, session 21).
  *
  * Any input is safe: an own `__proto__` key (JSON.parse makes them) is copied as a field, as a
- * spread copies it, where `Object.assign` would set the copy's prototype.
+ * spread copies it, where `Object.assign` would set the copy's prototype; a null or undefined
+ * source is skipped, as in a spread. For changes to fields `base` already has, use `updated`.
  */
 export function extend<T extends object, U extends object>(base: T, fields: U): Extended<T, U>;
 export function extend<T extends object, U extends object, V extends object>(base: T, more: U, fields: V): Extended<Extended<T, U>, V>;
 export function extend<T extends object, U extends object, V extends object, W extends object>(base: T, more: U, evenMore: V, fields: W): Extended<Extended<Extended<T, U>, V>, W>;
 export function extend(base: object, ...fields: object[]): object {
+  return assigned(base, fields);
+}
+
+/**
+ * `{ ...base, ...changes }` where `changes` sets only fields `base`'s type has. A literal checks
+ * that (a misspelt key is an error); a separate argument to `extend` is not checked, so updates
+ * of a record's own fields use this.
+ */
+export function updated<T extends object>(base: T, changes: NoInfer<Partial<T>>): T {
+  return assigned(base, [changes]) as T;
+}
+
+function assigned(base: object, fields: readonly object[]): object {
   if (!hasOwnProto(base, fields)) return Object.assign({}, base, ...fields);
   const out = {};
   for (const source of [base, ...fields]) {
+    if (source == null) continue; // skipped, as a spread of null or undefined is
     for (const key of Reflect.ownKeys(source)) {
       const own = Object.getOwnPropertyDescriptor(source, key);
       if (own?.enumerable) Object.defineProperty(out, key, { value: (source as Record<PropertyKey, unknown>)[key], writable: true, enumerable: true, configurable: true });
@@ -30,7 +45,7 @@ export function extend(base: object, ...fields: object[]): object {
 }
 
 function hasOwnProto(base: object, fields: readonly object[]): boolean {
-  if (Object.hasOwn(base, "__proto__")) return true;
-  for (const f of fields) if (Object.hasOwn(f, "__proto__")) return true;
+  if (base != null && Object.hasOwn(base, "__proto__")) return true;
+  for (const f of fields) if (f != null && Object.hasOwn(f, "__proto__")) return true;
   return false;
 }

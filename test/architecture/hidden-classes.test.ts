@@ -15,7 +15,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { extend } from "../../src/util/extend.js";
+import { extend, updated } from "../../src/util/extend.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -81,6 +81,16 @@ describe("hidden classes", () => {
     expect(merged.admin).toBeUndefined();
     expect(Object.keys(merged)).toEqual(["__proto__", "x", "y"]);
     expect(Object.getOwnPropertyDescriptor(merged, "__proto__")?.value).toEqual({ admin: true });
+    // Null and undefined sources are skipped, as in a spread, on both paths.
+    expect(extend({ a: 1 }, undefined as unknown as object)).toEqual({ a: 1 });
+    expect(extend(hostile, null as unknown as object)).toEqual(JSON.parse('{"__proto__": {"admin": true}, "x": 1}'));
+  });
+
+  it("updated changes only fields the record has, as a literal would check", () => {
+    const record = { amount: 1, owner: "a" };
+    expect(updated(record, { owner: "b" })).toEqual({ amount: 1, owner: "b" });
+    // @ts-expect-error: a misspelt field is a type error (tsc checks this file), as in `{ ...record, ownr: "b" }`
+    expect(updated(record, { ownr: "b" })).toEqual({ amount: 1, owner: "a", ownr: "b" });
   });
 
   it("the forms extend and a class use keep one fast hidden class in this V8", () => {

@@ -9,7 +9,7 @@ import type { WalletErrorKind } from "../../wallet/index.js";
 import { walletErrorBehind } from "../services/wallet/index.js";
 import { BodyTooLarge } from "./http-io.js";
 import { SpliceJsonError, toSpliceJson } from "./splice-json.js";
-import { extend } from "../../util/extend.js";
+import { updated } from "../../util/extend.js";
 
 export function httpStatusOfKind(kind: WalletErrorKind): number {
   switch (kind) {
@@ -55,7 +55,7 @@ export function spliceErrorOf(e: unknown, output?: DescMessage): SpliceErrorResp
   const status = httpStatusOfKind(err.kind);
   if (err.kind === "internal") {
     // ConnectErrors come from the handlers, which logged the cause already.
-    return extend(spliceError(status, "internal server error"), { unexpected: e instanceof ConnectError ? undefined : e });
+    return updated(spliceError(status, "internal server error"), { unexpected: e instanceof ConnectError ? undefined : e });
   }
   if (err.kind === "conflict" && output && e instanceof ConnectError) {
     const result = e.details.find((d): d is { desc: DescMessage; value: never } => "desc" in d && d.desc.typeName === output.typeName);

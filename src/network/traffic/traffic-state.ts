@@ -1,9 +1,9 @@
-import { extend } from "../../util/extend.js";
 /**
  * One member's traffic account, as Canton's sequencer keeps it: a base-rate bucket (`burstAmount`
  * bytes, refilled evenly over `burstWindow`) spent first, then extra traffic bought with
  * `AmuletRules_BuyMemberTraffic`. Pure functions over plain values; bigints are bytes and micros.
  */
+import { updated } from "../../util/extend.js";
 
 export interface BaseRate {
   readonly burstAmount: bigint;
@@ -28,7 +28,7 @@ const min = (a: bigint, b: bigint) => (a < b ? a : b);
 export function refilled(state: TrafficState, rate: BaseRate, now: bigint): TrafficState {
   const elapsed = now > state.at ? now - state.at : 0n;
   const refill = rate.burstWindowMicros > 0n ? (elapsed * rate.burstAmount) / rate.burstWindowMicros : rate.burstAmount;
-  return extend(state, { baseRemainder: min(rate.burstAmount, state.baseRemainder + refill), at: now > state.at ? now : state.at });
+  return updated(state, { baseRemainder: min(rate.burstAmount, state.baseRemainder + refill), at: now > state.at ? now : state.at });
 }
 
 /** How a cost was paid, so that an uncommitted transaction can give exactly that back. */
@@ -44,12 +44,12 @@ export function spend(state: TrafficState, rate: BaseRate, extraLimit: bigint, c
   const fromBase = min(cost, s.baseRemainder);
   const fromExtra = cost - fromBase;
   if (s.extraConsumed + fromExtra > extraLimit) return undefined;
-  return { state: extend(s, { baseRemainder: s.baseRemainder - fromBase, extraConsumed: s.extraConsumed + fromExtra }), fromBase, fromExtra };
+  return { state: updated(s, { baseRemainder: s.baseRemainder - fromBase, extraConsumed: s.extraConsumed + fromExtra }), fromBase, fromExtra };
 }
 
 /** Gives back what `spent` took (the transaction was not committed). */
 export function refund(state: TrafficState, rate: BaseRate, spent: Pick<Spent, "fromBase" | "fromExtra">): TrafficState {
-  return extend(state, {
+  return updated(state, {
     baseRemainder: min(rate.burstAmount, state.baseRemainder + spent.fromBase),
     extraConsumed: state.extraConsumed - spent.fromExtra,
   });

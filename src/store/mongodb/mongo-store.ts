@@ -35,7 +35,7 @@ import { changeRights, grant, revoke } from "../rights-change.js";
 import { inTransaction } from "./transaction.js";
 import { MongoPackages } from "./packages.js";
 import { SingleWrites } from "./single-writes.js";
-import { extend } from "../../util/extend.js";
+import { extend, updated } from "../../util/extend.js";
 
 export interface MongoStoreOptions {
   /** Database name; defaults to the connection string's path, else "ccwallet". */
@@ -131,7 +131,7 @@ export class MongoStore implements Store {
     const at = query.activeAtOffset;
     const inOrder = { createdOffset: 1, nodeId: 1 } as const;
     if (at === undefined) {
-      return this.inSession((session) => decodeAll(this.cols.contracts.find(extend(scope, { archivedOffset: null }), { session }).sort(inOrder)));
+      return this.inSession((session) => decodeAll(this.cols.contracts.find(updated(scope, { archivedOffset: null }), { session }).sort(inOrder)));
     }
     if (at <= 0n) return [];
     // Two reads, each on its own index: active now, then archived after `at` (both created at or
@@ -139,8 +139,8 @@ export class MongoStore implements Store {
     // neither; the duplicate is dropped by id. One causal session: the second read is at or after
     // the first.
     const [active, archivedLater] = await this.inSession(async (session) => [
-      await this.cols.contracts.find(extend(scope, { archivedOffset: null, createdOffset: { $lte: at } }), { session }).toArray(),
-      await this.cols.contracts.find(extend(scope, { archivedOffset: { $gt: at }, createdOffset: { $lte: at } }), { session }).toArray(),
+      await this.cols.contracts.find(updated(scope, { archivedOffset: null, createdOffset: { $lte: at } }), { session }).toArray(),
+      await this.cols.contracts.find(updated(scope, { archivedOffset: { $gt: at }, createdOffset: { $lte: at } }), { session }).toArray(),
     ]);
     return snapshotOf(active, archivedLater).map((doc) => decodeRecord<ContractRecord>(doc.record));
   }
@@ -158,8 +158,8 @@ export class MongoStore implements Store {
     // As in activeContracts: active now, then archived after `at`, one causal session; each read's
     // first `limit` in order, so the first `limit` of both together are the page.
     const [active, archivedLater] = await this.inSession(async (session) => [
-      await this.cols.contracts.find(extend(scope, { archivedOffset: null }), { session }).sort(inOrder).limit(query.limit).toArray(),
-      await this.cols.contracts.find(extend(scope, { archivedOffset: { $gt: at } }), { session }).sort(inOrder).limit(query.limit).toArray(),
+      await this.cols.contracts.find(updated(scope, { archivedOffset: null }), { session }).sort(inOrder).limit(query.limit).toArray(),
+      await this.cols.contracts.find(updated(scope, { archivedOffset: { $gt: at } }), { session }).sort(inOrder).limit(query.limit).toArray(),
     ]);
     return snapshotOf(active, archivedLater).slice(0, query.limit).map((doc) => decodeRecord<ContractRecord>(doc.record));
   }

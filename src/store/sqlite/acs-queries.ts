@@ -10,7 +10,7 @@ import type { ContractPageQuery, ContractQuery, CreationPosition } from "../../l
 import type { LedgerStatements } from "./ledger-statements.js";
 import type { PartyTemplateCache } from "./party-template-cache.js";
 import { allRecords, oneRecord } from "./rows.js";
-import { extend } from "../../util/extend.js";
+import { extend, updated } from "../../util/extend.js";
 
 export function readActiveContracts(s: LedgerStatements, cache: PartyTemplateCache, query: ContractQuery): ContractRecord[] {
   const at = query.activeAtOffset;
@@ -149,7 +149,7 @@ function pageForParties(s: LedgerStatements, parties: readonly string[], bound: 
     if (!record || (!record.signatories.some((p) => wanted.has(p)) && !record.observers.some((p) => wanted.has(p)))) continue;
     // Archived since the index was read, it is there already: a match only once.
     if (!byId.has(c.contractId)) matched++;
-    byId.set(c.contractId, extend(c, { record }));
+    byId.set(c.contractId, updated(c, { record }));
   }
   return inOrder(byId, bound.limit);
 }

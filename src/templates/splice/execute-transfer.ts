@@ -12,7 +12,7 @@ import { mergeMeta, txMeta } from "./metadata.js";
 import { IssuingMiningRound, OpenMiningRound, type IssuingMiningRoundPayload, type OpenMiningRoundPayload } from "./round.js";
 import type { BalanceChange, CreatedAmulet, Transfer, TransferContext, TransferOutput, TransferResult, TransferSummary } from "./transfer-types.js";
 import { ValidatorLivenessActivityRecord } from "./validator-license.js";
-import { extend } from "../../util/extend.js";
+import { updated } from "../../util/extend.js";
 
 export interface RewardsIssuance {
   readonly issueAppRewards: boolean;
@@ -178,7 +178,7 @@ function outputFee(config: TransferConfig, sender: string, out: TransferOutput):
 
 function prepareOutput(ctx: UpdateContext, config: TransferConfig, sender: string, raw: TransferOutput): PreparedOutput {
   const out: TransferOutput = raw.lock
-    ? extend(raw, { lock: extend(raw.lock, { holders: [...new Set(raw.lock.holders.filter((h) => h !== raw.receiver))].sort() }) })
+    ? updated(raw, { lock: updated(raw.lock, { holders: [...new Set(raw.lock.holders.filter((h) => h !== raw.receiver))].sort() }) })
     : raw;
   ctx.require(!out.receiverFeeRatio.isNegative() && out.receiverFeeRatio.lte(Numeric.parse("1")), `Receiver fee ratio ${out.receiverFeeRatio} is not between 0.0 and 1.0`);
   ctx.require(out.amount.isPositive(), "Transfer output amount is positive");

@@ -20,7 +20,7 @@ import { TransferPreapproval, TransferPreapproval_Send } from "./transfer-preapp
 import { PaymentTransferContext, TransferInput, TransferResult, type TransferResult as TransferResultV } from "./transfer-types.js";
 import { emptyMetadata } from "./types.js";
 import { assertDeadlineExceeded, assertWithinDeadline } from "../../ledger/deadlines.js";
-import { extend } from "../../util/extend.js";
+import { updated } from "../../util/extend.js";
 
 const MODULE = "Splice.ExternalPartyAmuletRules";
 const ty = (entity: string) => spliceType("amulet", MODULE, entity);
@@ -96,7 +96,7 @@ async function send(ctx: UpdateContext, self: ContractRef<TransferCommandPayload
   if (counter.nextNonce > cmd.nonce) return fail(`Expected nonce ${cmd.nonce} is smaller than current counter ${counter.nextNonce}`);
   ctx.require(counter.nextNonce === cmd.nonce, `Expected nonce ${cmd.nonce} is bigger than current counter ${counter.nextNonce}`);
   await ctx.archive(TransferCommandCounter, arg.transferCounterCid);
-  await ctx.create(TransferCommandCounter, extend(counter, { nextNonce: counter.nextNonce + 1n }));
+  await ctx.create(TransferCommandCounter, updated(counter, { nextNonce: counter.nextNonce + 1n }));
   if (!arg.transferPreapprovalCidO) return fail(`No TransferPreapproval for receiver '${cmd.receiver}'`);
   const pre = await ctx.fetch(TransferPreapproval, arg.transferPreapprovalCidO);
   ctx.require(pre.dso === cmd.dso && pre.receiver === cmd.receiver, `TransferPreapproval ${arg.transferPreapprovalCidO} is the receiver's`);

@@ -22,7 +22,7 @@ import {
   type FeaturedProvider,
   type TransferInstructionResult as TransferInstructionResultV,
 } from "./wallet/token-transfer-call.js";
-import { extend } from "../../util/extend.js";
+import { updated } from "../../util/extend.js";
 
 const MODULE = "Splice.Util.Token.Wallet.MergeDelegation";
 const ty = (entity: string) => spliceType("tokenStandardWallet", MODULE, entity);
@@ -81,11 +81,11 @@ async function merge(ctx: UpdateContext, d: MergeDelegationPayload, arg: MergeDe
     const tr = call.choiceArg.transfer;
     ctx.require(tr.sender === d.owner && tr.receiver === d.owner, "the merge transfer is a self-transfer of the owner");
     // The extra transfer's holdings join the merge, and its amount the merged amount.
-    const transfer = extend(tr, {
+    const transfer = updated(tr, {
       amount: extraAmount ? tr.amount.add(extraAmount) : tr.amount,
       inputHoldingCids: [...tr.inputHoldingCids, ...extraHoldings],
     });
-    optMergeTransferResult = await runTransferCall(ctx, extend(call, { choiceArg: extend(call.choiceArg, { transfer }) }), featured);
+    optMergeTransferResult = await runTransferCall(ctx, updated(call, { choiceArg: updated(call.choiceArg, { transfer }) }), featured);
   }
   return { optMergeTransferResult, optExtraTransferResult };
 }
@@ -181,8 +181,8 @@ async function batchMerge(ctx: UpdateContext, operator: string, calls: ValueOf<t
     const instrument = extra?.choiceArg.transfer.instrumentId;
     const prior = instrument ? changes.find(([i]) => sameInstrument(i)(instrument)) : undefined;
     if (extra && prior) {
-      const transfer = extend(extra.choiceArg.transfer, { inputHoldingCids: prior[1] });
-      choiceArg = extend(choiceArg, { optExtraTransfer: extend(extra, { choiceArg: extend(extra.choiceArg, { transfer }) }) });
+      const transfer = updated(extra.choiceArg.transfer, { inputHoldingCids: prior[1] });
+      choiceArg = updated(choiceArg, { optExtraTransfer: updated(extra, { choiceArg: updated(extra.choiceArg, { transfer }) }) });
     }
     const delegation = await ctx.fetch(MergeDelegation, call.delegationCid);
     ctx.require(delegation.operator === operator, `MergeDelegation ${call.delegationCid} is for operator ${operator}`);

@@ -10,7 +10,7 @@ import { executeTransfer } from "./execute-transfer.js";
 import { mergeMeta, txMeta } from "./metadata.js";
 import type { TransferContext, TransferInput, TransferResult } from "./transfer-types.js";
 import type { Metadata } from "./types.js";
-import { extend } from "../../util/extend.js";
+import { updated } from "../../util/extend.js";
 
 export interface BurnResult {
   readonly transferResult: TransferResult;
@@ -47,7 +47,7 @@ export async function splitAndBurn(
   );
   const totalBurn = outputFees.add(result.summary.holdingFees).add(result.summary.senderChangeFee).add(amount);
   return {
-    transferResult: extend(result, { meta: null, summary: extend(result.summary, { balanceChanges: balanceChanges.map(([p, c]) => [p, c]) }) }),
+    transferResult: updated(result, { meta: null, summary: updated(result.summary, { balanceChanges: balanceChanges.map(([p, c]): [string, typeof c] => [p, c]) }) }),
     meta: mergeMeta(result.meta, txMeta("burn", { reason: usage, burned: totalBurn })),
   };
 }

@@ -13,7 +13,7 @@ import { spliceName } from "./packages.js";
 import { splitAndBurn } from "./split-and-burn.js";
 import { PaymentTransferContext, TransferInput, TransferResult, type TransferResult as TransferResultV } from "./transfer-types.js";
 import { Metadata } from "./types.js";
-import { extend } from "../../util/extend.js";
+import { updated } from "../../util/extend.js";
 
 const payload = t.record({
   dso: t.party,
@@ -58,7 +58,7 @@ export const TransferPreapproval_Send = choice({
       context: arg.context.context,
     })) as TransferResultV;
     const reason = arg.description ? { values: new Map([[META.reason, arg.description]]) } : null;
-    return { result: extend(result, { meta: null }), meta: mergeMeta(result.meta, reason) };
+    return { result: updated(result, { meta: null }), meta: mergeMeta(result.meta, reason) };
   },
 });
 
@@ -84,7 +84,7 @@ export const TransferPreapproval_Renew = choice({
     ctx.require(rules.dso === pre.dso, "AmuletRules belongs to the preapproval's DSO");
     const { amuletPaid } = await preapprovalFee(ctx, currentConfig(rules), arg.newExpiresAt - pre.expiresAt, arg.context.context, pre.dso);
     const { transferResult, meta } = await splitAndBurn(ctx, pre.provider, amuletPaid, arg.inputs, arg.context.context, pre.dso, "renew TransferPreapproval");
-    const transferPreapprovalCid = await ctx.create(TransferPreapproval, extend(pre, { lastRenewedAt: now, expiresAt: arg.newExpiresAt }));
+    const transferPreapprovalCid = await ctx.create(TransferPreapproval, updated(pre, { lastRenewedAt: now, expiresAt: arg.newExpiresAt }));
     return { transferPreapprovalCid, transferResult, receiver: pre.receiver, provider: pre.provider, amuletPaid, meta };
   },
 });

@@ -8,7 +8,7 @@ import { choice, defineTemplate, type Template } from "../../ledger/template.js"
 import { spliceName } from "./packages.js";
 import { ClosedMiningRound, OpenMiningRound } from "./round.js";
 import { Round } from "./types.js";
-import { extend } from "../../util/extend.js";
+import { updated } from "../../util/extend.js";
 
 const MODULE = "Splice.ValidatorLicense";
 
@@ -67,7 +67,7 @@ export const ValidatorLicense_RecordValidatorLivenessActivity = choice({
         }
       : { firstReceivedFor: round.round, lastReceivedFor: round.round, numCouponsMissed: 0n };
     const activityRecordCid = await ctx.create(ValidatorLivenessActivityRecord, { dso: p.dso, validator: p.validator, round: round.round });
-    const licenseCid = await ctx.create(ValidatorLicense, extend(p, { faucetState, lastActiveAt: ctx.ledgerTime }));
+    const licenseCid = await ctx.create(ValidatorLicense, updated(p, { faucetState, lastActiveAt: ctx.ledgerTime }));
     return { licenseCid, activityRecordCid };
   },
 });

@@ -20,7 +20,7 @@ import { emptyMetadata, type ExtraArgs } from "../../templates/splice/types.js";
 import type { Held } from "../support/holdings-index.js";
 import { transferFactoryCall } from "../support/token-standard-calls.js";
 import type { WalletDeps } from "../wallet-deps.js";
-import { extend } from "../../util/extend.js";
+import { updated } from "../../util/extend.js";
 
 /** A merge transfer may be executed this long after it was planned (the batch runs at once). */
 const MERGE_VALIDITY = 600_000_000n;
@@ -68,7 +68,7 @@ export async function mergeCallFor(deps: WalletDeps, owner: string, delegationCi
   const fee = scaleFees(round.payload.amuletPrice, round.payload.transferConfigUsd).createFee.fee;
   const amount = value.sub(fee);
   if (!amount.isPositive()) return null;
-  const transfer = extend(draft, { amount });
+  const transfer = updated(draft, { amount });
   const mergeTransfer = { factoryCid: factory.factoryCid, choiceArg: { expectedAdmin: deps.dso, transfer, extraArgs: factory.extraArgs } };
   return {
     owner,

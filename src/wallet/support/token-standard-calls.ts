@@ -28,7 +28,7 @@ import {
 import { ChoiceContext, emptyMetadata, type ExtraArgs } from "../../templates/splice/types.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import { walletErrors } from "../wallet-error.js";
-import { extend } from "../../util/extend.js";
+import { updated } from "../../util/extend.js";
 
 export const registryDepsOf = (deps: WalletDeps): RegistryDeps => ({ client: deps.client, dso: deps.dso, network: deps.network, now: () => deps.clock.now() });
 
@@ -92,7 +92,7 @@ export async function instructTransfer(deps: WalletDeps, transfer: Transfer, opt
     factory.factoryCid,
     TransferFactoryChoices.transfer,
     { expectedAdmin: deps.dso, transfer, extraArgs: factory.extraArgs },
-    extend(options, { disclosed: [...factory.disclosed] }),
+    updated(options, { disclosed: [...factory.disclosed] }),
   );
   return { kind: factory.kind, result };
 }

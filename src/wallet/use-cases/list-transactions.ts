@@ -15,7 +15,7 @@ import { qualifiedId } from "../../ledger/template.js";
 import { OpenMiningRound, type OpenMiningRoundPayload } from "../../templates/splice/round.js";
 import type { WalletDeps } from "../wallet-deps.js";
 import { walletErrors } from "../wallet-error.js";
-import { extend } from "../../util/extend.js";
+import { updated } from "../../util/extend.js";
 
 export const MAX_PAGE_SIZE = 1000;
 
@@ -56,7 +56,7 @@ export async function listTransactions(deps: WalletDeps, input: ListTransactions
     const amuletPrice = input.withPrices ? await prices.of(tx) : undefined;
     for (const item of items) {
       if (tx.offset === start && item.nodeId >= beforeNode) continue;
-      page.push(amuletPrice ? extend(item, { amuletPrice }) : item);
+      page.push(amuletPrice ? updated(item, { amuletPrice }) : item);
       if (page.length === pageSize) return page;
     }
   }

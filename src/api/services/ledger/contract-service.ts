@@ -14,7 +14,7 @@ import { isContractId, isPartyId } from "../../../ledger/ids.js";
 import { authenticate } from "./authenticate.js";
 import { guard } from "./connect-error.js";
 import type { LedgerApi } from "./ledger-api.js";
-import { extend } from "../../../util/extend.js";
+import { updated } from "../../../util/extend.js";
 
 function checkedParties(parties: readonly string[]): readonly string[] {
   for (const p of parties) if (!isPartyId(p)) throw errors.invalidField("querying_parties", `Invalid party id ${JSON.stringify(p)}`);
@@ -38,7 +38,7 @@ export function contractService(api: LedgerApi): ServiceImpl<typeof ContractServ
         const witnesses = querying.filter((p) => stakeholders.has(p));
         if (!c || (querying.length > 0 && witnesses.length === 0)) throw errors.contractPayloadNotFound(req.contractId);
         const event = api.encoder.activeContract(c, [...new Set(witnesses)], true, []);
-        return { createdEvent: extend(event, { offset: 0n, nodeId: 0 }) };
+        return { createdEvent: updated(event, { offset: 0n, nodeId: 0 }) };
       }),
   };
 }

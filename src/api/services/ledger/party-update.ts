@@ -12,7 +12,7 @@ import { errors } from "../../../ledger/errors.js";
 import type { PartyRecord } from "../../../ledger/records.js";
 import { annotationsBytes, MAX_ANNOTATIONS_BYTES, mergedAnnotations, nextResourceVersion } from "./object-meta.js";
 import { maskPaths, takes, type MaskPaths } from "./update-mask.js";
-import { extend } from "../../../util/extend.js";
+import { updated } from "../../../util/extend.js";
 
 const FIELDS = ["party", "is_local", "local_metadata.annotations", "local_metadata.resource_version", "identity_provider_id"] as const;
 type Field = (typeof FIELDS)[number];
@@ -41,5 +41,5 @@ export function updatedParty(party: PartyRecord, paths: PartyUpdatePaths, change
   if (changes.resourceVersion !== "" && changes.resourceVersion !== party.localMetadata.resourceVersion) throw errors.concurrentPartyUpdate(party.party);
   const annotations = paths.has("local_metadata.annotations") ? mergedAnnotations(party.localMetadata.annotations, changes.annotations) : party.localMetadata.annotations;
   if (annotationsBytes(annotations) > MAX_ANNOTATIONS_BYTES) throw errors.partyAnnotationsTooLarge(party.party);
-  return extend(party, { localMetadata: { annotations, resourceVersion: nextResourceVersion(party.localMetadata.resourceVersion) } });
+  return updated(party, { localMetadata: { annotations, resourceVersion: nextResourceVersion(party.localMetadata.resourceVersion) } });
 }

@@ -11,7 +11,7 @@ import { errors } from "../../../ledger/errors.js";
 import type { UserRecord } from "../../../ledger/records.js";
 import { annotationsBytes, MAX_ANNOTATIONS_BYTES, mergedAnnotations, nextResourceVersion } from "./object-meta.js";
 import { maskPaths, takes, type MaskPaths } from "./update-mask.js";
-import { extend } from "../../../util/extend.js";
+import { updated } from "../../../util/extend.js";
 
 /** The fields of `User` an update path may name, as paths of field names. */
 const FIELDS = ["id", "primary_party", "is_deactivated", "metadata.annotations", "metadata.resource_version", "identity_provider_id"] as const;
@@ -35,16 +35,16 @@ export interface UserChanges {
 export function updatedUser(user: UserRecord, paths: UpdatePaths, changes: UserChanges): UserRecord {
   let next = user;
   if (takes(paths, "primary_party", changes.primaryParty, "") && changes.primaryParty !== user.primaryParty) {
-    next = extend(next, { primaryParty: changes.primaryParty });
+    next = updated(next, { primaryParty: changes.primaryParty });
   }
   if (takes(paths, "is_deactivated", changes.isDeactivated, false) && changes.isDeactivated !== user.isDeactivated) {
-    next = extend(next, { isDeactivated: changes.isDeactivated });
+    next = updated(next, { isDeactivated: changes.isDeactivated });
   }
   if (paths.has("metadata.annotations") && Object.keys(changes.annotations).length > 0) {
     const annotations = mergedAnnotations(user.metadata.annotations, changes.annotations);
     if (annotationsBytes(annotations) > MAX_ANNOTATIONS_BYTES) throw errors.userAnnotationsTooLarge(user.id);
-    next = extend(next, { metadata: extend(next.metadata, { annotations }) });
+    next = updated(next, { metadata: updated(next.metadata, { annotations }) });
   }
   if (next === user) return user;
-  return extend(next, { metadata: extend(next.metadata, { resourceVersion: nextResourceVersion(user.metadata.resourceVersion) }) });
+  return updated(next, { metadata: updated(next.metadata, { resourceVersion: nextResourceVersion(user.metadata.resourceVersion) }) });
 }

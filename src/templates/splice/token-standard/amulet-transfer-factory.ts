@@ -16,7 +16,7 @@ import { CONTEXT_KEYS, lookupContextContractId } from "./choice-context.js";
 import { instructionResult, type TransferFactory_Transfer, type TransferInstructionResult } from "./transfer-instruction-v1.js";
 import { prepareTwoStepTransfer } from "./two-step-transfer.js";
 import { assertDeadlineExceeded, assertWithinDeadline } from "../../../ledger/deadlines.js";
-import { extend } from "../../../util/extend.js";
+import { updated } from "../../../util/extend.js";
 
 export function requireExpectedAdmin(ctx: UpdateContext, expected: string, actual: string): void {
   ctx.require(expected === actual, `Expected admin ${expected} matches actual admin ${actual}`);
@@ -80,7 +80,7 @@ async function offerTransfer(ctx: UpdateContext, dso: string, { transfer, extraA
   // The instruction reports the locked holding that backs it as its input.
   const instructionCid = await ctx.create(AmuletTransferInstruction, {
     lockedAmulet: prepared.lockedAmulet,
-    transfer: extend(transfer, { inputHoldingCids: [prepared.lockedAmulet] }),
+    transfer: updated(transfer, { inputHoldingCids: [prepared.lockedAmulet] }),
   });
   return instructionResult.pending(instructionCid, prepared.senderChangeCids, prepared.meta);
 }

@@ -9,7 +9,7 @@ import { choice, defineTemplate, type Template } from "../../../ledger/template.
 import { spliceName, spliceType } from "../packages.js";
 import { PaymentTransferContext, TransferInput, TransferResult } from "../transfer-types.js";
 import { exerciseTransfer, fetchRules } from "./payment-transfer.js";
-import { extend } from "../../../util/extend.js";
+import { updated } from "../../../util/extend.js";
 
 const MODULE = "Splice.Wallet.MintingDelegation";
 const ty = (entity: string) => spliceType("wallet", MODULE, entity);
@@ -39,7 +39,7 @@ export const MintingDelegation_Mint = choice({
     await fetchRules(ctx, p.dso, arg.context.amuletRules, p.delegate);
     // Splice drops the featured-app right: the delegate must not earn featured rewards on
     // the beneficiary's mints.
-    const transferResult = await exerciseTransfer(ctx, arg.context.amuletRules, extend(arg.context.context, { featuredAppRight: null }), {
+    const transferResult = await exerciseTransfer(ctx, arg.context.amuletRules, updated(arg.context.context, { featuredAppRight: null }), {
       sender: p.beneficiary,
       provider: p.delegate,
       inputs: arg.inputs,
