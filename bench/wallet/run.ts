@@ -20,7 +20,6 @@ import { Session } from "node:inspector/promises";
 import os from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { issueToken } from "../../src/auth/index.js";
 import { getBalance } from "../../src/wallet/use-cases/get-balance.js";
 import { balanceInProcess } from "../cc/cc-balance.js";
 import { ccNetwork } from "../cc/cc-network.js";
@@ -31,6 +30,7 @@ import { headerLine } from "../lib/run-facts.js";
 import { sqliteTransferCommits } from "../lib/raw.js";
 import { startBenchServer, startEchoServers, type BenchServer, type EchoServers } from "../lib/setup.js";
 import { fmt, latencyStats, table } from "../lib/stats.js";
+import { onboard, post, preapprovalSendActors } from "./wallet-actors.js";
 import { runInWorker, stopWalletWorker, type Actor, type WalletResult, type WalletTask } from "./wallet-load.js";
 
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -57,20 +57,6 @@ async function workerPoint(key: string, what: string, task: WalletTask): Promise
   const note = extra && `    phases p50: create ${fmt(extra.createP50, 1)} ms, accept ${fmt(extra.acceptP50, 1)} ms; status polls per offer ${fmt(extra.pollsMean, 1)} (every ${POLL_MS} ms)`;
   rows.printLoad(key, what, r, probe, extra, note);
   return r;
-}
-
-async function post(bs: BenchServer, path: string, token: string, body: unknown): Promise<any> {
-  const res = await fetch(bs.httpUrl + path, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`POST ${path}: HTTP ${res.status} ${text}`);
-  return JSON.parse(text);
-}
-
-/** Onboards a wallet user through POST /v0/admin/users (as the operator); returns party and token. */
-async function onboard(bs: BenchServer, name: string): Promise<Actor> {
-  const operator = await issueToken({ secret: bs.server.secret, userId: "administrator" });
-  const { party_id } = await post(bs, "/v0/admin/users", operator, { name });
-  return { party: party_id as string, token: await issueToken({ secret: bs.server.secret, userId: name }) };
 }
 
 async function transferOffers(): Promise<void> {
@@ -128,16 +114,7 @@ async function sendsOn(key: string, what: string, automation: object | undefined
   try {
     const measureBare = bareRates.length === 0;
     if (measureBare) bareCommits(bs, "before");
-    const operator = await issueToken({ secret: bs.server.secret, userId: "administrator" });
-    await post(bs, "/v0/wallet/tap", operator, { amount: "100000" });
-    const receiver = await onboard(bs, `send-receiver-${runId}-${key}`);
-    await post(bs, "/v0/wallet/transfer-preapproval", receiver.token, {});
-    const senders: Actor[] = [];
-    for (let i = 0; i < 32; i++) {
-      const sender = await onboard(bs, `send-sender-${runId}-${key}-${i}`);
-      await post(bs, "/v0/wallet/tap", sender.token, { amount: "100000" });
-      senders.push(sender);
-    }
+    const { receiver, senders } = await preapprovalSendActors(bs, `send-${runId}-${key}`, 32);
     // BENCH_PROFILE=1: the server's CPU profile during the sends, in $TMPDIR/ccwallet-<key>.cpuprofile (sends-32, sends-32-noauto).
     const session = process.env.BENCH_PROFILE ? new Session() : undefined;
     // BENCH_HEAP=1: a sampling profile of everything the server allocates (collected or not), in $TMPDIR/ccwallet-<key>.heapprofile.

@@ -19,12 +19,12 @@ import { Session } from "node:inspector/promises";
 import os from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { issueToken } from "../../src/auth/index.js";
 import type { Ledger } from "../../src/ledger/engine.js";
 import { newUpdateIds } from "../../src/ledger/ids.js";
 import { Numeric } from "../../src/ledger/numeric.js";
 import { sendViaPreapproval } from "../../src/wallet/index.js";
 import { startBenchServer } from "../lib/setup.js";
+import { preapprovalSendActors } from "./wallet-actors.js";
 
 const seconds = Number(process.argv[2] ?? 8);
 const loops = Number(process.argv[3] ?? 32);
@@ -34,26 +34,7 @@ const config = join(os.tmpdir(), `ccwallet-sends-in-process-${process.pid}.json`
 writeFileSync(config, JSON.stringify(process.env.SENDS_AUTOMATION ? {} : { automation: automationOff }));
 const bs = await startBenchServer(1000, {}, { CCWALLET_CONFIG: config });
 
-async function post(path: string, token: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(bs.httpUrl + path, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`POST ${path}: HTTP ${res.status} ${text}`);
-  return JSON.parse(text) as Record<string, unknown>;
-}
-const operator = await issueToken({ secret: bs.server.secret, userId: "administrator" });
-async function onboard(name: string): Promise<{ party: string; token: string }> {
-  const { party_id } = await post("/v0/admin/users", operator, { name });
-  return { party: party_id as string, token: await issueToken({ secret: bs.server.secret, userId: name }) };
-}
-await post("/v0/wallet/tap", operator, { amount: "100000" });
-const receiver = await onboard("in-process-receiver");
-await post("/v0/wallet/transfer-preapproval", receiver.token, {});
-const senders: { party: string; token: string }[] = [];
-for (let i = 0; i < loops; i++) {
-  const sender = await onboard(`in-process-sender-${i}`);
-  await post("/v0/wallet/tap", sender.token, { amount: "100000" });
-  senders.push(sender);
-}
+const { receiver, senders } = await preapprovalSendActors(bs, `in-process-${process.pid}`, loops);
 
 // The stages below the wallet, cut away by replacing the client's call into the ledger.
 const deps = bs.server.wallet;

@@ -15,16 +15,8 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { ROOT, sourceFiles } from "../support/source-files.js";
 import { extend, updated } from "../../src/util/extend.js";
-
-const ROOT = path.resolve(import.meta.dirname, "../..");
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
-    const rel = `${dir}/${e.name}`;
-    return e.isDirectory() ? sourceFiles(rel) : rel.endsWith(".ts") ? [rel] : [];
-  });
-}
 
 /** `file:line: text` of every literal of either form in `file`. */
 function offending(file: string): string[] {

@@ -11,8 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-
-const ROOT = path.resolve(import.meta.dirname, "../..");
+import { ROOT, sourceFiles } from "../support/source-files.js";
 
 /** Layers by folder, most specific first: the first prefix a file's path starts with names its layer. */
 const LAYERS: readonly (readonly [prefix: string, layer: string])[] = [
@@ -92,13 +91,6 @@ function layerOf(file: string): string {
   const hit = LAYERS.find(([prefix]) => file === prefix || file.startsWith(prefix));
   if (!hit) throw new Error(`no layer for ${file}`);
   return hit[1];
-}
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
-    const rel = `${dir}/${e.name}`;
-    return e.isDirectory() ? sourceFiles(rel) : rel.endsWith(".ts") ? [rel] : [];
-  });
 }
 
 /** A relative specifier (`./x.js`, `../y/index.js`) to the repository path of its .ts file. */
