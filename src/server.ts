@@ -13,6 +13,7 @@ import { authenticateFirst, createRoutes, ledgerServices, STATIC_TIME_SETTING } 
 import type { LedgerApi } from "./api/services/ledger/index.js";
 import { StreamAuthorizations } from "./api/services/ledger/stream-authorizations.js";
 import { StreamLimits } from "./api/services/ledger/stream-limits.js";
+import { STREAM_PAGE_LIMITS, StreamPageBudget } from "./ledger/stream-page-budget.js";
 import { instrumentServices } from "./api/services/instrument.js";
 import { createNodeMetrics, opsEndpoints, OPS_PATHS, routeLabeler, type NodeMetrics, type OpsEndpoints } from "./ops/index.js";
 import { LedgerProtoEncoder } from "./api/convert/ledger-proto.js";
@@ -190,6 +191,7 @@ async function openLedgerApi(config: Config, log: Logger, metrics: NodeMetrics):
     namespace: identity.namespace,
     apiVersion: LEDGER_API_VERSION,
     streams: new StreamLimits({ maxStreams: config.maxStreams, maxStreamsPerUser: config.maxStreamsPerUser }),
+    streamPages: new StreamPageBudget({ maxBytes: config.maxStreamPageBytes, maxBytesPerOwner: config.maxStreamPageBytesPerUser, pageBytes: STREAM_PAGE_LIMITS.pageBytes }),
     streamAuthorizations: new StreamAuthorizations((id) => store.user(id)),
     completions: new CompletionHub(ledger.feed, config.offsetCheckpointIntervalMs),
     updates: new UpdateHub(ledger.feed, config.offsetCheckpointIntervalMs),

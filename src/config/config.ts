@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
+import { STREAM_PAGE_LIMITS } from "../ledger/stream-page-budget.js";
 import { AutomationSchema, type AutomationConfig } from "./automation.js";
 import { NetworkSchema, type NetworkConfig } from "./network.js";
 
@@ -49,6 +50,9 @@ export const FileSchema = z
         maxDeduplicationSeconds: z.number().int().positive().default(7 * 24 * 3600),
         maxStreams: z.number().int().positive().default(1000),
         maxStreamsPerUser: z.number().int().positive().default(200),
+        /** Bytes of store pages the open streams hold at once (stream-page-budget.ts); at least one page. */
+        maxStreamPageBytes: z.number().int().min(STREAM_PAGE_LIMITS.pageBytes).default(STREAM_PAGE_LIMITS.maxBytes),
+        maxStreamPageBytesPerUser: z.number().int().min(STREAM_PAGE_LIMITS.pageBytes).default(STREAM_PAGE_LIMITS.maxBytesPerOwner),
         offsetCheckpointIntervalMs: z.number().int().positive().default(5000),
         /** Largest DAR an upload may send (bytes), on both ports; the JSON body limit does not apply to it. */
         maxDarBytes: z.number().int().positive().default(64 * 1024 * 1024),
@@ -99,6 +103,9 @@ export interface Config {
   /** Streams open at once, overall (Canton's `rate-limit.max-streams`, default 1000) and per user. */
   readonly maxStreams: number;
   readonly maxStreamsPerUser: number;
+  /** Bytes of store pages the open streams hold at once, overall and per user. */
+  readonly maxStreamPageBytes: number;
+  readonly maxStreamPageBytesPerUser: number;
   /** How often a stream with nothing to say sends an offset checkpoint when the ledger moved on. */
   readonly offsetCheckpointIntervalMs: number;
   readonly network: NetworkConfig;
@@ -158,6 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxDeduplicationSeconds: BigInt(file.ledger?.maxDeduplicationSeconds ?? 7 * 24 * 3600),
     maxStreams: file.ledger?.maxStreams ?? 1000,
     maxStreamsPerUser: file.ledger?.maxStreamsPerUser ?? 200,
+    maxStreamPageBytes: file.ledger?.maxStreamPageBytes ?? STREAM_PAGE_LIMITS.maxBytes,
+    maxStreamPageBytesPerUser: file.ledger?.maxStreamPageBytesPerUser ?? STREAM_PAGE_LIMITS.maxBytesPerOwner,
     offsetCheckpointIntervalMs: file.ledger?.offsetCheckpointIntervalMs ?? 5000,
     maxDarBytes: file.ledger?.maxDarBytes ?? 64 * 1024 * 1024,
     network: file.network,

@@ -3,7 +3,9 @@
  * update streams. A reader resumes exactly after `beginExclusive`; with `endInclusive` it stops
  * there, otherwise it waits for new commits until the signal aborts.
  */
+import { jsonSize } from "../util/json-size.js";
 import { catchUpTurn } from "./catch-up-turns.js";
+import type { PageHold } from "./stream-page-budget.js";
 import type { LedgerStore } from "./store-port.js";
 
 /**
@@ -24,6 +26,8 @@ export interface TailOptions {
    * store's `transactions`): a short page is read on from its last row rather than taken as the end.
    */
   readonly maxPageBytes?: number;
+  /** The stream's share of the node's page budget: each read waits to be admitted, each page is weighed. */
+  readonly pages?: PageHold;
 }
 
 /** The store's rows in (beginExclusive, endInclusive], at most `limit` (and `maxBytes`, when given). */
@@ -50,12 +54,16 @@ export async function* tail<T extends { readonly offset: bigint }>(
         // immediate answers chained page after page in microtasks, and streams opened from an
         // early offset held up the whole node.
         if (backlog || (!caughtUp && upTo - cursor > BigInt(PAGE))) await catchUpTurn(options.signal);
+        if (options.pages) await options.pages.admit(options.signal);
         if (options.signal.aborted) return;
         const rows = await page(cursor, upTo, PAGE, options.maxPageBytes);
+        options.pages?.weigh(jsonSize(rows));
         for (const row of rows) {
           if (options.signal.aborted) return;
           yield row;
         }
+        // Every row has been taken: the page no longer weighs on the budget.
+        options.pages?.release();
         // Offsets without rows of this kind (e.g. rejections for the update stream) are skipped
         // too, once a page shows nothing more is there: a full page, or one that may have been
         // cut by its size, is read on from its last row.
@@ -69,6 +77,7 @@ export async function* tail<T extends { readonly offset: bigint }>(
       await wake.next(cursor);
     }
   } finally {
+    options.pages?.release();
     wake.dispose();
   }
 }

@@ -17,8 +17,9 @@ const SWEEP = { maxBalanceUSD: "10", minBalanceUSD: "1", receiver: BOB };
 
 describe("config file", () => {
   it("reads known keys with defaults for the rest", () => {
-    const config = withFile({ ledger: { maxStreams: 7 }, automation: { mergeThreshold: 12 } })();
+    const config = withFile({ ledger: { maxStreams: 7, maxStreamPageBytes: 8 * 1024 * 1024 }, automation: { mergeThreshold: 12 } })();
     expect([config.maxStreams, config.maxStreamsPerUser, config.automation.mergeThreshold, config.automation.collectRewards]).toEqual([7, 200, 12, true]);
+    expect([config.maxStreamPageBytes, config.maxStreamPageBytesPerUser]).toEqual([8 * 1024 * 1024, 32 * 1024 * 1024]);
   });
 
   it("reads walletSweep and autoAcceptTransfers (Splice's Helm keys), defaulting to none", () => {
@@ -34,6 +35,8 @@ describe("config file", () => {
     [{ automation: { colectRewards: false } }, /\n {2}automation: Unrecognized key: "colectRewards"$/],
     [{ network: { amuletPrice: "0.005", tickSeconds: 60 } }, /\n {2}network: Unrecognized key: "tickSeconds"$/],
     [{ ledger: { maxStreams: 0 } }, /\n {2}ledger\.maxStreams: /],
+    // Less than one page would never admit a read.
+    [{ ledger: { maxStreamPageBytesPerUser: 1024 } }, /\n {2}ledger\.maxStreamPageBytesPerUser: /],
     [{ automation: { walletSweep: { [ALICE]: { ...SWEEP, useTransferPreaproval: true } } } }, /\n {2}automation\.walletSweep\.alice::1220ab: Unrecognized key: "useTransferPreaproval"$/],
     [{ automation: { walletSweep: { alice: SWEEP } } }, /\n {2}automation\.walletSweep\.alice: the key is not a party id/],
     [{ automation: { walletSweep: { [ALICE]: { ...SWEEP, receiver: "bob" } } } }, /\n {2}automation\.walletSweep\.alice::1220ab\.receiver: "bob" is not a party id/],

@@ -7,6 +7,8 @@ import type { GetActiveContractsResponseSchema } from "../../../../gen/com/daml/
 import { errors } from "../../../ledger/errors.js";
 import { visibleTo, type EventFormat } from "../../../ledger/event-format.js";
 import { catchUpTurn } from "../../../ledger/catch-up-turns.js";
+import type { PageHold } from "../../../ledger/stream-page-budget.js";
+import { jsonSize } from "../../../util/json-size.js";
 import type { ContractRecord } from "../../../ledger/records.js";
 import type { CreationPosition } from "../../../ledger/store-port.js";
 import { readersOf } from "../../convert/format-proto.js";
@@ -29,24 +31,38 @@ export const ACS_CHUNK = 500;
  * The parties' snapshot is read a chunk at a time, each chunk in a turn of its own among the
  * streams catching up: one whole read of a party's 58 MB ACS held the event loop for 0.4 s, and
  * a stream whose client stopped reading held all of it. A read for any party (an admin's) is one
- * read, since the store finds everyone's contracts in order only by scanning them.
+ * read, since the store finds everyone's contracts in order only by scanning them. Each read waits
+ * for room on the node's page budget and counts on it until its last contract has been taken.
  */
-export async function* acsEntries(api: LedgerApi, format: EventFormat, offset: bigint, signal: AbortSignal): AsyncGenerator<AcsEntry> {
+export async function* acsEntries(api: LedgerApi, format: EventFormat, offset: bigint, signal: AbortSignal, pages?: PageHold): AsyncGenerator<AcsEntry> {
   if (offset === 0n) return;
   const readers = readersOf(format);
-  for await (const c of snapshotContracts(api, readers, offset, signal)) {
+  for await (const c of snapshotContracts(api, readers, offset, signal, pages)) {
     const entry = acsEntryOf(api, format, readers, c);
     if (entry) yield entry;
   }
 }
 
-async function* snapshotContracts(api: LedgerApi, readers: readonly string[] | "any", offset: bigint, signal: AbortSignal): AsyncGenerator<ContractRecord> {
-  if (readers === "any") return yield* await api.store.activeContracts({ activeAtOffset: offset });
+async function* snapshotContracts(api: LedgerApi, readers: readonly string[] | "any", offset: bigint, signal: AbortSignal, pages?: PageHold): AsyncGenerator<ContractRecord> {
+  if (readers === "any") {
+    // One read of everyone's contracts (see above): it counts on the budget like a chunk.
+    if (pages) await pages.admit(signal);
+    if (signal.aborted) return;
+    const all = await api.store.activeContracts({ activeAtOffset: offset });
+    pages?.weigh(jsonSize(all));
+    yield* all;
+    pages?.release();
+    return;
+  }
   for (let after: CreationPosition | undefined; ; ) {
     if (after) await catchUpTurn(signal);
+    if (pages) await pages.admit(signal);
     if (signal.aborted) return;
     const chunk = await api.store.activeContractsPage({ parties: readers, activeAtOffset: offset, limit: ACS_CHUNK, ...(after ? { after } : {}) });
+    // A chunk counts on the node's page budget until its last contract has been taken.
+    pages?.weigh(jsonSize(chunk));
     yield* chunk;
+    pages?.release();
     if (chunk.length < ACS_CHUNK) return;
     const last = chunk[chunk.length - 1]!;
     after = { offset: last.createdOffset, nodeId: last.nodeId };

@@ -12,6 +12,7 @@ import type { UpdateHub } from "../../../ledger/update-hub.js";
 import type { ErrorLog } from "./connect-error.js";
 import type { StreamAuthorizations } from "./stream-authorizations.js";
 import type { StreamLimits } from "./stream-limits.js";
+import type { StreamPageBudget } from "../../../ledger/stream-page-budget.js";
 import type { TrafficMeter } from "../../../network/traffic/traffic-meter.js";
 
 export interface LedgerApi {
@@ -31,6 +32,8 @@ export interface LedgerApi {
   readonly updates: UpdateHub;
   /** Streams open now, against the configured caps. */
   readonly streams: StreamLimits;
+  /** Store pages the open streams hold, across the node (their clients may not read them for a while). */
+  readonly streamPages: StreamPageBudget;
   /** Ongoing authorization of the open streams (token expiry, changed rights). */
   readonly streamAuthorizations: StreamAuthorizations;
   /** External parties' public keys, parsed once (execute verifies many signatures per key). */

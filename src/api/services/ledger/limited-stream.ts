@@ -6,14 +6,16 @@
  */
 import type { HandlerContext } from "@connectrpc/connect";
 import type { LedgerError } from "../../../ledger/errors.js";
+import type { PageHold } from "../../../ledger/stream-page-budget.js";
 import { authenticate } from "./authenticate.js";
 import type { LedgerApi } from "./ledger-api.js";
 
 /**
  * Runs a stream body inside a slot of the caller's: authenticated first, released however it ends.
- * The body gets the signal to stop by: the call's, also aborted when the authorization is revoked.
+ * The body gets the signal to stop by: the call's, also aborted when the authorization is revoked;
+ * and the stream's hold on the node's page budget, for its store reads (stream-page-budget.ts).
  */
-export async function* limitedStream<T>(api: LedgerApi, ctx: HandlerContext, body: (signal: AbortSignal) => AsyncIterable<T>): AsyncGenerator<T> {
+export async function* limitedStream<T>(api: LedgerApi, ctx: HandlerContext, body: (signal: AbortSignal, pages: PageHold) => AsyncIterable<T>): AsyncGenerator<T> {
   const token = await api.verifier.verify(ctx.requestHeader.get("authorization"));
   const user = await authenticate(api, ctx);
   const release = api.streams.acquire(user.id, `${ctx.service.typeName}/${ctx.method.name}`);
@@ -25,7 +27,8 @@ export async function* limitedStream<T>(api: LedgerApi, ctx: HandlerContext, bod
     revoked ??= e;
     stop.abort();
   });
-  const it = body(stop.signal)[Symbol.asyncIterator]();
+  const pages = api.streamPages.open(user.id);
+  const it = body(stop.signal, pages)[Symbol.asyncIterator]();
   try {
     for (;;) {
       // A revoked authorization aborts the body's signal, which ends whatever it waits for.
@@ -44,6 +47,7 @@ export async function* limitedStream<T>(api: LedgerApi, ctx: HandlerContext, bod
     ctx.signal.removeEventListener("abort", onCallEnd);
     stop.abort();
     void it.return?.(undefined)?.catch(() => undefined);
+    pages.release();
     release();
   }
 }

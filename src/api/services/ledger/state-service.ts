@@ -44,12 +44,12 @@ export function stateService(api: LedgerApi): ServiceImpl<typeof StateService> {
         return { participantPrunedUpToInclusive: 0n, allDivulgedContractsPrunedUpToInclusive: 0n };
       }),
     getActiveContracts: (req, ctx) =>
-      guardStream(api.log, () => limitedStream(api, ctx, async function* (signal) {
+      guardStream(api.log, () => limitedStream(api, ctx, async function* (signal, pages) {
         const user = await authenticate(api, ctx);
         const format = eventFormatOf(req.eventFormat ?? req.filter, req.verbose, api.registry);
         authorizeFormat(user, format);
         await checkSnapshotOffset(api, req.activeAtOffset, "active_at_offset");
-        yield* acsEntries(api, format, req.activeAtOffset, signal);
+        yield* acsEntries(api, format, req.activeAtOffset, signal, pages);
       })),
   };
 }

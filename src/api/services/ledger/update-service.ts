@@ -77,7 +77,7 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
   };
   return {
     getUpdates: (req, ctx) =>
-      guardStream(api.log, () => limitedStream(api, ctx, async function* (signal) {
+      guardStream(api.log, () => limitedStream(api, ctx, async function* (signal, pages) {
         const format = await authorizedFormat(
           api,
           ctx,
@@ -100,7 +100,7 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
         };
         if (req.endInclusive !== undefined) {
           // Canton checkpoints only open-ended (tailing) streams.
-          for await (const tx of tail(api.store, page, { beginExclusive: req.beginExclusive, endInclusive: req.endInclusive, signal, maxPageBytes: STREAM_PAGE_BYTES })) {
+          for await (const tx of tail(api.store, page, { beginExclusive: req.beginExclusive, endInclusive: req.endInclusive, signal, maxPageBytes: STREAM_PAGE_BYTES, pages })) {
             const response = project(tx);
             if (response) yield response;
           }
@@ -109,6 +109,7 @@ export function updateService(api: LedgerApi): ServiceImpl<typeof UpdateService>
         yield* watchedTail<TransactionRecord, UpdatesResponse>(api.updates, api.updates.watch(watchedParties(format)), api.store, {
           page,
           maxPageBytes: STREAM_PAGE_BYTES,
+          pages,
           beginExclusive: req.beginExclusive,
           signal,
           project,

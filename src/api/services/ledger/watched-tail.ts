@@ -11,6 +11,7 @@
  * in between.
  */
 import type { LedgerStore } from "../../../ledger/store-port.js";
+import type { PageHold } from "../../../ledger/stream-page-budget.js";
 import type { StreamWatch } from "../../../ledger/stream-watch.js";
 import { tail, type PageRead } from "../../../ledger/streams.js";
 
@@ -33,6 +34,8 @@ export interface WatchedTailOptions<T, R> {
   readonly page: PageRead<T>;
   /** See TailOptions.maxPageBytes. */
   readonly maxPageBytes?: number;
+  /** See TailOptions.pages. */
+  readonly pages?: PageHold;
   /** The message for a row, or undefined when the subscriber sees nothing of it. */
   readonly project: (row: T) => R | undefined;
   readonly checkpoint: (at: CheckpointAt) => R;
@@ -61,7 +64,7 @@ export async function* watchedTail<T extends { readonly offset: bigint }, R>(
       else {
         if (watch.dirty) {
           watch.dirty = false;
-          for await (const row of tail(store, page, { beginExclusive: cursor, endInclusive: end, signal, following, maxPageBytes: options.maxPageBytes })) {
+          for await (const row of tail(store, page, { beginExclusive: cursor, endInclusive: end, signal, following, maxPageBytes: options.maxPageBytes, pages: options.pages })) {
             const message = options.project(row);
             if (message === undefined) continue;
             lastSent = row.offset;

@@ -1,0 +1,118 @@
+/**
+ * Store pages held by streams whose clients stopped reading are capped across the node and per
+ * user (stream-page-budget.ts). Before the cap, every paused GetUpdates stream kept its page and
+ * the message it was writing: 150 of them over 3 MB transactions held ~900 MB, and 1,000 (five
+ * users at the per-user stream limit) would have run the node out of memory. Now a user's paused
+ * streams hold at most its share; its further reads wait (slower, not refused) and other users'
+ * streams go on.
+ */
+import { create, toBinary } from "@bufbuild/protobuf";
+import http2 from "node:http2";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TransactionShape } from "../../gen/com/daml/ledger/api/v2/transaction_filter_pb.js";
+import { GetUpdatesRequestSchema } from "../../gen/com/daml/ledger/api/v2/update_service_pb.js";
+import { IOU, startTestServer, type TestServer } from "../support/test-server.js";
+
+const MB = 1024 * 1024;
+type Who = { party: string; user: string; token: string };
+
+let s: TestServer;
+let alice: Who;
+let bob: Who;
+let end: number;
+
+beforeAll(async () => {
+  const config = join(mkdtempSync(join(tmpdir(), "ccwallet-page-budget-")), "config.json");
+  writeFileSync(config, JSON.stringify({ ledger: { maxStreamPageBytes: 6 * MB, maxStreamPageBytesPerUser: 3 * MB } }));
+  s = await startTestServer({ CCWALLET_CONFIG: config });
+  alice = await s.partyUser("spb-alice");
+  bob = await s.partyUser("spb-bob");
+  // 6 transactions of ~360 KB (six Ious with 60,000-character currencies, bob an observer): a
+  // stream's page is three of them (it ends with the row that reaches 1 MiB).
+  const currency = "X".repeat(60_000);
+  const iou = { CreateCommand: { templateId: IOU, createArguments: { issuer: alice.party, owner: alice.party, currency, amount: "1", observers: [bob.party] } } };
+  for (let i = 0; i < 6; i++) {
+    const r = await s.json("POST", "/v2/commands/submit-and-wait", { commands: Array.from({ length: 6 }, () => iou), commandId: `spb-${i}`, actAs: [alice.party] }, alice.token);
+    expect(r.status, r.text).toBe(200);
+  }
+  end = (await s.json("GET", "/v2/state/ledger-end")).body.offset;
+}, 60_000);
+afterAll(() => s?.stop());
+
+const wildcard = (party: string) => ({ filtersByParty: { [party]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] } } });
+const updateFormat = (party: string) => ({ includeTransactions: { eventFormat: wildcard(party), transactionShape: "TRANSACTION_SHAPE_ACS_DELTA" } });
+
+/** Open-ended GetUpdates calls over gRPC whose client never reads; returns how to end them. */
+function pausedStreams(who: Who, count: number): () => void {
+  const request = toBinary(
+    GetUpdatesRequestSchema,
+    create(GetUpdatesRequestSchema, {
+      beginExclusive: 0n,
+      updateFormat: {
+        includeTransactions: {
+          transactionShape: TransactionShape.ACS_DELTA,
+          eventFormat: { filtersByParty: { [who.party]: { cumulative: [{ identifierFilter: { case: "wildcardFilter", value: { includeCreatedEventBlob: false } } }] } } },
+        },
+      },
+    }),
+  );
+  const frame = Buffer.alloc(5 + request.length);
+  frame.writeUInt32BE(request.length, 1);
+  Buffer.from(request).copy(frame, 5);
+  const session = http2.connect(s.grpc);
+  session.on("error", () => undefined);
+  for (let i = 0; i < count; i++) {
+    const stream = session.request({ ":method": "POST", ":path": "/com.daml.ledger.api.v2.UpdateService/GetUpdates", "content-type": "application/grpc", te: "trailers", authorization: `Bearer ${who.token}` });
+    stream.on("error", () => undefined);
+    stream.end(frame);
+    stream.pause();
+  }
+  return () => session.destroy();
+}
+
+const budget = () => s.server.api.streamPages;
+
+async function until(what: () => boolean, ms = 10_000): Promise<void> {
+  for (const start = Date.now(); !what(); ) {
+    if (Date.now() - start > ms) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const updateIds = (body: { update: { Transaction?: { value: { updateId: string } } } }[]) => body.flatMap((u) => (u.update.Transaction ? [u.update.Transaction.value.updateId] : []));
+
+describe("the page budget of streams", () => {
+  it("holds a user's paused streams to its share, keeps its further reads waiting, and serves other users", async () => {
+    const close = pausedStreams(alice, 4);
+    try {
+      // Two pages fit alice's 3 MiB share (the third admission would pass it); two streams wait.
+      await until(() => budget().waitingStreams === 2);
+      expect(budget().heldBytes).toBeGreaterThan(2 * MB);
+      expect(budget().heldBytes).toBeLessThanOrEqual(3 * MB);
+
+      // Bob reads everything at once.
+      const read = { beginExclusive: 0, endInclusive: end, updateFormat: updateFormat(bob.party) };
+      const forBob = await s.json("POST", "/v2/updates", read, bob.token);
+      expect(forBob.status, forBob.text.slice(0, 200)).toBe(200);
+      expect(updateIds(forBob.body)).toHaveLength(6);
+
+      // Alice's own read waits for her paused streams' pages...
+      let answered = false;
+      const forAlice = s.json("POST", "/v2/updates", { ...read, updateFormat: updateFormat(alice.party) }, alice.token).finally(() => (answered = true));
+      await new Promise((r) => setTimeout(r, 500));
+      expect(answered).toBe(false);
+      expect(budget().waitingStreams).toBe(3);
+      // ...and goes on once they end.
+      close();
+      const r = await forAlice;
+      expect(r.status, r.text.slice(0, 200)).toBe(200);
+      expect(updateIds(r.body)).toEqual(updateIds(forBob.body));
+    } finally {
+      close();
+    }
+    await until(() => budget().heldBytes === 0 && budget().waitingStreams === 0);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * The node's budget of stream pages: reads are admitted while the node and the owner have room for
+ * one more page, each page counts until it is done with, and a read that waits holds nothing, so
+ * one owner's paused streams hold up neither the node nor other owners.
+ */
+import { describe, expect, it } from "vitest";
+import { StreamPageBudget, type PageHold } from "../../src/ledger/stream-page-budget.js";
+import { jsonSize } from "../../src/util/json-size.js";
+
+const MB = 1024 * 1024;
+const budget = () => new StreamPageBudget({ maxBytes: 4 * MB, maxBytesPerOwner: 2 * MB, pageBytes: MB });
+const never = new AbortController().signal;
+
+/** Whether `p` has settled after the microtasks queued so far. */
+async function settled(p: Promise<void>): Promise<boolean> {
+  let done = false;
+  void p.then(() => (done = true));
+  await new Promise((r) => setImmediate(r));
+  return done;
+}
+
+describe("stream page budget", () => {
+  it("admits a read at once while there is room, counting it as a page until it is weighed", async () => {
+    const b = budget();
+    const h = b.open("alice");
+    expect(await settled(h.admit(never))).toBe(true);
+    expect(b.heldBytes).toBe(MB);
+    h.weigh(300_000);
+    expect(b.heldBytes).toBe(300_000);
+    // The next admission is the hold's next page: the previous one no longer counts.
+    await h.admit(never);
+    expect(b.heldBytes).toBe(MB);
+    h.release();
+    h.release();
+    expect(b.heldBytes).toBe(0);
+  });
+
+  it("makes an owner past its share wait, and lets other owners in meanwhile", async () => {
+    const b = budget();
+    const [a1, a2, a3] = [b.open("alice"), b.open("alice"), b.open("alice")];
+    await a1.admit(never);
+    a1.weigh(MB);
+    await a2.admit(never);
+    a2.weigh(MB);
+    const third = a3.admit(never);
+    expect(await settled(third)).toBe(false);
+    expect(b.waitingStreams).toBe(1);
+    // Bob is not behind alice's waiting read.
+    const bob = b.open("bob");
+    expect(await settled(bob.admit(never))).toBe(true);
+    expect(b.heldBytes).toBe(3 * MB);
+    // One of alice's pages is done with: her waiting read goes on.
+    a1.release();
+    expect(await settled(third)).toBe(true);
+    expect([b.heldBytes, b.waitingStreams]).toEqual([3 * MB, 0]);
+  });
+
+  it("makes every read wait while the node is full, and admits them in order as pages are done with", async () => {
+    const b = budget();
+    const holders = ["a", "b", "c", "d"].map((o) => b.open(o));
+    for (const h of holders) {
+      await h.admit(never);
+      h.weigh(MB);
+    }
+    const order: string[] = [];
+    const waiting = ["e", "f"].map((o) => b.open(o).admit(never).then(() => order.push(o)));
+    expect(await settled(waiting[0]!.then(() => undefined))).toBe(false);
+    holders[0]!.release();
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(["e"]);
+    holders[1]!.release();
+    await Promise.all(waiting);
+    expect(order).toEqual(["e", "f"]);
+    expect(b.heldBytes).toBe(4 * MB);
+  });
+
+  it("counts a page past the bound as it weighs, and holds further reads back until it is done with", async () => {
+    const b = budget();
+    const big = b.open("alice");
+    await big.admit(never);
+    big.weigh(5 * MB);
+    const other = b.open("bob").admit(never);
+    expect(await settled(other)).toBe(false);
+    big.release();
+    expect(await settled(other)).toBe(true);
+  });
+
+  it("gives up a waiting read when its stream ends, holding nothing", async () => {
+    const b = budget();
+    const h: PageHold = b.open("alice");
+    await h.admit(never);
+    h.weigh(2 * MB);
+    const stop = new AbortController();
+    const waiting = b.open("alice").admit(stop.signal);
+    expect(b.waitingStreams).toBe(1);
+    stop.abort();
+    await waiting;
+    expect([b.waitingStreams, b.heldBytes]).toEqual([0, 2 * MB]);
+  });
+});
+
+describe("jsonSize", () => {
+  it("is within a few percent of the JSON text of a ledger record, without walking byte arrays", () => {
+    const party = "alice::1220" + "ab".repeat(32);
+    const node = {
+      kind: "create",
+      nodeId: 3,
+      contractId: "00" + "cd".repeat(68),
+      templateId: "9f".repeat(32) + ":Ccwallet.Demo.Iou:Iou",
+      payload: { issuer: party, owner: party, currency: "X".repeat(5000), amount: "10.0000000000", observers: [party, party] },
+      signatories: [party],
+      observers: [],
+      salt: "ef".repeat(32),
+      witnesses: [party],
+    };
+    const record = { updateId: "12".repeat(34), offset: 1234n, nodes: [node, node, node], effectiveAt: 1_700_000_000_000_000n };
+    const text = JSON.stringify(record, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)).length;
+    expect(Math.abs(jsonSize(record) - text) / text).toBeLessThan(0.03);
+    expect(jsonSize(new Uint8Array(3_000_000))).toBe(4_000_002);
+    expect(jsonSize([null, true, 1, "ab"])).toBe(2 + 4 + 4 + 5 + 8 + 4);
+  });
+});
