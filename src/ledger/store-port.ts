@@ -98,6 +98,11 @@ export interface ContractPageQuery {
   readonly after?: CreationPosition;
   /** At most this many contracts (at least 1). */
   readonly limit: number;
+  /**
+   * The page also ends after the first contract that brings its records' stored size to this (it
+   * holds at least one): shorter than `limit` with more to come, as `transactions`' `maxBytes`.
+   */
+  readonly maxBytes?: number;
 }
 
 /** A contract as created, and the offset of the transaction that archived it, if any. */

@@ -36,8 +36,15 @@ export interface StreamPageLimits {
   readonly pageBytes: number;
 }
 
+/**
+ * Stored record text a stream reads at once (update pages, snapshot chunks). A page stays in memory
+ * for as long as its reader stalls: 250 transactions of 1.2 MB each made every paused stream hold
+ * ~300 MB, and 150 of them ran the node out of memory (a hostile review, session 18).
+ */
+export const STREAM_PAGE_BYTES = 1024 * 1024;
+
 /** 256 MiB of stored records (their decoded form weighs a few times more), 32 MiB per user. */
-export const STREAM_PAGE_LIMITS: StreamPageLimits = { maxBytes: 256 * 1024 * 1024, maxBytesPerOwner: 32 * 1024 * 1024, pageBytes: 1024 * 1024 };
+export const STREAM_PAGE_LIMITS: StreamPageLimits = { maxBytes: 256 * 1024 * 1024, maxBytesPerOwner: 32 * 1024 * 1024, pageBytes: STREAM_PAGE_BYTES };
 
 interface Waiter {
   readonly owner: string;

@@ -193,7 +193,9 @@ describe("active-contracts-page", () => {
       // (The node's automation reads the store too: only the calls for this party count.)
       const forFay = (calls: [{ parties?: readonly string[] }][]) => calls.filter(([q]) => q.parties?.includes(fay.party));
       expect(forFay(whole.mock.calls)).toEqual([]);
-      expect(forFay(paged.mock.calls)).toHaveLength(3);
+      // 500, 500 and 100 contracts, then an empty read (a short chunk may have been cut by its size).
+      const fayReads = paged.mock.calls.flatMap(([q], i) => (q.parties?.includes(fay.party) ? [paged.mock.results[i]!.value as Promise<unknown[]>] : []));
+      expect((await Promise.all(fayReads)).map((c) => c.length)).toEqual([500, 500, 100, 0]);
       const offsets = stream.body.map((e: { contractEntry: { JsActiveContract: { createdEvent: { offset: number; nodeId: number } } } }) => e.contractEntry.JsActiveContract.createdEvent);
       for (let i = 1; i < offsets.length; i++) expect(offsets[i].offset > offsets[i - 1].offset || (offsets[i].offset === offsets[i - 1].offset && offsets[i].nodeId > offsets[i - 1].nodeId)).toBe(true);
     } finally {

@@ -11,9 +11,11 @@ import http2 from "node:http2";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { TransactionShape } from "../../gen/com/daml/ledger/api/v2/transaction_filter_pb.js";
 import { GetUpdatesRequestSchema } from "../../gen/com/daml/ledger/api/v2/update_service_pb.js";
+import { STREAM_PAGE_BYTES } from "../../src/ledger/stream-page-budget.js";
+import { jsonSize } from "../../src/util/json-size.js";
 import { IOU, startTestServer, type TestServer } from "../support/test-server.js";
 
 const MB = 1024 * 1024;
@@ -114,5 +116,23 @@ describe("the page budget of streams", () => {
       close();
     }
     await until(() => budget().heldBytes === 0 && budget().waitingStreams === 0);
+  });
+});
+
+describe("active-contract streams", () => {
+  it("read a snapshot in chunks of about a megabyte (500 contracts of 60 KB made one of 30 MB), and give every contract", async () => {
+    const read = vi.spyOn(s.server.store, "activeContractsPage");
+    try {
+      const r = await s.json("POST", "/v2/state/active-contracts", { eventFormat: wildcard(bob.party), activeAtOffset: end }, bob.token);
+      expect(r.status, r.text.slice(0, 200)).toBe(200);
+      expect(r.body).toHaveLength(36);
+      const chunks = await Promise.all(read.mock.results.map((x) => x.value as Promise<unknown[]>));
+      expect(read.mock.calls.every(([q]) => q.maxBytes === STREAM_PAGE_BYTES)).toBe(true);
+      // Chunks of about a megabyte (the 18th contract of 60 KB reaches it), then an empty read: the end.
+      expect(chunks.map((c) => c.length)).toEqual([18, 18, 0]);
+      for (const c of chunks) expect(jsonSize(c)).toBeLessThan(STREAM_PAGE_BYTES + 70_000);
+    } finally {
+      read.mockRestore();
+    }
   });
 });

@@ -5,7 +5,7 @@
  * still add up to every transaction, past rejections and the pages that size cut short.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { STREAM_PAGE_BYTES } from "../../src/api/services/ledger/update-service.js";
+import { STREAM_PAGE_BYTES } from "../../src/ledger/stream-page-budget.js";
 import { IOU, startTestServer, type TestServer } from "../support/test-server.js";
 
 let s: TestServer;

@@ -161,7 +161,14 @@ export class MongoStore implements Store {
       await this.cols.contracts.find(updated(scope, { archivedOffset: null }), { session }).sort(inOrder).limit(query.limit).toArray(),
       await this.cols.contracts.find(updated(scope, { archivedOffset: { $gt: at } }), { session }).sort(inOrder).limit(query.limit).toArray(),
     ]);
-    return snapshotOf(active, archivedLater).slice(0, query.limit).map((doc) => decodeRecord<ContractRecord>(doc.record));
+    const page: ContractRecord[] = [];
+    let bytes = 0;
+    for (const doc of snapshotOf(active, archivedLater).slice(0, query.limit)) {
+      page.push(decodeRecord<ContractRecord>(doc.record));
+      bytes += doc.record.length;
+      if (query.maxBytes !== undefined && bytes >= query.maxBytes) break;
+    }
+    return page;
   }
 
   async transactions(beginExclusive: bigint, endInclusive: bigint, limit: number, maxBytes?: number): Promise<TransactionRecord[]> {

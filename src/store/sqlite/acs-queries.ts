@@ -9,7 +9,7 @@ import type { ContractRecord } from "../../ledger/records.js";
 import type { ContractPageQuery, ContractQuery, CreationPosition } from "../../ledger/store-port.js";
 import type { LedgerStatements } from "./ledger-statements.js";
 import type { PartyTemplateCache } from "./party-template-cache.js";
-import { allRecords, oneRecord } from "./rows.js";
+import { allRecords, oneRecordSized } from "./rows.js";
 import { extend, updated } from "../../util/extend.js";
 
 export function readActiveContracts(s: LedgerStatements, cache: PartyTemplateCache, query: ContractQuery): ContractRecord[] {
@@ -79,8 +79,8 @@ interface PositionRow {
 interface Candidate {
   readonly contractId: string;
   readonly position: CreationPosition;
-  /** Already decoded (an archived contract, read to see its stakeholders). */
-  readonly record?: ContractRecord;
+  /** Already decoded (an archived contract, read to see its stakeholders), with its text's length. */
+  readonly read?: { readonly record: ContractRecord; readonly bytes: number };
 }
 
 const FIRST: CreationPosition = { offset: -1n, nodeId: -1 };
@@ -90,17 +90,17 @@ function comparePositions(a: CreationPosition, b: CreationPosition): number {
   return a.nodeId - b.nodeId;
 }
 
-const candidateOf = (r: PositionRow, record?: ContractRecord): Candidate => ({
+const candidateOf = (r: PositionRow): Candidate => ({
   contractId: r.contract_id,
   position: { offset: BigInt(r.created_offset), nodeId: Number(r.node_id) },
-  ...(record ? { record } : {}),
 });
 
 /**
  * `activeContractsPage`: the first `limit` contracts of the snapshot at `activeAtOffset` after
  * `after`. Positions are found first (a party's from its index rows, everyone's from the rows'
  * heads), the page's records are then read by id; a page costs its own records and an index
- * walk, not the snapshot before it.
+ * walk, not the snapshot before it. With `maxBytes` the page ends after the record whose text
+ * brings it there.
  */
 export function readActivePage(s: LedgerStatements, query: ContractPageQuery): ContractRecord[] {
   const at = query.activeAtOffset;
@@ -111,9 +111,13 @@ export function readActivePage(s: LedgerStatements, query: ContractPageQuery): C
     ? pageForParties(s, [...new Set(query.parties)], bound)
     : (s.pageAllAt.all(bound) as PositionRow[]).map((r) => candidateOf(r));
   const page: ContractRecord[] = [];
+  let bytes = 0;
   for (const c of candidates) {
-    const record = c.record ?? oneRecord<ContractRecord>(s.contractHistory, c.contractId);
-    if (record) page.push(record);
+    const read = c.read ?? oneRecordSized<ContractRecord>(s.contractHistory, c.contractId);
+    if (!read) continue;
+    page.push(read.record);
+    bytes += read.bytes;
+    if (query.maxBytes !== undefined && bytes >= query.maxBytes) break;
   }
   return page;
 }
@@ -145,11 +149,12 @@ function pageForParties(s: LedgerStatements, parties: readonly string[], bound: 
   for (const r of s.pageArchivedSince.iterate({ at: bound.at, co: bound.co, nid: bound.nid }) as IterableIterator<PositionRow>) {
     const c = candidateOf(r);
     if ((last && comparePositions(c.position, last) > 0) || matched === bound.limit) break;
-    const record = oneRecord<ContractRecord>(s.contractHistory, c.contractId);
-    if (!record || (!record.signatories.some((p) => wanted.has(p)) && !record.observers.some((p) => wanted.has(p)))) continue;
+    const read = oneRecordSized<ContractRecord>(s.contractHistory, c.contractId);
+    const record = read?.record;
+    if (!read || !record || (!record.signatories.some((p) => wanted.has(p)) && !record.observers.some((p) => wanted.has(p)))) continue;
     // Archived since the index was read, it is there already: a match only once.
     if (!byId.has(c.contractId)) matched++;
-    byId.set(c.contractId, updated(c, { record }));
+    byId.set(c.contractId, updated(c, { read }));
   }
   return inOrder(byId, bound.limit);
 }

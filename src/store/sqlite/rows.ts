@@ -10,6 +10,12 @@ export function oneRecord<T>(stmt: Statement, ...args: unknown[]): T | undefined
   return row ? decodeRecord<T>(row.record) : undefined;
 }
 
+/** The record of the first row, decoded, with the length of its text; undefined when there is none. */
+export function oneRecordSized<T>(stmt: Statement, ...args: unknown[]): { readonly record: T; readonly bytes: number } | undefined {
+  const row = stmt.get(...args) as { record: string } | undefined;
+  return row ? { record: decodeRecord<T>(row.record), bytes: row.record.length } : undefined;
+}
+
 /** The records of every row, decoded, in the statement's order. */
 export function allRecords<T>(stmt: Statement, ...args: unknown[]): T[] {
   return (stmt.all(...args) as { record: string }[]).map((r) => decodeRecord<T>(r.record));

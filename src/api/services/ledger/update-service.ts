@@ -17,18 +17,13 @@ import { authenticate } from "./authenticate.js";
 import { requireFormatReaders } from "./format-claims.js";
 import { guard, guardStream } from "./connect-error.js";
 import { limitedStream } from "./limited-stream.js";
+import { STREAM_PAGE_BYTES } from "../../../ledger/stream-page-budget.js";
 import { watchedTail } from "./watched-tail.js";
 import type { UpdateWatchKey } from "../../../ledger/update-hub.js";
 import type { LedgerApi } from "./ledger-api.js";
 
 type UpdatesResponse = MessageInitShape<typeof GetUpdatesResponseSchema>;
 
-/**
- * Stored transaction text an update stream reads at once. A page stays in memory for as long as
- * its reader stalls: 250 transactions of 1.2 MB each made every paused stream hold ~300 MB, and
- * 150 of them ran the node out of memory (a hostile review).
- */
-export const STREAM_PAGE_BYTES = 1024 * 1024;
 interface LegacyLookup {
   readonly requestingParties: string[];
   readonly transactionFormat?: TransactionFormatProto;
