@@ -330,6 +330,10 @@ export const errors = {
     make("PARTICIPANT_BACKPRESSURE", Category.ContentionOnSharedResources)(
       `The participant is overloaded: array answers of ${limit} bytes in all wait to be read by their clients; retry later, or use the streaming endpoint (WebSocket or gRPC)`,
     ),
+  pagesBackpressure: (waitedMs: number) =>
+    make("PARTICIPANT_BACKPRESSURE", Category.ContentionOnSharedResources)(
+      `The participant is overloaded: the stream waited ${waitedMs} ms for room among the store pages other streams hold; retry later, or use the streaming endpoint (WebSocket or gRPC)`,
+    ),
   listTooLarge: (limit: number) =>
     make("HTTP_LIST_TOO_LARGE", Category.InvalidIndependentOfSystemState)(
       `The answer exceeds the server's limit of ${limit} bytes; ask for fewer elements with the limit query parameter or use the streaming endpoint (WebSocket or gRPC)`,

@@ -5,26 +5,33 @@
  * Each page is bounded, but not the pages together, and 200 paused streams of one user over
  * transactions of a few megabytes each held gigabytes (a hostile review, session 18).
  *
- * A stream asks to be admitted before each read, and its page then counts until the next read or
- * until the stream ends. Past the node's limit, or its owner's share of it, the read waits: the
- * client sees a slower stream, never an error, and a stream that waits holds no page, so waiting
- * streams cannot block each other. An owner holds at most an eighth of the budget, so the paused
- * streams of one user (or a few) leave room for everyone else's.
+ * A stream asks to be admitted before each read, and its page then counts until the stream is done
+ * with it. Past the node's limit, or its owner's share of it, the read waits: the client sees a
+ * slower stream, never an error, and a stream that waits holds no page. An owner holds at most an
+ * eighth of the budget, so the paused streams of one user (or a few) leave room for everyone else.
  *
- * An admitted read is counted at the page bound until its page is weighed: reads admitted together
- * cannot overshoot the limit by more than their estimate.
+ * Three rules keep the bound honest (a review found each one missing):
+ * - An admitted read counts as one page bound until its page is weighed, and an owner (and the
+ *   node) has only a few reads admitted and not yet weighed at once: a commit that wakes 40
+ *   streams of one user must not admit 40 pages of a 3 MB transaction before any is weighed.
+ * - A stream going on to its next page swaps its page for the next without queueing: giving its
+ *   room to a waiting stream first let a client that reads its streams one after another deadlock
+ *   itself (the stream it reads waited behind one it did not read).
+ * - A stream that ends gives its page back at once, whether or not its generator ever resumes.
  */
 
 export interface PageHold {
   /**
-   * Resolves when the node and the owner have room for another page, at once when `signal` aborts.
-   * The hold's previous page is done with: it no longer counts.
+   * Resolves when the stream may read its next page, at once when `signal` aborts or the hold is
+   * closed. A hold whose previous page still counts swaps it for the next.
    */
   admit(signal: AbortSignal): Promise<void>;
   /** The page just read weighs `bytes` (it counts instead of the admission's estimate). */
   weigh(bytes: number): void;
-  /** The hold's page is done with (idempotent); the hold may be admitted again. */
+  /** The stream is done with its page and waits for new rows: the room goes to others. */
   release(): void;
+  /** The stream ended: its page no longer counts, and it is admitted at once from now on (idempotent). */
+  close(): void;
 }
 
 export interface StreamPageLimits {
@@ -46,14 +53,25 @@ export const STREAM_PAGE_BYTES = 1024 * 1024;
 /** 256 MiB of stored records (their decoded form weighs a few times more), 32 MiB per user. */
 export const STREAM_PAGE_LIMITS: StreamPageLimits = { maxBytes: 256 * 1024 * 1024, maxBytesPerOwner: 32 * 1024 * 1024, pageBytes: STREAM_PAGE_BYTES };
 
+/** Reads admitted and not yet weighed, at once: per owner, and across the node. */
+const OWNER_READS_IN_FLIGHT = 2;
+const READS_IN_FLIGHT = 16;
+
 interface Waiter {
   readonly owner: string;
-  readonly admit: () => void;
+  /** Going on to its next page (see above): first in line, and not held to the byte limits. */
+  readonly continuing: boolean;
+  readonly start: () => void;
 }
+
+/** Told when a stream starts and stops waiting for room (the JSON gateway's idle clock). */
+export type PageWaitListener = (waiting: boolean) => void;
 
 export class StreamPageBudget {
   private held = 0;
   private readonly heldBy = new Map<string, number>();
+  private inFlight = 0;
+  private readonly inFlightBy = new Map<string, number>();
   private readonly waiting: Waiter[] = [];
 
   constructor(readonly limits: StreamPageLimits = STREAM_PAGE_LIMITS) {}
@@ -69,78 +87,106 @@ export class StreamPageBudget {
   }
 
   /** A stream's hold; `owner` is the user the stream reads for. */
-  open(owner: string): PageHold {
+  open(owner: string, onWait?: PageWaitListener): PageHold {
     let mine = 0;
+    let admitted = false;
+    let closed = false;
+    let queued: { readonly waiter: Waiter; readonly settle: () => void } | undefined;
     const set = (bytes: number) => {
-      this.count(owner, bytes - mine);
+      this.held += bytes - mine;
+      addTo(this.heldBy, owner, bytes - mine);
       mine = bytes;
+    };
+    const settleAdmission = () => {
+      if (!admitted) return;
+      admitted = false;
+      this.inFlight--;
+      addTo(this.inFlightBy, owner, -1);
+    };
+    const start = () => {
+      admitted = true;
+      this.inFlight++;
+      addTo(this.inFlightBy, owner, 1);
+      set(this.limits.pageBytes);
     };
     return {
       admit: (signal) => {
-        set(0);
-        this.grant();
-        if (signal.aborted) return Promise.resolve();
-        if (this.waiting.length === 0 && this.fits(owner)) {
-          set(this.limits.pageBytes);
+        if (closed || signal.aborted) return Promise.resolve();
+        settleAdmission();
+        const continuing = mine > 0;
+        if (this.waiting.length === 0 && this.fits(owner, continuing)) {
+          start();
           return Promise.resolve();
         }
         return new Promise<void>((resolve) => {
-          const waiter: Waiter = {
-            owner,
-            admit: () => {
-              signal.removeEventListener("abort", onAbort);
-              set(this.limits.pageBytes);
-              resolve();
-            },
-          };
-          const onAbort = () => {
-            const at = this.waiting.indexOf(waiter);
+          const settle = () => {
+            signal.removeEventListener("abort", settle);
+            const at = queued ? this.waiting.indexOf(queued.waiter) : -1;
             if (at >= 0) this.waiting.splice(at, 1);
+            queued = undefined;
+            onWait?.(false);
             resolve();
           };
-          signal.addEventListener("abort", onAbort, { once: true });
-          this.waiting.push(waiter);
+          const waiter: Waiter = {
+            owner,
+            continuing,
+            start: () => {
+              start();
+              settle();
+            },
+          };
+          queued = { waiter, settle };
+          signal.addEventListener("abort", settle, { once: true });
+          if (continuing) this.waiting.unshift(waiter);
+          else this.waiting.push(waiter);
+          onWait?.(true);
           // Those ahead may all be owners at their share: this one need not wait behind them.
           this.grant();
         });
       },
       weigh: (bytes) => {
+        if (closed) return;
+        settleAdmission();
         set(bytes);
         this.grant();
       },
       release: () => {
-        if (mine === 0) return;
+        if (mine === 0 && !admitted) return;
+        settleAdmission();
+        set(0);
+        this.grant();
+      },
+      close: () => {
+        if (closed) return;
+        closed = true;
+        queued?.settle();
+        settleAdmission();
         set(0);
         this.grant();
       },
     };
   }
 
-  private fits(owner: string): boolean {
+  private fits(owner: string, continuing: boolean): boolean {
+    if (this.inFlight >= READS_IN_FLIGHT || (this.inFlightBy.get(owner) ?? 0) >= OWNER_READS_IN_FLIGHT) return false;
+    if (continuing) return true;
     const { maxBytes, maxBytesPerOwner, pageBytes } = this.limits;
     return this.held + pageBytes <= maxBytes && (this.heldBy.get(owner) ?? 0) + pageBytes <= maxBytesPerOwner;
   }
 
-  private count(owner: string, delta: number): void {
-    if (delta === 0) return;
-    this.held += delta;
-    const left = (this.heldBy.get(owner) ?? 0) + delta;
-    if (left > 0) this.heldBy.set(owner, left);
-    else this.heldBy.delete(owner);
-  }
-
-  /** Admits waiters in order, passing over those whose owner is at its share (they wait on, first in line). */
+  /** Admits waiters in order, passing over those that do not fit (they wait on, first in line). */
   private grant(): void {
-    for (let i = 0; i < this.waiting.length; ) {
+    for (let i = 0; i < this.waiting.length && this.inFlight < READS_IN_FLIGHT; ) {
       const w = this.waiting[i]!;
-      if (!this.fits(w.owner)) {
-        // The node is full: nobody behind fits either.
-        if (this.held + this.limits.pageBytes > this.limits.maxBytes) return;
-        i++;
-        continue;
-      }
-      this.waiting.splice(i, 1);
-      w.admit();
+      if (this.fits(w.owner, w.continuing)) w.start(); // removes it from the line
+      else i++;
     }
   }
+}
+
+function addTo(counts: Map<string, number>, owner: string, delta: number): void {
+  if (delta === 0) return;
+  const left = (counts.get(owner) ?? 0) + delta;
+  if (left > 0) counts.set(owner, left);
+  else counts.delete(owner);
 }

@@ -62,13 +62,14 @@ export async function* tail<T extends { readonly offset: bigint }>(
           if (options.signal.aborted) return;
           yield row;
         }
-        // Every row has been taken: the page no longer weighs on the budget.
-        options.pages?.release();
         // Offsets without rows of this kind (e.g. rejections for the update stream) are skipped
         // too, once a page shows nothing more is there: a full page, or one that may have been
         // cut by its size, is read on from its last row.
         const last = rows.at(-1)?.offset;
         backlog = rows.length === PAGE || (options.maxPageBytes !== undefined && last !== undefined && last < upTo);
+        // Every row has been taken. A stream with more to read swaps its page for the next (its
+        // next admission); one that has caught up gives its room to others while it waits.
+        if (!backlog) options.pages?.release();
         if (!backlog) caughtUp = true;
         cursor = backlog ? last! : upTo;
         continue;

@@ -99,6 +99,53 @@ describe("stream page budget", () => {
   });
 });
 
+describe("stream page budget: the rules a review found missing", () => {
+  it("admits only two reads of an owner before their pages are weighed (a commit waking many streams)", async () => {
+    // Room for eight pages: only the reads in flight hold the third back.
+    const b = new StreamPageBudget({ maxBytes: 16 * MB, maxBytesPerOwner: 8 * MB, pageBytes: MB });
+    const [a1, a2, a3] = [b.open("alice"), b.open("alice"), b.open("alice")];
+    await a1.admit(never);
+    await a2.admit(never);
+    const third = a3.admit(never);
+    expect(await settled(third)).toBe(false);
+    a1.weigh(10_000);
+    expect(await settled(third)).toBe(true);
+  });
+
+  it("lets a stream going on to its next page swap pages ahead of the line, even at its owner's share", async () => {
+    const b = budget();
+    const [s1, s2, s3] = [b.open("alice"), b.open("alice"), b.open("alice")];
+    for (const s of [s1, s2]) {
+      await s.admit(never);
+      s.weigh(MB);
+    }
+    const notRead = s3.admit(never);
+    expect(await settled(notRead)).toBe(false);
+    // The client reads s1 on: its next page comes at once, and s3 still waits.
+    expect(await settled(s1.admit(never))).toBe(true);
+    expect(await settled(notRead)).toBe(false);
+    expect(b.heldBytes).toBe(2 * MB);
+  });
+
+  it("gives everything back when a stream ends, waiting or holding, and admits it at once after", async () => {
+    const b = budget();
+    const waits: boolean[] = [];
+    const [h1, h2] = [b.open("alice"), b.open("alice", (w) => waits.push(w))];
+    await h1.admit(never);
+    h1.weigh(2 * MB);
+    const waiting = h2.admit(never);
+    expect(b.waitingStreams).toBe(1);
+    h2.close();
+    await waiting;
+    h1.close();
+    h1.close();
+    expect([b.heldBytes, b.waitingStreams, waits]).toEqual([0, 0, [true, false]]);
+    await h1.admit(never);
+    h1.weigh(MB);
+    expect(b.heldBytes).toBe(0);
+  });
+});
+
 describe("jsonSize", () => {
   it("is within a few percent of the JSON text of a ledger record, without walking byte arrays", () => {
     const party = "alice::1220" + "ab".repeat(32);

@@ -21,6 +21,7 @@ import { damlJsonCodec } from "./daml-json-codec.js";
 import { HttpRefusal, jsCantonError, ledgerErrorOf } from "./js-canton-error.js";
 import { binaryRequestField, hasBinaryResponse, readBinaryBody, sendBinaryResponse } from "./binary-body.js";
 import type { CallContext } from "../context/index.js";
+import { PAGE_WAIT } from "../services/ledger/page-wait.js";
 import { BodyTooLarge, handlerContextOf, readBody, send } from "./http-io.js";
 import { checkJsonContentType, JsonBodyError, parseJsonBody } from "./json-body.js";
 import { allowedMethods, matchRoute, routesOf, sortRoutes, type Dialect, type Route } from "./route-table.js";
@@ -235,13 +236,12 @@ async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, 
   // As bytes: the answer is held until the client reads it, once, not as text and then bytes.
   const items: Buffer[] = [];
   let bytes = 2;
+  let waitingForPages = false;
+  call.values.set(PAGE_WAIT, (waiting) => (waitingForPages = waiting));
   const it = stream[Symbol.asyncIterator]();
   try {
     while (items.length < take) {
-      let timer: NodeJS.Timeout | undefined;
-      const idle = new Promise<"idle">((resolve) => (timer = setTimeout(() => resolve("idle"), idleMs)));
-      const next = await Promise.race([it.next(), idle]);
-      clearTimeout(timer);
+      const next = await nextOrIdle(it.next(), idleMs, () => waitingForPages);
       if (next === "idle" || next.done) break;
       const item = Buffer.from(JSON.stringify(toCantonJson(output, create(output, next.value as never))));
       bytes += item.length + 1;
@@ -255,6 +255,26 @@ async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, 
   }
   if (items.length > max) throw errors.tooManyElements(max);
   return items;
+}
+
+/** How long an array answer's stream may wait for room on the node's page budget before it is refused. */
+const PAGE_WAIT_MS = 30_000;
+
+/**
+ * `next`, or "idle" once `idleMs` pass without it. A stream waiting for room on the page budget is
+ * slow, not idle: the wait goes on, and past PAGE_WAIT_MS the answer is refused as backpressure.
+ */
+async function nextOrIdle<T>(next: Promise<T>, idleMs: number, waitingForPages: () => boolean): Promise<T | "idle"> {
+  const started = Date.now();
+  for (;;) {
+    let timer: NodeJS.Timeout | undefined;
+    const idle = new Promise<"idle">((resolve) => (timer = setTimeout(() => resolve("idle"), idleMs)));
+    const r = await Promise.race([next, idle]);
+    clearTimeout(timer);
+    if (r !== "idle" || !waitingForPages()) return r;
+    const waited = Date.now() - started;
+    if (waited > PAGE_WAIT_MS) throw errors.pagesBackpressure(waited);
+  }
 }
 
 /**

@@ -156,10 +156,11 @@ export class MongoStore implements Store {
     if (query.parties) scope.stakeholders = { $in: [...query.parties] };
     const inOrder = { createdOffset: 1, nodeId: 1 } as const;
     // As in activeContracts: active now, then archived after `at`, one causal session; each read's
-    // first `limit` in order, so the first `limit` of both together are the page.
+    // first `limit` in order, so the first `limit` of both together are the page. With maxBytes,
+    // each read also stops where its own records reach it: the page cannot go on past there.
     const [active, archivedLater] = await this.inSession(async (session) => [
-      await this.cols.contracts.find(updated(scope, { archivedOffset: null }), { session }).sort(inOrder).limit(query.limit).toArray(),
-      await this.cols.contracts.find(updated(scope, { archivedOffset: { $gt: at } }), { session }).sort(inOrder).limit(query.limit).toArray(),
+      await prefixWithin(this.cols.contracts.find(updated(scope, { archivedOffset: null }), { session }).sort(inOrder), query.limit, query.maxBytes),
+      await prefixWithin(this.cols.contracts.find(updated(scope, { archivedOffset: { $gt: at } }), { session }).sort(inOrder), query.limit, query.maxBytes),
     ]);
     const page: ContractRecord[] = [];
     let bytes = 0;
@@ -324,6 +325,23 @@ function notify(listener: (end: bigint) => void, end: bigint): void {
 }
 
 /** The contracts of both reads of a snapshot (active now, archived after it), each once, in creation order. */
+/** The cursor's first `limit` documents, and none after the first that brings their records' text to `maxBytes`. */
+async function prefixWithin<T extends { readonly record: string }>(cursor: FindCursor<T>, limit: number, maxBytes: number | undefined): Promise<T[]> {
+  if (maxBytes === undefined) return cursor.limit(limit).toArray();
+  const out: T[] = [];
+  let bytes = 0;
+  try {
+    for await (const doc of cursor.limit(limit)) {
+      out.push(doc);
+      bytes += doc.record.length;
+      if (bytes >= maxBytes) break;
+    }
+  } finally {
+    await cursor.close();
+  }
+  return out;
+}
+
 function snapshotOf(active: readonly ContractDoc[], archivedLater: readonly ContractDoc[]): ContractDoc[] {
   const byId = new Map<string, ContractDoc>();
   for (const doc of [...active, ...archivedLater]) byId.set(doc._id, doc);

@@ -108,7 +108,7 @@ export function readActivePage(s: LedgerStatements, query: ContractPageQuery): C
   const after = query.after ?? FIRST;
   const bound = { at, co: after.offset, nid: after.nodeId, limit: query.limit };
   const candidates = query.parties
-    ? pageForParties(s, [...new Set(query.parties)], bound)
+    ? pageForParties(s, [...new Set(query.parties)], bound, query.maxBytes)
     : (s.pageAllAt.all(bound) as PositionRow[]).map((r) => candidateOf(r));
   const page: ContractRecord[] = [];
   let bytes = 0;
@@ -136,7 +136,7 @@ interface Bound {
  * statement per call: chunks of it each sorted every contract archived since the snapshot again,
  * and 80,000 of them held the loop 4.9 s for a party with three contracts, a review found.)
  */
-function pageForParties(s: LedgerStatements, parties: readonly string[], bound: Bound): Candidate[] {
+function pageForParties(s: LedgerStatements, parties: readonly string[], bound: Bound, maxBytes: number | undefined): Candidate[] {
   const byId = new Map<string, Candidate>();
   for (const party of parties) {
     for (const r of s.pageByParty.all(extend(bound, { party })) as PositionRow[]) byId.set(r.contract_id, candidateOf(r));
@@ -146,6 +146,8 @@ function pageForParties(s: LedgerStatements, parties: readonly string[], bound: 
   const last = active.length === bound.limit ? active[active.length - 1]!.position : undefined;
   const wanted = new Set(parties);
   let matched = 0;
+  // Archived matches as big as the page's byte bound end it by themselves: none after them is in it.
+  let matchedBytes = 0;
   for (const r of s.pageArchivedSince.iterate({ at: bound.at, co: bound.co, nid: bound.nid }) as IterableIterator<PositionRow>) {
     const c = candidateOf(r);
     if ((last && comparePositions(c.position, last) > 0) || matched === bound.limit) break;
@@ -155,6 +157,8 @@ function pageForParties(s: LedgerStatements, parties: readonly string[], bound: 
     // Archived since the index was read, it is there already: a match only once.
     if (!byId.has(c.contractId)) matched++;
     byId.set(c.contractId, updated(c, { read }));
+    matchedBytes += read.bytes;
+    if (maxBytes !== undefined && matchedBytes >= maxBytes) break;
   }
   return inOrder(byId, bound.limit);
 }

@@ -45,29 +45,30 @@ export async function* acsEntries(api: LedgerApi, format: EventFormat, offset: b
 }
 
 async function* snapshotContracts(api: LedgerApi, readers: readonly string[] | "any", offset: bigint, signal: AbortSignal, pages?: PageHold): AsyncGenerator<ContractRecord> {
-  if (readers === "any") {
-    // One read of everyone's contracts (see above): it counts on the budget like a chunk.
-    if (pages) await pages.admit(signal);
-    if (signal.aborted) return;
-    const all = await api.store.activeContracts({ activeAtOffset: offset });
-    pages?.weigh(jsonSize(all));
-    yield* all;
+  try {
+    if (readers === "any") {
+      // One read of everyone's contracts (see above): it counts on the budget like a chunk.
+      if (pages) await pages.admit(signal);
+      if (signal.aborted) return;
+      const all = await api.store.activeContracts({ activeAtOffset: offset });
+      pages?.weigh(jsonSize(all));
+      return yield* all;
+    }
+    for (let after: CreationPosition | undefined; ; ) {
+      if (after) await catchUpTurn(signal);
+      // Each chunk counts on the node's page budget until the next one replaces it.
+      if (pages) await pages.admit(signal);
+      if (signal.aborted) return;
+      const chunk = await api.store.activeContractsPage({ parties: readers, activeAtOffset: offset, limit: ACS_CHUNK, maxBytes: STREAM_PAGE_BYTES, ...(after ? { after } : {}) });
+      pages?.weigh(jsonSize(chunk));
+      yield* chunk;
+      // A short chunk may have been cut by its size: only an empty one is the end.
+      if (chunk.length === 0) return;
+      const last = chunk[chunk.length - 1]!;
+      after = { offset: last.createdOffset, nodeId: last.nodeId };
+    }
+  } finally {
     pages?.release();
-    return;
-  }
-  for (let after: CreationPosition | undefined; ; ) {
-    if (after) await catchUpTurn(signal);
-    if (pages) await pages.admit(signal);
-    if (signal.aborted) return;
-    const chunk = await api.store.activeContractsPage({ parties: readers, activeAtOffset: offset, limit: ACS_CHUNK, maxBytes: STREAM_PAGE_BYTES, ...(after ? { after } : {}) });
-    // A chunk counts on the node's page budget until its last contract has been taken.
-    pages?.weigh(jsonSize(chunk));
-    yield* chunk;
-    pages?.release();
-    // A short chunk may have been cut by its size: only an empty one is the end.
-    if (chunk.length === 0) return;
-    const last = chunk[chunk.length - 1]!;
-    after = { offset: last.createdOffset, nodeId: last.nodeId };
   }
 }
 

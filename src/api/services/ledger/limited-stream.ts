@@ -5,6 +5,7 @@
  * as its socket stayed open.
  */
 import type { HandlerContext } from "@connectrpc/connect";
+import { PAGE_WAIT } from "./page-wait.js";
 import type { LedgerError } from "../../../ledger/errors.js";
 import type { PageHold } from "../../../ledger/stream-page-budget.js";
 import { authenticate } from "./authenticate.js";
@@ -20,15 +21,23 @@ export async function* limitedStream<T>(api: LedgerApi, ctx: HandlerContext, bod
   const user = await authenticate(api, ctx);
   const release = api.streams.acquire(user.id, `${ctx.service.typeName}/${ctx.method.name}`);
   const stop = new AbortController();
-  const onCallEnd = () => stop.abort();
-  ctx.signal.addEventListener("abort", onCallEnd, { once: true });
+  const pages = api.streamPages.open(user.id, ctx.values.get(PAGE_WAIT));
+  const it = body(stop.signal, pages)[Symbol.asyncIterator]();
+  // Everything the stream holds is given back when its call ends or its authorization goes, at
+  // once: a transport may never resume a stream its client stopped reading (connect-node's write
+  // waits for a drain that a reset stream never sends), and then this generator's finally never runs.
+  const end = () => {
+    stop.abort();
+    pages.close();
+    release();
+    void it.return?.(undefined)?.catch(() => undefined);
+  };
+  ctx.signal.addEventListener("abort", end, { once: true });
   let revoked: LedgerError | undefined;
   const unwatch = api.streamAuthorizations.watch(user, token.expiresAt, (e) => {
     revoked ??= e;
-    stop.abort();
+    end();
   });
-  const pages = api.streamPages.open(user.id);
-  const it = body(stop.signal, pages)[Symbol.asyncIterator]();
   try {
     for (;;) {
       // A revoked authorization aborts the body's signal, which ends whatever it waits for.
@@ -44,10 +53,7 @@ export async function* limitedStream<T>(api: LedgerApi, ctx: HandlerContext, bod
     }
   } finally {
     unwatch();
-    ctx.signal.removeEventListener("abort", onCallEnd);
-    stop.abort();
-    void it.return?.(undefined)?.catch(() => undefined);
-    pages.release();
-    release();
+    ctx.signal.removeEventListener("abort", end);
+    end();
   }
 }
