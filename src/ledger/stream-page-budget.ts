@@ -18,6 +18,9 @@
  *   room to a waiting stream first let a client that reads its streams one after another deadlock
  *   itself (the stream it reads waited behind one it did not read).
  * - A stream that ends gives its page back at once, whether or not its generator ever resumes.
+ * - When the node is full and streams wait, a page its client has not taken for STALLED_PAGE_MS is
+ *   taken back and its stream ended (told through `onEvict`): otherwise eight users' paused streams
+ *   would hold every other user's update and snapshot streams still for as long as they liked.
  */
 
 export interface PageHold {
@@ -53,6 +56,9 @@ export const STREAM_PAGE_BYTES = 1024 * 1024;
 /** 256 MiB of stored records (their decoded form weighs a few times more), 32 MiB per user. */
 export const STREAM_PAGE_LIMITS: StreamPageLimits = { maxBytes: 256 * 1024 * 1024, maxBytesPerOwner: 32 * 1024 * 1024, pageBytes: STREAM_PAGE_BYTES };
 
+/** How long a page may wait for its client while the node is full and other streams wait. */
+export const STALLED_PAGE_MS = 60_000;
+
 /** Reads admitted and not yet weighed, at once: per owner, and across the node. */
 const OWNER_READS_IN_FLIGHT = 2;
 const READS_IN_FLIGHT = 16;
@@ -67,14 +73,27 @@ interface Waiter {
 /** Told when a stream starts and stops waiting for room (the JSON gateway's idle clock). */
 export type PageWaitListener = (waiting: boolean) => void;
 
+/** A stream's page, as the budget watches it for stalling. */
+interface Holding {
+  readonly weighedAt: number;
+  /** Takes the page back and ends the stream. */
+  readonly evict: () => void;
+}
+
 export class StreamPageBudget {
   private held = 0;
   private readonly heldBy = new Map<string, number>();
   private inFlight = 0;
   private readonly inFlightBy = new Map<string, number>();
   private readonly waiting: Waiter[] = [];
+  /** Weighed pages, oldest first (a Map keeps insertion order; a page weighed again moves to the end). */
+  private readonly holdings = new Map<object, Holding>();
+  private stallCheck?: NodeJS.Timeout;
 
-  constructor(readonly limits: StreamPageLimits = STREAM_PAGE_LIMITS) {}
+  constructor(
+    readonly limits: StreamPageLimits = STREAM_PAGE_LIMITS,
+    private readonly stalledPageMs = STALLED_PAGE_MS,
+  ) {}
 
   /** Bytes counted now (weighed pages and admitted reads). */
   get heldBytes(): number {
@@ -86,16 +105,21 @@ export class StreamPageBudget {
     return this.waiting.length;
   }
 
-  /** A stream's hold; `owner` is the user the stream reads for. */
-  open(owner: string, onWait?: PageWaitListener): PageHold {
+  /**
+   * A stream's hold; `owner` is the user the stream reads for. `onEvict` ends the stream when its
+   * page is taken back for stalling (the hold is closed by then).
+   */
+  open(owner: string, onWait?: PageWaitListener, onEvict?: () => void): PageHold {
     let mine = 0;
     let admitted = false;
     let closed = false;
     let queued: { readonly waiter: Waiter; readonly settle: () => void } | undefined;
+    const key = {};
     const set = (bytes: number) => {
       this.held += bytes - mine;
       addTo(this.heldBy, owner, bytes - mine);
       mine = bytes;
+      this.holdings.delete(key);
     };
     const settleAdmission = () => {
       if (!admitted) return;
@@ -148,6 +172,16 @@ export class StreamPageBudget {
         if (closed) return;
         settleAdmission();
         set(bytes);
+        this.holdings.set(key, {
+          weighedAt: Date.now(),
+          evict: () => {
+            closed = true;
+            queued?.settle();
+            settleAdmission();
+            set(0);
+            onEvict?.();
+          },
+        });
         this.grant();
       },
       release: () => {
@@ -181,6 +215,32 @@ export class StreamPageBudget {
       if (this.fits(w.owner, w.continuing)) w.start(); // removes it from the line
       else i++;
     }
+    if (this.waiting.length > 0 && this.nodeFull()) this.takeBackStalled();
+  }
+
+  private nodeFull(): boolean {
+    return this.held + this.limits.pageBytes > this.limits.maxBytes;
+  }
+
+  /**
+   * The node is full and streams wait: pages not taken for stalledPageMs go back, oldest first,
+   * until one more page fits; then the line moves. Otherwise checks again when the oldest stalls.
+   */
+  private takeBackStalled(): void {
+    clearTimeout(this.stallCheck);
+    this.stallCheck = undefined;
+    const now = Date.now();
+    let freed = false;
+    for (const h of this.holdings.values()) {
+      if (!this.nodeFull()) break;
+      if (now - h.weighedAt < this.stalledPageMs) {
+        if (!freed) this.stallCheck = setTimeout(() => this.grant(), h.weighedAt + this.stalledPageMs - now).unref();
+        break;
+      }
+      h.evict();
+      freed = true;
+    }
+    if (freed) this.grant();
   }
 }
 

@@ -146,6 +146,43 @@ describe("stream page budget: the rules a review found missing", () => {
   });
 });
 
+describe("stream page budget: stalled pages", () => {
+  it("takes back the oldest page its client has not taken for a while, only when the node is full and a stream waits", async () => {
+    const b = new StreamPageBudget({ maxBytes: 4 * MB, maxBytesPerOwner: 2 * MB, pageBytes: MB }, 100);
+    const evicted: string[] = [];
+    const [a, c] = [b.open("alice", undefined, () => evicted.push("alice")), b.open("carol", undefined, () => evicted.push("carol"))];
+    await a.admit(never);
+    a.weigh(2 * MB);
+    await new Promise((r) => setTimeout(r, 30));
+    await c.admit(never);
+    c.weigh(2 * MB);
+    // Nobody waits: a stalled page stays.
+    await new Promise((r) => setTimeout(r, 120));
+    expect(evicted).toEqual([]);
+    // Dave waits: alice's page, the oldest and stalled, goes back; carol's (weighed later) stays.
+    const dave = b.open("dave").admit(never);
+    expect(await settled(dave)).toBe(true);
+    expect(evicted).toEqual(["alice"]);
+    expect(b.heldBytes).toBe(3 * MB);
+    // A closed hold is admitted at once and counts nothing: its stream is ending.
+    await a.admit(never);
+    a.weigh(MB);
+    expect(b.heldBytes).toBe(3 * MB);
+  });
+
+  it("waits for a page to stall before taking it back", async () => {
+    const b = new StreamPageBudget({ maxBytes: 4 * MB, maxBytesPerOwner: 4 * MB, pageBytes: MB }, 150);
+    const evicted: string[] = [];
+    const a = b.open("alice", undefined, () => evicted.push("alice"));
+    await a.admit(never);
+    a.weigh(4 * MB);
+    const started = Date.now();
+    await b.open("bob").admit(never);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(evicted).toEqual(["alice"]);
+  });
+});
+
 describe("jsonSize", () => {
   it("is within a few percent of the JSON text of a ledger record, without walking byte arrays", () => {
     const party = "alice::1220" + "ab".repeat(32);

@@ -6,8 +6,8 @@
  */
 import type { HandlerContext } from "@connectrpc/connect";
 import { PAGE_WAIT } from "./page-wait.js";
-import type { LedgerError } from "../../../ledger/errors.js";
-import type { PageHold } from "../../../ledger/stream-page-budget.js";
+import { errors, type LedgerError } from "../../../ledger/errors.js";
+import { STALLED_PAGE_MS, type PageHold } from "../../../ledger/stream-page-budget.js";
 import { authenticate } from "./authenticate.js";
 import type { LedgerApi } from "./ledger-api.js";
 
@@ -21,22 +21,30 @@ export async function* limitedStream<T>(api: LedgerApi, ctx: HandlerContext, bod
   const user = await authenticate(api, ctx);
   const release = api.streams.acquire(user.id, `${ctx.service.typeName}/${ctx.method.name}`);
   const stop = new AbortController();
-  const pages = api.streamPages.open(user.id, ctx.values.get(PAGE_WAIT));
+  let revoked: LedgerError | undefined;
+  const pages = api.streamPages.open(user.id, ctx.values.get(PAGE_WAIT), () => {
+    revoked ??= errors.stalledStream(STALLED_PAGE_MS);
+    stopBody();
+  });
   const it = body(stop.signal, pages)[Symbol.asyncIterator]();
-  // Everything the stream holds is given back when its call ends or its authorization goes, at
-  // once: a transport may never resume a stream its client stopped reading (connect-node's write
-  // waits for a drain that a reset stream never sends), and then this generator's finally never runs.
-  const end = () => {
+  // The body and its page stop at once when the stream's authorization goes or its page is taken
+  // back: a transport may never resume a stream its client stopped reading (connect-node's write
+  // waits for a drain that a reset stream never sends), and then this generator's finally never
+  // runs. The client gets the error when it reads on.
+  const stopBody = () => {
     stop.abort();
     pages.close();
-    release();
     void it.return?.(undefined)?.catch(() => undefined);
   };
+  // The slot goes only with the call: a stream stopped so stays counted until its transport ends.
+  const end = () => {
+    stopBody();
+    release();
+  };
   ctx.signal.addEventListener("abort", end, { once: true });
-  let revoked: LedgerError | undefined;
   const unwatch = api.streamAuthorizations.watch(user, token.expiresAt, (e) => {
     revoked ??= e;
-    end();
+    stopBody();
   });
   try {
     for (;;) {
