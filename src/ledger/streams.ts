@@ -69,8 +69,10 @@ export async function* tail<T extends { readonly offset: bigint }>(
         backlog = rows.length === PAGE || (options.maxPageBytes !== undefined && last !== undefined && last < upTo);
         // Every row has been taken. A stream with more to read swaps its page for the next (its
         // next admission); one that has caught up gives its room to others while it waits.
-        if (!backlog) options.pages?.release();
-        if (!backlog) caughtUp = true;
+        if (!backlog) {
+          options.pages?.release();
+          caughtUp = true;
+        }
         cursor = backlog ? last! : upTo;
         continue;
       }

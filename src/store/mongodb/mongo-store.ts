@@ -324,7 +324,6 @@ function notify(listener: (end: bigint) => void, end: bigint): void {
   }
 }
 
-/** The contracts of both reads of a snapshot (active now, archived after it), each once, in creation order. */
 /** The cursor's first `limit` documents, and none after the first that brings their records' text to `maxBytes`. */
 async function prefixWithin<T extends { readonly record: string }>(cursor: FindCursor<T>, limit: number, maxBytes: number | undefined): Promise<T[]> {
   if (maxBytes === undefined) return cursor.limit(limit).toArray();
@@ -342,6 +341,7 @@ async function prefixWithin<T extends { readonly record: string }>(cursor: FindC
   return out;
 }
 
+/** The contracts of both reads of a snapshot (active now, archived after it), each once, in creation order. */
 function snapshotOf(active: readonly ContractDoc[], archivedLater: readonly ContractDoc[]): ContractDoc[] {
   const byId = new Map<string, ContractDoc>();
   for (const doc of [...active, ...archivedLater]) byId.set(doc._id, doc);
