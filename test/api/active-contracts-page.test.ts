@@ -7,6 +7,8 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ACCOUNT, createIou, IOU, startTestServer, type TestServer } from "../support/test-server.js";
+import { PAGE_MAX_BYTES } from "../../src/api/services/ledger/active-contracts-page.js";
+import { jsonSize } from "../../src/util/json-size.js";
 
 let s: TestServer;
 let alice: { party: string; user: string; token: string };
@@ -218,6 +220,7 @@ describe("active-contracts-page", () => {
     const seen: string[] = [];
     let pageToken: string | undefined;
     let pages = 0;
+    const read = vi.spyOn(s.server.store, "activeContractsPage");
     do {
       const r = await page({ eventFormat: formatFor(carol.party), ...(pageToken ? { pageToken } : {}) }, carol.token);
       expect(r.status, r.text).toBe(200);
@@ -228,5 +231,9 @@ describe("active-contracts-page", () => {
     } while (pageToken);
     expect(pages).toBeGreaterThan(1);
     expect(new Set(seen).size).toBe(80);
+    // The store was read no further than a page's bytes and a contract (all 80, 4.8 MB, in one read before).
+    const carolReads = read.mock.calls.flatMap(([q], i) => (q.parties?.includes(carol.party) ? [read.mock.results[i]!.value as Promise<unknown[]>] : []));
+    read.mockRestore();
+    for (const chunk of await Promise.all(carolReads)) expect(jsonSize(chunk)).toBeLessThan(PAGE_MAX_BYTES + 70_000);
   });
 });

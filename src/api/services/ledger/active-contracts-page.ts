@@ -87,7 +87,8 @@ function pageSizeOf(req: GetActiveContractsPageRequest): number {
 /**
  * The entries the format shows after `after`, at most `size` (fewer once their payloads pass
  * PAGE_MAX_BYTES), and the position of the last one if another entry follows it. The store is
- * read in chunks from `after` on; a chunk grows while the format leaves contracts out.
+ * read in chunks from `after` on, each at most PAGE_MAX_BYTES of records; a chunk grows while the
+ * format leaves contracts out.
  */
 async function readPage(api: LedgerApi, format: EventFormat, offset: bigint, after: CreationPosition | undefined, size: number) {
   const readers = readersOf(format);
@@ -97,7 +98,8 @@ async function readPage(api: LedgerApi, format: EventFormat, offset: bigint, aft
   let last: CreationPosition | undefined;
   let limit = size + 1;
   for (let from = after; ; ) {
-    const chunk: ContractRecord[] = await api.store.activeContractsPage({ parties, activeAtOffset: offset, limit, ...(from ? { after: from } : {}) });
+    // Read no further than one page's bytes either: 1,000 contracts of 60 KB were 60 MB decoded.
+    const chunk: ContractRecord[] = await api.store.activeContractsPage({ parties, activeAtOffset: offset, limit, maxBytes: PAGE_MAX_BYTES, ...(from ? { after: from } : {}) });
     for (const c of chunk) {
       const entry = acsEntryOf(api, format, readers, c);
       if (!entry) continue;
@@ -106,7 +108,8 @@ async function readPage(api: LedgerApi, format: EventFormat, offset: bigint, aft
       bytes += jsonLength(c.payload);
       last = { offset: c.createdOffset, nodeId: c.nodeId };
     }
-    if (chunk.length < limit) return { page, last: undefined };
+    // A short chunk may have been cut by its size: only an empty one is the end.
+    if (chunk.length === 0) return { page, last: undefined };
     from = { offset: chunk[chunk.length - 1]!.createdOffset, nodeId: chunk[chunk.length - 1]!.nodeId };
     limit = Math.min(2 * limit, MAX_READ);
     // The store answers at once: a format that leaves most out would walk the snapshot in one turn.
