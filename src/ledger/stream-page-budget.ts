@@ -10,17 +10,20 @@
  * slower stream, never an error, and a stream that waits holds no page. An owner holds at most an
  * eighth of the budget, so the paused streams of one user (or a few) leave room for everyone else.
  *
- * Three rules keep the bound honest (a review found each one missing):
+ * The rules that keep the bound honest (reviews found each one missing):
  * - An admitted read counts as one page bound until its page is weighed, and an owner (and the
  *   node) has only a few reads admitted and not yet weighed at once: a commit that wakes 40
  *   streams of one user must not admit 40 pages of a 3 MB transaction before any is weighed.
- * - A stream going on to its next page swaps its page for the next without queueing: giving its
- *   room to a waiting stream first let a client that reads its streams one after another deadlock
- *   itself (the stream it reads waited behind one it did not read).
+ * - A stream going on to its next page is first in line, and what it needs is the difference
+ *   between its next page and the one it gives up: giving its room to a waiting stream first let a
+ *   client that reads its streams one after another deadlock itself. (It is still held to the
+ *   limits: exempt, 200 streams of small first pages swapped them for 4 MB ones, 800 MiB.)
  * - A stream that ends gives its page back at once, whether or not its generator ever resumes.
- * - When the node is full and streams wait, a page its client has not taken for STALLED_PAGE_MS is
- *   taken back and its stream ended (told through `onEvict`): otherwise eight users' paused streams
- *   would hold every other user's update and snapshot streams still for as long as they liked.
+ * - A page whose client has taken no row of it for STALLED_PAGE_MS is taken back, and its stream
+ *   ended (`onEvict`), when a stream waits for room it needs: any owner's when the node is full,
+ *   the same owner's when its share is (a client that reads one of its streams and not the others
+ *   would otherwise wait for good). Otherwise eight users' paused streams would hold every other
+ *   user's update and snapshot streams still for as long as they liked.
  */
 
 export interface PageHold {
@@ -35,6 +38,8 @@ export interface PageHold {
   release(): void;
   /** The stream ended: its page no longer counts, and it is admitted at once from now on (idempotent). */
   close(): void;
+  /** The client took a row of the page: it is not stalled. */
+  touch(): void;
 }
 
 export interface StreamPageLimits {
@@ -56,8 +61,8 @@ export const STREAM_PAGE_BYTES = 1024 * 1024;
 /** 256 MiB of stored records (their decoded form weighs a few times more), 32 MiB per user. */
 export const STREAM_PAGE_LIMITS: StreamPageLimits = { maxBytes: 256 * 1024 * 1024, maxBytesPerOwner: 32 * 1024 * 1024, pageBytes: STREAM_PAGE_BYTES };
 
-/** How long a page may wait for its client while the node is full and other streams wait. */
-export const STALLED_PAGE_MS = 60_000;
+/** How long a page may wait for its client while a stream waits for the room it holds. */
+export const STALLED_PAGE_MS = 30_000;
 
 /** Reads admitted and not yet weighed, at once: per owner, and across the node. */
 const OWNER_READS_IN_FLIGHT = 2;
@@ -65,8 +70,10 @@ const READS_IN_FLIGHT = 16;
 
 interface Waiter {
   readonly owner: string;
-  /** Going on to its next page (see above): first in line, and not held to the byte limits. */
+  /** Going on to its next page (see above): first in line. */
   readonly continuing: boolean;
+  /** Bytes its admission adds: a page bound, less the page it gives up. */
+  readonly growth: () => number;
   readonly start: () => void;
 }
 
@@ -75,7 +82,9 @@ export type PageWaitListener = (waiting: boolean) => void;
 
 /** A stream's page, as the budget watches it for stalling. */
 interface Holding {
-  readonly weighedAt: number;
+  readonly owner: string;
+  /** When its client last took a row of it (or it was weighed). */
+  touchedAt: number;
   /** Takes the page back and ends the stream. */
   readonly evict: () => void;
 }
@@ -86,7 +95,7 @@ export class StreamPageBudget {
   private inFlight = 0;
   private readonly inFlightBy = new Map<string, number>();
   private readonly waiting: Waiter[] = [];
-  /** Weighed pages, oldest first (a Map keeps insertion order; a page weighed again moves to the end). */
+  /** Weighed pages whose stream is not waiting to go on. */
   private readonly holdings = new Map<object, Holding>();
   private stallCheck?: NodeJS.Timeout;
 
@@ -136,12 +145,16 @@ export class StreamPageBudget {
     return {
       admit: (signal) => {
         if (closed || signal.aborted) return Promise.resolve();
+        if (queued) throw new Error("a stream's hold admits one read at a time");
         settleAdmission();
         const continuing = mine > 0;
-        if (this.waiting.length === 0 && this.fits(owner, continuing)) {
+        const growth = () => this.limits.pageBytes - mine;
+        if (this.waiting.length === 0 && this.fits(owner, growth())) {
           start();
           return Promise.resolve();
         }
+        // Its client has taken the page's rows: waiting to go on is not stalling.
+        this.holdings.delete(key);
         return new Promise<void>((resolve) => {
           const settle = () => {
             signal.removeEventListener("abort", settle);
@@ -154,6 +167,7 @@ export class StreamPageBudget {
           const waiter: Waiter = {
             owner,
             continuing,
+            growth,
             start: () => {
               start();
               settle();
@@ -173,7 +187,8 @@ export class StreamPageBudget {
         settleAdmission();
         set(bytes);
         this.holdings.set(key, {
-          weighedAt: Date.now(),
+          owner,
+          touchedAt: Date.now(),
           evict: () => {
             closed = true;
             queued?.settle();
@@ -198,49 +213,70 @@ export class StreamPageBudget {
         set(0);
         this.grant();
       },
+      touch: () => {
+        const h = this.holdings.get(key);
+        if (h) h.touchedAt = Date.now();
+      },
     };
   }
 
-  private fits(owner: string, continuing: boolean): boolean {
-    if (this.inFlight >= READS_IN_FLIGHT || (this.inFlightBy.get(owner) ?? 0) >= OWNER_READS_IN_FLIGHT) return false;
-    if (continuing) return true;
-    const { maxBytes, maxBytesPerOwner, pageBytes } = this.limits;
-    return this.held + pageBytes <= maxBytes && (this.heldBy.get(owner) ?? 0) + pageBytes <= maxBytesPerOwner;
+  private inFlightFull(owner: string): boolean {
+    return this.inFlight >= READS_IN_FLIGHT || (this.inFlightBy.get(owner) ?? 0) >= OWNER_READS_IN_FLIGHT;
   }
 
-  /** Admits waiters in order, passing over those that do not fit (they wait on, first in line). */
+  private nodeFull(growth: number): boolean {
+    return this.held + growth > this.limits.maxBytes;
+  }
+
+  private shareFull(owner: string, growth: number): boolean {
+    return (this.heldBy.get(owner) ?? 0) + growth > this.limits.maxBytesPerOwner;
+  }
+
+  private fits(owner: string, growth: number): boolean {
+    return !this.inFlightFull(owner) && (growth <= 0 || (!this.nodeFull(growth) && !this.shareFull(owner, growth)));
+  }
+
+  /** Admits waiters in order, passing over those that do not fit; takes stalled pages back for them. */
   private grant(): void {
-    for (let i = 0; i < this.waiting.length && this.inFlight < READS_IN_FLIGHT; ) {
-      const w = this.waiting[i]!;
-      if (this.fits(w.owner, w.continuing)) w.start(); // removes it from the line
-      else i++;
-    }
-    if (this.waiting.length > 0 && this.nodeFull()) this.takeBackStalled();
-  }
-
-  private nodeFull(): boolean {
-    return this.held + this.limits.pageBytes > this.limits.maxBytes;
+    do {
+      for (let i = 0; i < this.waiting.length && this.inFlight < READS_IN_FLIGHT; ) {
+        const w = this.waiting[i]!;
+        if (this.fits(w.owner, w.growth())) w.start(); // removes it from the line
+        else i++;
+      }
+    } while (this.waiting.length > 0 && this.takeBackOneStalled());
   }
 
   /**
-   * The node is full and streams wait: pages not taken for stalledPageMs go back, oldest first,
-   * until one more page fits; then the line moves. Otherwise checks again when the oldest stalls.
+   * One stalled page taken back for a waiter it would help: any owner's for a waiter the node's
+   * limit holds back, the waiter's owner's for one its share holds back (waiters held back only by
+   * the reads in flight will go on soon). False if none is stalled yet: then a check is set for when
+   * the first one will be.
    */
-  private takeBackStalled(): void {
+  private takeBackOneStalled(): boolean {
     clearTimeout(this.stallCheck);
     this.stallCheck = undefined;
-    const now = Date.now();
-    let freed = false;
-    for (const h of this.holdings.values()) {
-      if (!this.nodeFull()) break;
-      if (now - h.weighedAt < this.stalledPageMs) {
-        if (!freed) this.stallCheck = setTimeout(() => this.grant(), h.weighedAt + this.stalledPageMs - now).unref();
-        break;
-      }
-      h.evict();
-      freed = true;
+    let anyOwner = false;
+    const owners = new Set<string>();
+    for (const w of this.waiting) {
+      if (this.inFlightFull(w.owner)) continue;
+      const growth = w.growth();
+      if (this.shareFull(w.owner, growth)) owners.add(w.owner);
+      else if (this.nodeFull(growth)) anyOwner = true;
     }
-    if (freed) this.grant();
+    if (!anyOwner && owners.size === 0) return false;
+    const now = Date.now();
+    let oldest: Holding | undefined;
+    for (const h of this.holdings.values()) {
+      if ((anyOwner || owners.has(h.owner)) && (!oldest || h.touchedAt < oldest.touchedAt)) oldest = h;
+    }
+    if (!oldest) return false;
+    if (now - oldest.touchedAt >= this.stalledPageMs) {
+      oldest.evict();
+      return true;
+    }
+    this.stallCheck = setTimeout(() => this.grant(), oldest.touchedAt + this.stalledPageMs - now).unref();
+    return false;
   }
 }
 

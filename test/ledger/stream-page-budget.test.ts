@@ -183,6 +183,63 @@ describe("stream page budget: stalled pages", () => {
   });
 });
 
+describe("stream page budget: a second review", () => {
+  it("holds a stream going on to its next page to the limits, by what its next page adds", async () => {
+    // Exempt, 200 streams of small first pages swapped them for 4 MB ones: 800 MiB for one user.
+    const b = budget();
+    const [small, big] = [b.open("alice"), b.open("alice")];
+    await small.admit(never);
+    small.weigh(100_000);
+    await big.admit(never);
+    big.weigh(2 * MB - 100_000);
+    const next = small.admit(never);
+    expect(await settled(next)).toBe(false);
+    big.release();
+    expect(await settled(next)).toBe(true);
+  });
+
+  it("takes back a stalled page of the waiting stream's own user when its share holds it back, not another user's", async () => {
+    const b = new StreamPageBudget({ maxBytes: 4 * MB, maxBytesPerOwner: 2 * MB, pageBytes: MB }, 60);
+    const evicted: string[] = [];
+    const [alice, bob] = [b.open("alice", undefined, () => evicted.push("alice")), b.open("bob", undefined, () => evicted.push("bob"))];
+    await alice.admit(never);
+    alice.weigh(2 * MB);
+    await new Promise((r) => setTimeout(r, 20));
+    await bob.admit(never);
+    bob.weigh(2 * MB);
+    // Bob's other stream (the one his client reads) waits on his own share: his unread page goes, alice's older one stays.
+    await b.open("bob").admit(never);
+    expect(evicted).toEqual(["bob"]);
+  });
+
+  it("does not take back a page whose client keeps taking its rows", async () => {
+    const b = new StreamPageBudget({ maxBytes: 2 * MB, maxBytesPerOwner: 2 * MB, pageBytes: MB }, 80);
+    const evicted: string[] = [];
+    const alice = b.open("alice", undefined, () => evicted.push("alice"));
+    await alice.admit(never);
+    alice.weigh(2 * MB);
+    const dave = b.open("dave").admit(never);
+    for (let i = 0; i < 6; i++) {
+      await new Promise((r) => setTimeout(r, 30));
+      alice.touch();
+    }
+    expect([evicted, await settled(dave)]).toEqual([[], false]);
+    await dave;
+    expect(evicted).toEqual(["alice"]);
+  });
+
+  it("refuses a second admission on a hold while one waits (a caller's bug, not a state to corrupt)", async () => {
+    const b = budget();
+    const [a1, a2, a3] = [b.open("alice"), b.open("alice"), b.open("alice")];
+    for (const h of [a1, a2]) {
+      await h.admit(never);
+      h.weigh(MB);
+    }
+    void a3.admit(never);
+    expect(() => a3.admit(never)).toThrow(/one read at a time/);
+  });
+});
+
 describe("jsonSize", () => {
   it("is within a few percent of the JSON text of a ledger record, without walking byte arrays", () => {
     const party = "alice::1220" + "ab".repeat(32);
