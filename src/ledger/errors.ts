@@ -330,10 +330,6 @@ export const errors = {
     make("PARTICIPANT_BACKPRESSURE", Category.ContentionOnSharedResources)(
       `The participant is overloaded: array answers of ${limit} bytes in all wait to be read by their clients; retry later, or use the streaming endpoint (WebSocket or gRPC)`,
     ),
-  stalledStream: (ms: number) =>
-    make("PARTICIPANT_BACKPRESSURE", Category.ContentionOnSharedResources)(
-      `The participant is overloaded: this stream's client took nothing for ${ms} ms while other streams waited for room; resume from the last offset received`,
-    ),
   pagesBackpressure: (waitedMs: number) =>
     make("PARTICIPANT_BACKPRESSURE", Category.ContentionOnSharedResources)(
       `The participant is overloaded: the stream waited ${waitedMs} ms for room among the store pages other streams hold; retry later, or use the streaming endpoint (WebSocket or gRPC)`,

@@ -19,11 +19,11 @@
  *   client that reads its streams one after another deadlock itself. (It is still held to the
  *   limits: exempt, 200 streams of small first pages swapped them for 4 MB ones, 800 MiB.)
  * - A stream that ends gives its page back at once, whether or not its generator ever resumes.
- * - A page whose client has taken no row of it for STALLED_PAGE_MS is taken back, and its stream
- *   ended (`onEvict`), when a stream waits for room it needs: any owner's when the node is full,
- *   the same owner's when its share is (a client that reads one of its streams and not the others
- *   would otherwise wait for good). Otherwise eight users' paused streams would hold every other
- *   user's update and snapshot streams still for as long as they liked.
+ *
+ * Pages are not taken back from streams whose clients stall: the stream's transport would keep the
+ * messages it holds for the client, and ended streams would pile those up to the stream caps (see
+ * docs/decisions.md, session 22). So a user whose own paused streams fill its share waits for them,
+ * and enough users' paused streams together hold the others' update and snapshot streams still.
  */
 
 export interface PageHold {
@@ -38,8 +38,6 @@ export interface PageHold {
   release(): void;
   /** The stream ended: its page no longer counts, and it is admitted at once from now on (idempotent). */
   close(): void;
-  /** The client took a row of the page: it is not stalled. */
-  touch(): void;
 }
 
 export interface StreamPageLimits {
@@ -61,9 +59,6 @@ export const STREAM_PAGE_BYTES = 1024 * 1024;
 /** 256 MiB of stored records (their decoded form weighs a few times more), 32 MiB per user. */
 export const STREAM_PAGE_LIMITS: StreamPageLimits = { maxBytes: 256 * 1024 * 1024, maxBytesPerOwner: 32 * 1024 * 1024, pageBytes: STREAM_PAGE_BYTES };
 
-/** How long a page may wait for its client while a stream waits for the room it holds. */
-export const STALLED_PAGE_MS = 30_000;
-
 /** Reads admitted and not yet weighed, at once: per owner, and across the node. */
 const OWNER_READS_IN_FLIGHT = 2;
 const READS_IN_FLIGHT = 16;
@@ -80,29 +75,14 @@ interface Waiter {
 /** Told when a stream starts and stops waiting for room (the JSON gateway's idle clock). */
 export type PageWaitListener = (waiting: boolean) => void;
 
-/** A stream's page, as the budget watches it for stalling. */
-interface Holding {
-  readonly owner: string;
-  /** When its client last took a row of it (or it was weighed). */
-  touchedAt: number;
-  /** Takes the page back and ends the stream. */
-  readonly evict: () => void;
-}
-
 export class StreamPageBudget {
   private held = 0;
   private readonly heldBy = new Map<string, number>();
   private inFlight = 0;
   private readonly inFlightBy = new Map<string, number>();
   private readonly waiting: Waiter[] = [];
-  /** Weighed pages whose stream is not waiting to go on. */
-  private readonly holdings = new Map<object, Holding>();
-  private stallCheck?: NodeJS.Timeout;
 
-  constructor(
-    readonly limits: StreamPageLimits = STREAM_PAGE_LIMITS,
-    private readonly stalledPageMs = STALLED_PAGE_MS,
-  ) {}
+  constructor(readonly limits: StreamPageLimits = STREAM_PAGE_LIMITS) {}
 
   /** Bytes counted now (weighed pages and admitted reads). */
   get heldBytes(): number {
@@ -114,21 +94,16 @@ export class StreamPageBudget {
     return this.waiting.length;
   }
 
-  /**
-   * A stream's hold; `owner` is the user the stream reads for. `onEvict` ends the stream when its
-   * page is taken back for stalling (the hold is closed by then).
-   */
-  open(owner: string, onWait?: PageWaitListener, onEvict?: () => void): PageHold {
+  /** A stream's hold; `owner` is the user the stream reads for. */
+  open(owner: string, onWait?: PageWaitListener): PageHold {
     let mine = 0;
     let admitted = false;
     let closed = false;
     let queued: { readonly waiter: Waiter; readonly settle: () => void } | undefined;
-    const key = {};
     const set = (bytes: number) => {
       this.held += bytes - mine;
       addTo(this.heldBy, owner, bytes - mine);
       mine = bytes;
-      this.holdings.delete(key);
     };
     const settleAdmission = () => {
       if (!admitted) return;
@@ -153,8 +128,6 @@ export class StreamPageBudget {
           start();
           return Promise.resolve();
         }
-        // Its client has taken the page's rows: waiting to go on is not stalling.
-        this.holdings.delete(key);
         return new Promise<void>((resolve) => {
           const settle = () => {
             signal.removeEventListener("abort", settle);
@@ -186,17 +159,6 @@ export class StreamPageBudget {
         if (closed) return;
         settleAdmission();
         set(bytes);
-        this.holdings.set(key, {
-          owner,
-          touchedAt: Date.now(),
-          evict: () => {
-            closed = true;
-            queued?.settle();
-            settleAdmission();
-            set(0);
-            onEvict?.();
-          },
-        });
         this.grant();
       },
       release: () => {
@@ -212,10 +174,6 @@ export class StreamPageBudget {
         settleAdmission();
         set(0);
         this.grant();
-      },
-      touch: () => {
-        const h = this.holdings.get(key);
-        if (h) h.touchedAt = Date.now();
       },
     };
   }
@@ -236,47 +194,13 @@ export class StreamPageBudget {
     return !this.inFlightFull(owner) && (growth <= 0 || (!this.nodeFull(growth) && !this.shareFull(owner, growth)));
   }
 
-  /** Admits waiters in order, passing over those that do not fit; takes stalled pages back for them. */
+  /** Admits waiters in order, passing over those that do not fit (they wait on, first in line). */
   private grant(): void {
-    do {
-      for (let i = 0; i < this.waiting.length && this.inFlight < READS_IN_FLIGHT; ) {
-        const w = this.waiting[i]!;
-        if (this.fits(w.owner, w.growth())) w.start(); // removes it from the line
-        else i++;
-      }
-    } while (this.waiting.length > 0 && this.takeBackOneStalled());
-  }
-
-  /**
-   * One stalled page taken back for a waiter it would help: any owner's for a waiter the node's
-   * limit holds back, the waiter's owner's for one its share holds back (waiters held back only by
-   * the reads in flight will go on soon). False if none is stalled yet: then a check is set for when
-   * the first one will be.
-   */
-  private takeBackOneStalled(): boolean {
-    clearTimeout(this.stallCheck);
-    this.stallCheck = undefined;
-    let anyOwner = false;
-    const owners = new Set<string>();
-    for (const w of this.waiting) {
-      if (this.inFlightFull(w.owner)) continue;
-      const growth = w.growth();
-      if (this.shareFull(w.owner, growth)) owners.add(w.owner);
-      else if (this.nodeFull(growth)) anyOwner = true;
+    for (let i = 0; i < this.waiting.length && this.inFlight < READS_IN_FLIGHT; ) {
+      const w = this.waiting[i]!;
+      if (this.fits(w.owner, w.growth())) w.start(); // removes it from the line
+      else i++;
     }
-    if (!anyOwner && owners.size === 0) return false;
-    const now = Date.now();
-    let oldest: Holding | undefined;
-    for (const h of this.holdings.values()) {
-      if ((anyOwner || owners.has(h.owner)) && (!oldest || h.touchedAt < oldest.touchedAt)) oldest = h;
-    }
-    if (!oldest) return false;
-    if (now - oldest.touchedAt >= this.stalledPageMs) {
-      oldest.evict();
-      return true;
-    }
-    this.stallCheck = setTimeout(() => this.grant(), oldest.touchedAt + this.stalledPageMs - now).unref();
-    return false;
   }
 }
 

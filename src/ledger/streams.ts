@@ -61,7 +61,6 @@ export async function* tail<T extends { readonly offset: bigint }>(
         for (const row of rows) {
           if (options.signal.aborted) return;
           yield row;
-          options.pages?.touch();
         }
         // Offsets without rows of this kind (e.g. rejections for the update stream) are skipped
         // too, once a page shows nothing more is there: a full page, or one that may have been

@@ -257,11 +257,8 @@ async function collect(options: GatewayOptions, stream: AsyncIterable<unknown>, 
   return items;
 }
 
-/**
- * How long an array answer's stream may wait for room on the node's page budget before it is
- * refused: longer than a page may stall (STALLED_PAGE_MS), so stalled pages are taken back first.
- */
-const PAGE_WAIT_MS = 45_000;
+/** How long an array answer's stream may wait for room on the node's page budget before it is refused. */
+const PAGE_WAIT_MS = 30_000;
 
 /**
  * `next`, or "idle" once `idleMs` pass without it. A stream waiting for room on the page budget is

@@ -52,7 +52,7 @@ async function* snapshotContracts(api: LedgerApi, readers: readonly string[] | "
       if (signal.aborted) return;
       const all = await api.store.activeContracts({ activeAtOffset: offset });
       pages?.weigh(jsonSize(all));
-      return yield* taken(all, pages);
+      return yield* all;
     }
     for (let after: CreationPosition | undefined; ; ) {
       if (after) await catchUpTurn(signal);
@@ -61,7 +61,7 @@ async function* snapshotContracts(api: LedgerApi, readers: readonly string[] | "
       if (signal.aborted) return;
       const chunk = await api.store.activeContractsPage({ parties: readers, activeAtOffset: offset, limit: ACS_CHUNK, maxBytes: STREAM_PAGE_BYTES, ...(after ? { after } : {}) });
       pages?.weigh(jsonSize(chunk));
-      yield* taken(chunk, pages);
+      yield* chunk;
       // A short chunk may have been cut by its size: only an empty one is the end.
       if (chunk.length === 0) return;
       const last = chunk[chunk.length - 1]!;
@@ -69,14 +69,6 @@ async function* snapshotContracts(api: LedgerApi, readers: readonly string[] | "
     }
   } finally {
     pages?.release();
-  }
-}
-
-/** The contracts, each marked taken once its client has it (a stream that takes none stalls). */
-function* taken(contracts: readonly ContractRecord[], pages: PageHold | undefined): Generator<ContractRecord> {
-  for (const c of contracts) {
-    yield c;
-    pages?.touch();
   }
 }
 

@@ -6,8 +6,8 @@
  */
 import type { HandlerContext } from "@connectrpc/connect";
 import { PAGE_WAIT } from "./page-wait.js";
-import { errors, type LedgerError } from "../../../ledger/errors.js";
-import { STALLED_PAGE_MS, type PageHold } from "../../../ledger/stream-page-budget.js";
+import type { LedgerError } from "../../../ledger/errors.js";
+import type { PageHold } from "../../../ledger/stream-page-budget.js";
 import { authenticate } from "./authenticate.js";
 import type { LedgerApi } from "./ledger-api.js";
 
@@ -22,15 +22,12 @@ export async function* limitedStream<T>(api: LedgerApi, ctx: HandlerContext, bod
   const release = api.streams.acquire(user.id, `${ctx.service.typeName}/${ctx.method.name}`);
   const stop = new AbortController();
   let revoked: LedgerError | undefined;
-  const pages = api.streamPages.open(user.id, ctx.values.get(PAGE_WAIT), () => {
-    revoked ??= errors.stalledStream(STALLED_PAGE_MS);
-    stopBody();
-  });
+  const pages = api.streamPages.open(user.id, ctx.values.get(PAGE_WAIT));
   const it = body(stop.signal, pages)[Symbol.asyncIterator]();
-  // The body and its page stop at once when the stream's authorization goes or its page is taken
-  // back: a transport may never resume a stream its client stopped reading (connect-node's write
-  // waits for a drain that a reset stream never sends), and then this generator's finally never
-  // runs. The client gets the error when it reads on.
+  // The body and its page stop at once when the call ends or the stream's authorization goes: a
+  // transport may never resume a stream its client stopped reading (connect-node's write waits for
+  // a drain that a reset stream never sends), and then this generator's finally never runs. A
+  // revoked stream's client gets the error when it reads on.
   const stopBody = () => {
     stop.abort();
     pages.close();
