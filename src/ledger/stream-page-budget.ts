@@ -65,8 +65,6 @@ const READS_IN_FLIGHT = 16;
 
 interface Waiter {
   readonly owner: string;
-  /** Going on to its next page (see above): first in line. */
-  readonly continuing: boolean;
   /** Bytes its admission adds: a page bound, less the page it gives up. */
   readonly growth: () => number;
   readonly start: () => void;
@@ -122,6 +120,7 @@ export class StreamPageBudget {
         if (closed || signal.aborted) return Promise.resolve();
         if (queued) throw new Error("a stream's hold admits one read at a time");
         settleAdmission();
+        // Going on to its next page (see above): first in line.
         const continuing = mine > 0;
         const growth = () => this.limits.pageBytes - mine;
         if (this.waiting.length === 0 && this.fits(owner, growth())) {
@@ -139,7 +138,6 @@ export class StreamPageBudget {
           };
           const waiter: Waiter = {
             owner,
-            continuing,
             growth,
             start: () => {
               start();
@@ -178,20 +176,10 @@ export class StreamPageBudget {
     };
   }
 
-  private inFlightFull(owner: string): boolean {
-    return this.inFlight >= READS_IN_FLIGHT || (this.inFlightBy.get(owner) ?? 0) >= OWNER_READS_IN_FLIGHT;
-  }
-
-  private nodeFull(growth: number): boolean {
-    return this.held + growth > this.limits.maxBytes;
-  }
-
-  private shareFull(owner: string, growth: number): boolean {
-    return (this.heldBy.get(owner) ?? 0) + growth > this.limits.maxBytesPerOwner;
-  }
-
+  /** Room for one more read of `owner`'s that adds `growth` bytes (none needed to shrink). */
   private fits(owner: string, growth: number): boolean {
-    return !this.inFlightFull(owner) && (growth <= 0 || (!this.nodeFull(growth) && !this.shareFull(owner, growth)));
+    if (this.inFlight >= READS_IN_FLIGHT || (this.inFlightBy.get(owner) ?? 0) >= OWNER_READS_IN_FLIGHT) return false;
+    return growth <= 0 || (this.held + growth <= this.limits.maxBytes && (this.heldBy.get(owner) ?? 0) + growth <= this.limits.maxBytesPerOwner);
   }
 
   /** Admits waiters in order, passing over those that do not fit (they wait on, first in line). */

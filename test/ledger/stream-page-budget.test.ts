@@ -11,6 +11,14 @@ const MB = 1024 * 1024;
 const budget = () => new StreamPageBudget({ maxBytes: 4 * MB, maxBytesPerOwner: 2 * MB, pageBytes: MB });
 const never = new AbortController().signal;
 
+/** A hold of `owner`'s admitted and holding a page of `bytes`. */
+async function holding(b: StreamPageBudget, owner: string, bytes: number): Promise<PageHold> {
+  const h = b.open(owner);
+  await h.admit(never);
+  h.weigh(bytes);
+  return h;
+}
+
 /** Whether `p` has settled after the microtasks queued so far. */
 async function settled(p: Promise<void>): Promise<boolean> {
   let done = false;
@@ -37,12 +45,9 @@ describe("stream page budget", () => {
 
   it("makes an owner past its share wait, and lets other owners in meanwhile", async () => {
     const b = budget();
-    const [a1, a2, a3] = [b.open("alice"), b.open("alice"), b.open("alice")];
-    await a1.admit(never);
-    a1.weigh(MB);
-    await a2.admit(never);
-    a2.weigh(MB);
-    const third = a3.admit(never);
+    const a1 = await holding(b, "alice", MB);
+    await holding(b, "alice", MB);
+    const third = b.open("alice").admit(never);
     expect(await settled(third)).toBe(false);
     expect(b.waitingStreams).toBe(1);
     // Bob is not behind alice's waiting read.
@@ -57,11 +62,7 @@ describe("stream page budget", () => {
 
   it("makes every read wait while the node is full, and admits them in order as pages are done with", async () => {
     const b = budget();
-    const holders = ["a", "b", "c", "d"].map((o) => b.open(o));
-    for (const h of holders) {
-      await h.admit(never);
-      h.weigh(MB);
-    }
+    const holders = await Promise.all(["a", "b", "c", "d"].map((o) => holding(b, o, MB)));
     const order: string[] = [];
     const waiting = ["e", "f"].map((o) => b.open(o).admit(never).then(() => order.push(o)));
     expect(await settled(waiting[0]!.then(() => undefined))).toBe(false);
@@ -76,9 +77,7 @@ describe("stream page budget", () => {
 
   it("counts a page past the bound as it weighs, and holds further reads back until it is done with", async () => {
     const b = budget();
-    const big = b.open("alice");
-    await big.admit(never);
-    big.weigh(5 * MB);
+    const big = await holding(b, "alice", 5 * MB);
     const other = b.open("bob").admit(never);
     expect(await settled(other)).toBe(false);
     big.release();
@@ -87,9 +86,7 @@ describe("stream page budget", () => {
 
   it("gives up a waiting read when its stream ends, holding nothing", async () => {
     const b = budget();
-    const h: PageHold = b.open("alice");
-    await h.admit(never);
-    h.weigh(2 * MB);
+    await holding(b, "alice", 2 * MB);
     const stop = new AbortController();
     const waiting = b.open("alice").admit(stop.signal);
     expect(b.waitingStreams).toBe(1);
@@ -114,12 +111,9 @@ describe("stream page budget: the rules a review found missing", () => {
 
   it("lets a stream going on to its next page swap pages ahead of the line, even at its owner's share", async () => {
     const b = budget();
-    const [s1, s2, s3] = [b.open("alice"), b.open("alice"), b.open("alice")];
-    for (const s of [s1, s2]) {
-      await s.admit(never);
-      s.weigh(MB);
-    }
-    const notRead = s3.admit(never);
+    const s1 = await holding(b, "alice", MB);
+    await holding(b, "alice", MB);
+    const notRead = b.open("alice").admit(never);
     expect(await settled(notRead)).toBe(false);
     // The client reads s1 on: its next page comes at once, and s3 still waits.
     expect(await settled(s1.admit(never))).toBe(true);
@@ -130,9 +124,8 @@ describe("stream page budget: the rules a review found missing", () => {
   it("gives everything back when a stream ends, waiting or holding, and admits it at once after", async () => {
     const b = budget();
     const waits: boolean[] = [];
-    const [h1, h2] = [b.open("alice"), b.open("alice", (w) => waits.push(w))];
-    await h1.admit(never);
-    h1.weigh(2 * MB);
+    const h1 = await holding(b, "alice", 2 * MB);
+    const h2 = b.open("alice", (w) => waits.push(w));
     const waiting = h2.admit(never);
     expect(b.waitingStreams).toBe(1);
     h2.close();
@@ -149,11 +142,8 @@ describe("stream page budget: the rules a review found missing", () => {
 describe("stream page budget: pages are not taken back", () => {
   it("keeps a paused stream's page however long another stream waits (taking it back would leave its transport's messages behind)", async () => {
     const b = budget();
-    const [a, c] = [b.open("alice"), b.open("carol")];
-    for (const h of [a, c]) {
-      await h.admit(never);
-      h.weigh(2 * MB);
-    }
+    const a = await holding(b, "alice", 2 * MB);
+    await holding(b, "carol", 2 * MB);
     const dave = b.open("dave").admit(never);
     await new Promise((r) => setTimeout(r, 50));
     expect([await settled(dave), b.heldBytes]).toEqual([false, 4 * MB]);
@@ -166,11 +156,8 @@ describe("stream page budget: a second review", () => {
   it("holds a stream going on to its next page to the limits, by what its next page adds", async () => {
     // Exempt, 200 streams of small first pages swapped them for 4 MB ones: 800 MiB for one user.
     const b = budget();
-    const [small, big] = [b.open("alice"), b.open("alice")];
-    await small.admit(never);
-    small.weigh(100_000);
-    await big.admit(never);
-    big.weigh(2 * MB - 100_000);
+    const small = await holding(b, "alice", 100_000);
+    const big = await holding(b, "alice", 2 * MB - 100_000);
     const next = small.admit(never);
     expect(await settled(next)).toBe(false);
     big.release();
@@ -179,11 +166,9 @@ describe("stream page budget: a second review", () => {
 
   it("refuses a second admission on a hold while one waits (a caller's bug, not a state to corrupt)", async () => {
     const b = budget();
-    const [a1, a2, a3] = [b.open("alice"), b.open("alice"), b.open("alice")];
-    for (const h of [a1, a2]) {
-      await h.admit(never);
-      h.weigh(MB);
-    }
+    await holding(b, "alice", MB);
+    await holding(b, "alice", MB);
+    const a3 = b.open("alice");
     void a3.admit(never);
     expect(() => a3.admit(never)).toThrow(/one read at a time/);
   });
