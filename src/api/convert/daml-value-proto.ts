@@ -3,12 +3,14 @@
  * Input is checked against the type (wrong kinds, unknown record fields, bad numerics are
  * `ValueError`s with a path); output always carries record labels.
  */
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import {
+  type GenMap_Entry,
   type Identifier,
-  IdentifierSchema,
+  type Optional,
   type Record as ProtoRecord,
-  RecordSchema,
+  type RecordField,
+  type TextMap_Entry,
   type Value,
   ValueSchema,
 } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
@@ -62,7 +64,7 @@ function checkProtoNesting(values: readonly (Value | undefined)[], path: string)
 }
 
 export function identifierOf(ref: TypeRef | undefined): Identifier | undefined {
-  return ref && create(IdentifierSchema, { packageId: packageIdOf(ref.packageName, "0.1.0"), moduleName: ref.moduleName, entityName: ref.entityName });
+  return ref && { $typeName: "com.daml.ledger.api.v2.Identifier", packageId: packageIdOf(ref.packageName, "0.1.0"), moduleName: ref.moduleName, entityName: ref.entityName };
 }
 
 /** Protobuf `Record` (labelled or positional) -> in-memory record of `type`. */
@@ -170,23 +172,33 @@ export function valueFromProto(type: DamlType, value: Value, path = "", depth = 
   }
 }
 
+/**
+ * Output messages are written as literals of their generated types rather than through
+ * protobuf-es's `create`, which visits the schema of every nested message by reflection: a
+ * prepared transaction's values cost its prepare more in `create` than in everything else they go
+ * through. A literal is the same object (`create` sets each field's default and leaves an unset
+ * message field out); a test holds the two equal through a binary round trip.
+ */
 export function recordToProto(type: RecordT<unknown>, value: Record<string, unknown>): ProtoRecord {
-  return create(RecordSchema, {
-    recordId: identifierOf(type.ref),
-    fields: type.fields.map(([label, fty]) => ({ label, value: valueToProto(fty, value[label]) })),
-  });
+  const fields = type.fields.map(([label, fty]): RecordField => ({ $typeName: "com.daml.ledger.api.v2.RecordField", label, value: valueToProto(fty, value[label]) }));
+  const recordId = identifierOf(type.ref);
+  return recordId ? { $typeName: "com.daml.ledger.api.v2.Record", recordId, fields } : { $typeName: "com.daml.ledger.api.v2.Record", fields };
 }
 
 /** A module function, not a closure per call: tsx's keepNames names each closure as it is made. */
-function valueOfSum(sum: MessageInitShape<typeof ValueSchema>["sum"]): Value {
-  return create(ValueSchema, { sum });
+function valueOfSum(sum: Value["sum"]): Value {
+  return { $typeName: "com.daml.ledger.api.v2.Value", sum };
+}
+
+function optionalOf(value: Value | undefined): Optional {
+  return value ? { $typeName: "com.daml.ledger.api.v2.Optional", value } : { $typeName: "com.daml.ledger.api.v2.Optional" };
 }
 
 export function valueToProto(type: DamlType, value: unknown): Value {
   const ty = resolve(type);
   switch (ty.kind) {
     case "unit":
-      return valueOfSum({ case: "unit", value: {} as never });
+      return valueOfSum({ case: "unit", value: { $typeName: "google.protobuf.Empty" } });
     case "bool":
       return valueOfSum({ case: "bool", value: value as boolean });
     case "int64":
@@ -204,27 +216,48 @@ export function valueToProto(type: DamlType, value: unknown): Value {
     case "time":
       return valueOfSum({ case: "timestamp", value: value as bigint });
     case "optional":
-      return valueOfSum({ case: "optional", value: { value: value === null || value === undefined ? undefined : valueToProto(ty.of, value) } });
+      return valueOfSum({ case: "optional", value: optionalOf(value === null || value === undefined ? undefined : valueToProto(ty.of, value)) });
     case "list":
-      return valueOfSum({ case: "list", value: { elements: (value as unknown[]).map((e) => valueToProto(ty.of, e)) } });
+      return valueOfSum({ case: "list", value: { $typeName: "com.daml.ledger.api.v2.List", elements: (value as unknown[]).map((e) => valueToProto(ty.of, e)) } });
     case "textMap":
       return valueOfSum({
         case: "textMap",
-        value: { entries: [...(value as Map<string, unknown>)].map(([key, e]) => ({ key, value: valueToProto(ty.of, e) })) },
+        value: {
+          $typeName: "com.daml.ledger.api.v2.TextMap",
+          entries: [...(value as Map<string, unknown>)].map(([key, e]): TextMap_Entry => ({ $typeName: "com.daml.ledger.api.v2.TextMap.Entry", key, value: valueToProto(ty.of, e) })),
+        },
       });
     case "genMap":
       return valueOfSum({
         case: "genMap",
-        value: { entries: (value as [unknown, unknown][]).map(([k, e]) => ({ key: valueToProto(ty.key, k), value: valueToProto(ty.value, e) })) },
+        value: {
+          $typeName: "com.daml.ledger.api.v2.GenMap",
+          entries: (value as [unknown, unknown][]).map(([k, e]): GenMap_Entry => ({
+            $typeName: "com.daml.ledger.api.v2.GenMap.Entry",
+            key: valueToProto(ty.key, k),
+            value: valueToProto(ty.value, e),
+          })),
+        },
       });
     case "record":
       return valueOfSum({ case: "record", value: recordToProto(ty, value as Record<string, unknown>) });
     case "variant": {
       const vv = value as { tag: string; value: unknown };
-      return valueOfSum({ case: "variant", value: { variantId: identifierOf(ty.ref), constructor$: vv.tag, value: valueToProto(ty.ctors[vv.tag], vv.value) } });
+      const variantId = identifierOf(ty.ref);
+      const inner = valueToProto(ty.ctors[vv.tag], vv.value);
+      return valueOfSum({
+        case: "variant",
+        value: variantId
+          ? { $typeName: "com.daml.ledger.api.v2.Variant", variantId, constructor$: vv.tag, value: inner }
+          : { $typeName: "com.daml.ledger.api.v2.Variant", constructor$: vv.tag, value: inner },
+      });
     }
-    case "enum":
-      return valueOfSum({ case: "enum", value: { enumId: identifierOf(ty.ref), constructor$: value as string } });
+    case "enum": {
+      const enumId = identifierOf(ty.ref);
+      return valueOfSum({
+        case: "enum",
+        value: enumId ? { $typeName: "com.daml.ledger.api.v2.Enum", enumId, constructor$: value as string } : { $typeName: "com.daml.ledger.api.v2.Enum", constructor$: value as string },
+      });
+    }
   }
 }
-

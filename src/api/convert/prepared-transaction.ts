@@ -8,14 +8,14 @@
  * The same function encodes the node's re-interpretation at execute: equal inputs give equal bytes,
  * so "what was signed" and "what will commit" are compared by their hashes.
  */
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
-import {
-  type DamlTransaction_NodeSchema,
-  type PreparedTransaction,
-  PreparedTransactionSchema,
+import type {
+  DamlTransaction_Node as Node,
+  Metadata,
+  Metadata_InputContract,
+  PreparedTransaction,
 } from "../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
-import type { CreateSchema, ExerciseSchema, FetchSchema } from "../../../gen/com/daml/ledger/api/v2/interactive/transaction/v1/interactive_submission_data_pb.js";
-import type { IdentifierSchema, Value } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
+import type { Create, Exercise, Fetch } from "../../../gen/com/daml/ledger/api/v2/interactive/transaction/v1/interactive_submission_data_pb.js";
+import type { Identifier, Value } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
 import { createdEventBlobOf } from "../../ledger/created-event-blob.js";
 import { fromDamlJson, type DamlType } from "../../ledger/daml-type.js";
 import { nodeSeed, unsuffixedContractId } from "../../ledger/ids.js";
@@ -29,10 +29,6 @@ import { extend } from "../../util/extend.js";
 /** The LF serialization version hashing scheme V2 takes. */
 const LF_VERSION = "2.1";
 
-type Create = MessageInitShape<typeof CreateSchema>;
-type Exercise = MessageInitShape<typeof ExerciseSchema>;
-type Fetch = MessageInitShape<typeof FetchSchema>;
-type Node = MessageInitShape<typeof DamlTransaction_NodeSchema>;
 
 export interface PreparedTransactionInput {
   readonly interpreted: Pick<InterpretedTransaction, "nodes" | "fetches" | "usesTime" | "timeBounds">;
@@ -48,40 +44,56 @@ export interface PreparedTransactionInput {
   readonly preparationTime: bigint;
 }
 
+/**
+ * Messages are literals of their generated types, as in daml-value-proto.ts (protobuf-es's
+ * `create` would visit every nested schema by reflection); unset optional fields are left out,
+ * as `create` leaves them.
+ */
 export function preparedTransactionOf(input: PreparedTransactionInput, registry: TemplateRegistry): PreparedTransaction {
   const nodes = input.interpreted.nodes;
   const local = new Set(nodes.filter((n) => n.kind === "create").map((n) => n.contractId));
   const encode = new ValueEncoder(registry, local);
   const fetches = fetchesByParent(nodes.length, input.interpreted.fetches ?? []);
-  const bounds = preparedBounds(input.interpreted, input.preparationTime);
-  return create(PreparedTransactionSchema, {
+  return {
+    $typeName: "com.daml.ledger.api.v2.interactive.PreparedTransaction",
     transaction: {
+      $typeName: "com.daml.ledger.api.v2.interactive.DamlTransaction",
       version: LF_VERSION,
       roots: rootsOf(nodes).map(String),
       nodes: [
         ...nodes.map((n) => nodeOf(n, nodes, encode, fetches.get(n.nodeId))),
         ...[...fetches.values()].flat().map((f) => fetchNodeOf(f, encode)),
       ],
-      nodeSeeds: nodes.map((n) => ({ nodeId: n.nodeId, seed: nodeSeed(input.seed, n.nodeId) })),
+      nodeSeeds: nodes.map((n) => ({ $typeName: "com.daml.ledger.api.v2.interactive.DamlTransaction.NodeSeed", nodeId: n.nodeId, seed: nodeSeed(input.seed, n.nodeId) })),
     },
-    metadata: {
-      submitterInfo: { actAs: [...input.actAs].sort(), commandId: input.commandId },
-      synchronizerId: input.synchronizerId,
-      mediatorGroup: 0,
-      transactionUuid: input.transactionUuid,
-      preparationTime: input.preparationTime,
-      // Optional by presence, as hashed: absent for a transaction that neither read nor compared the time.
-      ...(bounds.min !== undefined ? { minLedgerEffectiveTime: bounds.min } : {}),
-      ...(bounds.max !== undefined ? { maxLedgerEffectiveTime: bounds.max } : {}),
-      inputContracts: [...input.inputContracts]
-        .sort((a, b) => (a.contractId < b.contractId ? -1 : a.contractId > b.contractId ? 1 : 0))
-        .map((c) => ({
-          contract: { case: "v1" as const, value: encode.create(c) },
-          createdAt: c.createdAt,
-          eventBlob: createdEventBlobOf(c),
-        })),
-    },
-  });
+    metadata: metadataOf(input, encode),
+  };
+}
+
+function metadataOf(input: PreparedTransactionInput, encode: ValueEncoder): Metadata {
+  const bounds = preparedBounds(input.interpreted, input.preparationTime);
+  const inputContracts = [...input.inputContracts]
+    .sort((a, b) => (a.contractId < b.contractId ? -1 : a.contractId > b.contractId ? 1 : 0))
+    .map((c): Metadata_InputContract => ({
+      $typeName: "com.daml.ledger.api.v2.interactive.Metadata.InputContract",
+      contract: { case: "v1", value: encode.create(c) },
+      createdAt: c.createdAt,
+      eventBlob: createdEventBlobOf(c),
+    }));
+  const metadata: Metadata = {
+    $typeName: "com.daml.ledger.api.v2.interactive.Metadata",
+    submitterInfo: { $typeName: "com.daml.ledger.api.v2.interactive.Metadata.SubmitterInfo", actAs: [...input.actAs].sort(), commandId: input.commandId },
+    synchronizerId: input.synchronizerId,
+    mediatorGroup: 0,
+    transactionUuid: input.transactionUuid,
+    preparationTime: input.preparationTime,
+    inputContracts,
+    globalKeyMapping: [],
+  };
+  // Optional by presence, as hashed: absent for a transaction that neither read nor compared the time.
+  if (bounds.min !== undefined) metadata.minLedgerEffectiveTime = bounds.min;
+  if (bounds.max !== undefined) metadata.maxLedgerEffectiveTime = bounds.max;
+  return metadata;
 }
 
 /** Ids of the top-level nodes: an exercise's descendants follow it up to `lastDescendantNodeId`. */
@@ -129,22 +141,31 @@ function withFetches(children: readonly number[], fetches: readonly NumberedFetc
 }
 
 function nodeOf(n: NodeRecord, nodes: readonly NodeRecord[], encode: ValueEncoder, fetches: readonly NumberedFetch[] | undefined): Node {
-  const nodeType =
+  return versioned(
+    n.nodeId,
     n.kind === "create"
-      ? { case: "create" as const, value: encode.create(n) }
-      : { case: "exercise" as const, value: encode.exercise(n, withFetches(childrenIn(nodes, n.nodeId + 1, n.lastDescendantNodeId), fetches)) };
-  return { nodeId: String(n.nodeId), versionedNode: { case: "v1", value: { nodeType } } };
+      ? { case: "create", value: encode.create(n) }
+      : { case: "exercise", value: encode.exercise(n, withFetches(childrenIn(nodes, n.nodeId + 1, n.lastDescendantNodeId), fetches)) },
+  );
 }
 
 function fetchNodeOf(f: NumberedFetch, encode: ValueEncoder): Node {
-  return { nodeId: String(f.id), versionedNode: { case: "v1", value: { nodeType: { case: "fetch", value: encode.fetch(f) } } } };
+  return versioned(f.id, { case: "fetch", value: encode.fetch(f) });
+}
+
+function versioned(nodeId: number, nodeType: Extract<Node["versionedNode"], { case: "v1" }>["value"]["nodeType"]): Node {
+  return {
+    $typeName: "com.daml.ledger.api.v2.interactive.DamlTransaction.Node",
+    nodeId: String(nodeId),
+    versionedNode: { case: "v1", value: { $typeName: "com.daml.ledger.api.v2.interactive.transaction.v1.Node", nodeType } },
+  };
 }
 
 const sorted = (xs: readonly string[]): string[] => [...new Set(xs)].sort();
 
-export function identifierOfId(templateId: string): MessageInitShape<typeof IdentifierSchema> {
+export function identifierOfId(templateId: string): Identifier {
   const [packageId, moduleName, entityName] = templateId.split(":");
-  return { packageId, moduleName, entityName };
+  return { $typeName: "com.daml.ledger.api.v2.Identifier", packageId, moduleName, entityName };
 }
 
 /** Daml-LF JSON values of the ledger's records as verbose protobuf Values, local contract ids unsuffixed. */
@@ -157,6 +178,7 @@ class ValueEncoder {
   create(c: Pick<CreateNodeRecord, "contractId" | "templateId" | "packageName" | "payload" | "signatories" | "observers">): Create {
     const template = this.registry.template(c.templateId);
     return {
+      $typeName: "com.daml.ledger.api.v2.interactive.transaction.v1.Create",
       lfVersion: LF_VERSION,
       contractId: this.cid(c.contractId),
       packageName: c.packageName,
@@ -168,7 +190,8 @@ class ValueEncoder {
   }
 
   fetch(f: FetchRecord): Fetch {
-    return {
+    const fetch: Fetch = {
+      $typeName: "com.daml.ledger.api.v2.interactive.transaction.v1.Fetch",
       lfVersion: LF_VERSION,
       contractId: this.cid(f.contractId),
       packageName: f.packageName,
@@ -176,13 +199,15 @@ class ValueEncoder {
       signatories: sorted(f.signatories),
       stakeholders: sorted(f.stakeholders),
       actingParties: sorted(f.actingParties),
-      interfaceId: f.interfaceId ? identifierOfId(f.interfaceId) : undefined,
     };
+    if (f.interfaceId) fetch.interfaceId = identifierOfId(f.interfaceId);
+    return fetch;
   }
 
   exercise(n: ExerciseNodeRecord, children: readonly number[]): Exercise {
     const choice = this.choiceOf(n);
-    return {
+    const exercise: Exercise = {
+      $typeName: "com.daml.ledger.api.v2.interactive.transaction.v1.Exercise",
       lfVersion: LF_VERSION,
       contractId: this.cid(n.contractId),
       packageName: n.packageName,
@@ -190,7 +215,6 @@ class ValueEncoder {
       signatories: sorted(n.signatories ?? []),
       stakeholders: sorted(n.stakeholders),
       actingParties: sorted(n.actingParties),
-      interfaceId: n.interfaceId ? identifierOfId(n.interfaceId) : undefined,
       choiceId: n.choice,
       chosenValue: this.value(choice.argument, n.argument),
       consuming: n.consuming,
@@ -198,6 +222,8 @@ class ValueEncoder {
       exerciseResult: this.value(choice.result, n.result),
       choiceObservers: sorted(n.choiceObservers ?? []),
     };
+    if (n.interfaceId) exercise.interfaceId = identifierOfId(n.interfaceId);
+    return exercise;
   }
 
   private choiceOf(n: ExerciseNodeRecord): { readonly argument: DamlType; readonly result: DamlType } {
