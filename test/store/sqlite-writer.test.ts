@@ -2,7 +2,8 @@
  * The SQLite writer thread beside the event loop's connection. Under concurrent, conflicting
  * batches: money, keys, dedup, offsets, close and a failed sync. And what a review found, each
  * failing before its fix: reads while a batch is committed but not yet answered, rights written
- * beside ledger batches, batches after a failed sync, close after a dead checkpoint thread.
+ * beside ledger batches, batches after a failed sync, close after a dead checkpoint thread. And
+ * that an answer which has arrived is taken at the next commit rather than at the loop's next turn.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -119,6 +120,27 @@ describe("directory writes on the event loop's connection beside the writer thre
     await Promise.allSettled(commits);
     await store.close();
     expect({ calls, failures }).toEqual({ calls, failures: [] });
+  });
+});
+
+describe("answers taken early", () => {
+  it("answers a durable batch as soon as the store is next asked to commit, before the loop's turn ends", async () => {
+    const { store, file } = fresh();
+    expect(await store.commit(txCommit({ creates: [contract()] }))).toEqual({ kind: "committed", offset: 1n });
+    const first = store.commit(txCommit({ creates: [contract()] }));
+    let answered: CommitResult | undefined;
+    void first.then((r) => (answered = r));
+    await turn(); // handed to the writer
+    // The loop stays busy (as under load) while the writer commits, syncs and answers.
+    spinUntilCommitted(file, 2n);
+    const until = performance.now() + 100;
+    while (performance.now() < until);
+    const second = store.commit(txCommit({ creates: [contract()] }));
+    // Microtasks only: the answer that is waiting on the port must be taken without a new turn.
+    for (let i = 0; i < 50 && !answered; i++) await new Promise<void>((resolve) => queueMicrotask(resolve));
+    expect(answered).toEqual({ kind: "committed", offset: 2n });
+    expect(await second).toEqual({ kind: "committed", offset: 3n });
+    await store.close();
   });
 });
 

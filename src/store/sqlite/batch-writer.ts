@@ -4,7 +4,7 @@
  * the order they were handed over.
  */
 import type Database from "better-sqlite3";
-import { Worker } from "node:worker_threads";
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { LedgerWriter, type WriteOutcome } from "./ledger-writer.js";
 import type { FromWriter, ToWriter } from "./writer-messages.js";
 import type { WriteRequest } from "./write-request.js";
@@ -29,6 +29,11 @@ export interface BatchWriter {
    * otherwise when the commit or its sync failed, or the writer died (then nothing is known).
    */
   write(batch: readonly WriteRequest[]): Promise<Written>;
+  /**
+   * Answers the batches whose answers have arrived, without waiting for the event loop to deliver
+   * them (see ThreadWriter).
+   */
+  takeArrived(): void;
   /** SQLite's automatic checkpoint threshold of the writing connection. */
   setAutocheckpoint(pages: number): void;
   /** Why the writer can no longer write (its thread is gone), if it cannot. */
@@ -47,6 +52,8 @@ export class InThreadWriter implements BatchWriter {
     return { outcomes: this.writer.write(batch), end: this.writer.end };
   }
 
+  takeArrived(): void {}
+
   setAutocheckpoint(pages: number): void {
     this.db.pragma(`wal_autocheckpoint = ${pages}`);
   }
@@ -61,17 +68,30 @@ interface Waiting {
   readonly reject: (e: Error) => void;
 }
 
+/**
+ * The writer thread's answers come on a port of their own, so the store can take them as soon as
+ * it is asked to commit again (`takeArrived`). Under load the event loop otherwise delivers an
+ * answer only once it has handled every request of its current turn: ~1.9 ms of a send's ~12 ms
+ * were spent that way, with the batch durable and the loop busy with the next batch's requests.
+ */
 export class ThreadWriter implements BatchWriter {
   private readonly worker: Worker;
+  private readonly answers: MessagePort;
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 0;
   private gone: Error | undefined;
   private closed: Promise<void> | undefined;
 
   constructor(file: string, autocheckpointPages: number) {
-    this.worker = new Worker(new URL("./writer-thread.mjs", import.meta.url), { workerData: { file, autocheckpointPages } });
-    // Idle, it must not keep the process alive; `close` ends it.
-    this.worker.unref();
+    const { port1, port2 } = new MessageChannel();
+    this.answers = port1;
+    this.worker = new Worker(new URL("./writer-thread.mjs", import.meta.url), {
+      workerData: { file, autocheckpointPages, answers: port2 },
+      transferList: [port2],
+    });
+    this.answers.on("message", (m: FromWriter) => this.received(m));
+    // Idle, neither must keep the process alive; `close` ends them.
+    this.refWhileWaiting(false);
     this.worker.on("message", (m: FromWriter) => this.received(m));
     this.worker.on("error", (e: unknown) => this.lost(asError(e)));
     this.worker.on("exit", (code) => this.lost(new Error(`the SQLite writer thread exited (code ${code})`)));
@@ -82,13 +102,17 @@ export class ThreadWriter implements BatchWriter {
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       this.waiting.set(id, { resolve, reject });
-      if (this.waiting.size === 1) this.worker.ref();
+      if (this.waiting.size === 1) this.refWhileWaiting(true);
       this.post({ kind: "write", id, batch });
     });
   }
 
   get failure(): Error | undefined {
     return this.closed ? undefined : this.gone;
+  }
+
+  takeArrived(): void {
+    for (let m = receiveMessageOnPort(this.answers); m; m = receiveMessageOnPort(this.answers)) this.received(m.message as FromWriter);
   }
 
   setAutocheckpoint(pages: number): void {
@@ -115,6 +139,7 @@ export class ThreadWriter implements BatchWriter {
       // Only now, with its connection closed: terminating a thread inside a better-sqlite3 call
       // aborts the whole process (a fatal error when the call throws into a dying isolate).
       void this.worker.terminate();
+      this.answers.close();
       return;
     }
     if (m.kind === "ready") return;
@@ -126,7 +151,17 @@ export class ThreadWriter implements BatchWriter {
       if (m.kind === "written") w.resolve({ outcomes: m.parts[i].outcomes, end: m.end });
       else w.reject(m.fatal ? new Error(m.error) : new BatchNotWritten(m.error));
     });
-    if (this.waiting.size === 0) this.worker.unref();
+    if (this.waiting.size === 0) this.refWhileWaiting(false);
+  }
+
+  private refWhileWaiting(waiting: boolean): void {
+    if (waiting) {
+      this.worker.ref();
+      this.answers.ref();
+    } else {
+      this.worker.unref();
+      this.answers.unref();
+    }
   }
 
   /** The thread is gone: what it was writing may or may not have committed. */

@@ -8,13 +8,14 @@
  * while the next batch is written, so batches committed during one fsync share the next.
  */
 import Database from "better-sqlite3";
-import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
 import { LedgerWriter } from "./ledger-writer.js";
 import { WalSync } from "./wal-sync.js";
 import type { ToWriter, FromWriter } from "./writer-messages.js";
 
 const port = parentPort!;
-const { file, autocheckpointPages } = workerData as { file: string; autocheckpointPages: number };
+/** `answers`: the port the store takes its answers from (batch-writer.ts), in order, `closed` last. */
+const { file, autocheckpointPages, answers } = workerData as { file: string; autocheckpointPages: number; answers: MessagePort };
 const db = new Database(file);
 db.defaultSafeIntegers(true);
 db.pragma("busy_timeout = 5000");
@@ -23,7 +24,7 @@ db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
 const writer = new LedgerWriter(db);
 const walSync = new WalSync(`${file}-wal`);
 
-const post = (m: FromWriter) => port.postMessage(m);
+const post = (m: FromWriter) => answers.postMessage(m);
 /** A commit or sync failed: what reached the disk is unknown, and nothing more is written. */
 let stopped: unknown;
 
@@ -78,4 +79,4 @@ function handle(m: ToWriter): void {
 }
 
 port.on("message", handle);
-post({ kind: "ready" });
+port.postMessage({ kind: "ready" } satisfies FromWriter);
