@@ -29,7 +29,6 @@ import { extend } from "../../util/extend.js";
 /** The LF serialization version hashing scheme V2 takes. */
 const LF_VERSION = "2.1";
 
-
 export interface PreparedTransactionInput {
   readonly interpreted: Pick<InterpretedTransaction, "nodes" | "fetches" | "usesTime" | "timeBounds">;
   /** The pre-existing contracts the transaction used (as stored, suffixed ids). */
