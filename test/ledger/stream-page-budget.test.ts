@@ -27,6 +27,15 @@ async function settled(p: Promise<void>): Promise<boolean> {
   return done;
 }
 
+/** Alice at her share (two pages of MB), and a third read of hers, waiting: her first hold and that read. */
+async function atShare(b: StreamPageBudget): Promise<[PageHold, Promise<void>]> {
+  const first = await holding(b, "alice", MB);
+  await holding(b, "alice", MB);
+  const waiting = b.open("alice").admit(never);
+  expect(await settled(waiting)).toBe(false);
+  return [first, waiting];
+}
+
 describe("stream page budget", () => {
   it("admits a read at once while there is room, counting it as a page until it is weighed", async () => {
     const b = budget();
@@ -45,10 +54,7 @@ describe("stream page budget", () => {
 
   it("makes an owner past its share wait, and lets other owners in meanwhile", async () => {
     const b = budget();
-    const a1 = await holding(b, "alice", MB);
-    await holding(b, "alice", MB);
-    const third = b.open("alice").admit(never);
-    expect(await settled(third)).toBe(false);
+    const [a1, third] = await atShare(b);
     expect(b.waitingStreams).toBe(1);
     // Bob is not behind alice's waiting read.
     const bob = b.open("bob");
@@ -111,10 +117,7 @@ describe("stream page budget: the rules a review found missing", () => {
 
   it("lets a stream going on to its next page swap pages ahead of the line, even at its owner's share", async () => {
     const b = budget();
-    const s1 = await holding(b, "alice", MB);
-    await holding(b, "alice", MB);
-    const notRead = b.open("alice").admit(never);
-    expect(await settled(notRead)).toBe(false);
+    const [s1, notRead] = await atShare(b);
     // The client reads s1 on: its next page comes at once, and s3 still waits.
     expect(await settled(s1.admit(never))).toBe(true);
     expect(await settled(notRead)).toBe(false);

@@ -14,7 +14,7 @@ import type {
   Metadata_InputContract,
   PreparedTransaction,
 } from "../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
-import type { Create, Exercise, Fetch } from "../../../gen/com/daml/ledger/api/v2/interactive/transaction/v1/interactive_submission_data_pb.js";
+import type { Create, Exercise, Fetch, Node as V1Node } from "../../../gen/com/daml/ledger/api/v2/interactive/transaction/v1/interactive_submission_data_pb.js";
 import type { Identifier, Value } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
 import { createdEventBlobOf } from "../../ledger/created-event-blob.js";
 import { fromDamlJson, type DamlType } from "../../ledger/daml-type.js";
@@ -152,7 +152,7 @@ function fetchNodeOf(f: NumberedFetch, encode: ValueEncoder): Node {
   return versioned(f.id, { case: "fetch", value: encode.fetch(f) });
 }
 
-function versioned(nodeId: number, nodeType: Extract<Node["versionedNode"], { case: "v1" }>["value"]["nodeType"]): Node {
+function versioned(nodeId: number, nodeType: V1Node["nodeType"]): Node {
   return {
     $typeName: "com.daml.ledger.api.v2.interactive.DamlTransaction.Node",
     nodeId: String(nodeId),

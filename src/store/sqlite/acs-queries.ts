@@ -152,8 +152,7 @@ function pageForParties(s: LedgerStatements, parties: readonly string[], bound: 
     const c = candidateOf(r);
     if ((last && comparePositions(c.position, last) > 0) || matched === bound.limit) break;
     const read = oneRecordSized<ContractRecord>(s.contractHistory, c.contractId);
-    const record = read?.record;
-    if (!read || !record || (!record.signatories.some((p) => wanted.has(p)) && !record.observers.some((p) => wanted.has(p)))) continue;
+    if (!read || (!read.record.signatories.some((p) => wanted.has(p)) && !read.record.observers.some((p) => wanted.has(p)))) continue;
     // Archived since the index was read, it is there already: a match only once.
     if (!byId.has(c.contractId)) matched++;
     byId.set(c.contractId, updated(c, { read }));
