@@ -1,5 +1,5 @@
 /** The store conformance suite on the embedded SQLite adapter, on a file in a temp dir (so it can be reopened). */
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -7,7 +7,7 @@ import type { Worker } from "node:worker_threads";
 import { afterAll, describe, expect, it } from "vitest";
 import type { UserRecord, UserRight } from "../../src/ledger/records.js";
 import type { Store } from "../../src/ledger/store-port.js";
-import { REWIND_FRAMES } from "../../src/store/sqlite/checkpointer.js";
+import { CHECKPOINTER_NICE, REWIND_FRAMES } from "../../src/store/sqlite/checkpointer.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { contract, describeStoreConformance, rejection, txCommit } from "./conformance.js";
 import { describeActiveAtConformance } from "./conformance-active-at.js";
@@ -38,6 +38,21 @@ const reopenFile = async (closed: Store) => {
 
 describeStoreConformance("SqliteStore", openFresh, reopenFile);
 describePackageConformance("SqliteStore", openFresh, reopenFile);
+
+/** Every thread of this process by id, with its nice value (Linux's /proc/self/task/<tid>/stat, field 19). */
+function threadNices(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync("/proc/self/task")) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+      // Fields after the command name (in parentheses, which may hold spaces) start at field 3.
+      out.set(Number(tid), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]));
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
+}
 
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -216,6 +231,20 @@ describe("SqliteStore caches and checkpoints", () => {
     expect(await reopened.ledgerEnd()).toBe(2000n);
     expect((await reopened.completions(1999n, 2000n, 10))[0].commandId).toContain("19-99-");
     await reopened.close();
+  });
+
+  it.skipIf(process.platform !== "linux")("checkpoints on a thread of lower priority, and leaves the other threads' priorities alone", async () => {
+    const before = threadNices();
+    const store = openFile(freshFile());
+    await store.commit(rejection("one"));
+    const added = () => [...threadNices()].filter(([tid]) => !before.has(tid));
+    const lowered = () => added().filter(([, nice]) => nice === CHECKPOINTER_NICE).length;
+    for (let waited = 0; lowered() === 0 && waited < 5000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    // One new thread (the checkpointer) runs lowered; the writer thread and the others do not.
+    expect(lowered()).toBe(1);
+    expect(added().filter(([, nice]) => nice === 0).length).toBeGreaterThan(0);
+    for (const [tid, nice] of threadNices()) if (before.has(tid)) expect(nice).toBe(before.get(tid));
+    await store.close();
   });
 
   it("rewinds the WAL under commits without pauses (checkpoints that always overlap a commit)", async () => {
