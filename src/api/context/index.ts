@@ -1,1 +1,1 @@
-export { CallContext, requestHeaders, type CallContextOptions } from "./call-context.js";
+export { authorizationOf, CallContext, requestHeaders, type CallContextOptions } from "./call-context.js";
