@@ -53,8 +53,8 @@ function recordInNodes(c: Created, tx: Pick<TransactionRecord, "nodes" | "effect
   const head = `{"kind":"create","nodeId":${c.nodeId},`;
   const from = nodesJson.indexOf(`${head}"contractId":${JSON.stringify(c.contractId)},`, after) + head.length;
   if (from < head.length) return undefined;
-  const salt = JSON.stringify(c.salt);
-  const to = nodesJson.indexOf(`,"salt":${salt},"witnesses":${JSON.stringify(node.witnesses)}}`, from);
+  // The node's last two fields are its salt and witnesses (sharesValues): the salt's text ends the span.
+  const to = nodesJson.indexOf(`,"salt":${JSON.stringify(c.salt)},"witnesses":`, from);
   if (to < 0) return undefined;
   // The record's own fields, encoded as the codec encodes them (its `{` dropped: they follow the span).
   const fields = { createdAt: c.createdAt, createUpdateId: c.createUpdateId, nodeId: c.nodeId, salt: c.salt };
