@@ -4,8 +4,8 @@
  * without what Connect's `createHandlerContext` builds for each call (a deadline controller, a
  * linked controller, four Headers copies). Everything a call may not need (abort signal, response
  * headers/trailers, context values) is created on first use, the request's Web Headers too:
- * every call reads its token, but `authorizationOf` takes it from the transport's own headers
- * (building the Headers cost a signed execute 1–2 µs of the event loop for one field).
+ * every call reads its token, which `authorization()` takes from the transport's own headers
+ * (building the Headers cost every call 1–2 µs of the event loop for that one field).
  */
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import { createContextValues, type ContextValues, type HandlerContext } from "@connectrpc/connect";
@@ -88,14 +88,6 @@ export class CallContext implements HandlerContext {
   responseTrailerFields(): Record<string, string> | undefined {
     return this.trailer && fields(this.trailer);
   }
-}
-
-/**
- * The call's `authorization` header: from the transport's headers when the call came through our
- * own transports (CallContext), from Connect's Headers otherwise.
- */
-export function authorizationOf(ctx: HandlerContext): string | null {
-  return ctx instanceof CallContext ? ctx.authorization() : ctx.requestHeader.get("authorization");
 }
 
 /** What Headers does to a value it is given: leading and trailing tabs, line breaks and spaces go. */

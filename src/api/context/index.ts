@@ -1,1 +1,1 @@
-export { authorizationOf, CallContext, requestHeaders, type CallContextOptions } from "./call-context.js";
+export { CallContext, requestHeaders, type CallContextOptions } from "./call-context.js";

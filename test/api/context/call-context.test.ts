@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createHandlerContext } from "@connectrpc/connect";
 import type { IncomingHttpHeaders } from "node:http2";
 import { VersionService } from "../../../gen/com/daml/ledger/api/v2/version_service_pb.js";
-import { authorizationOf, CallContext } from "../../../src/api/context/index.js";
+import { CallContext } from "../../../src/api/context/index.js";
+import { authorizationHeader } from "../../../src/api/services/call-token.js";
 
 const method = VersionService.method.getLedgerApiVersion;
 const ours = (headers: IncomingHttpHeaders) => new CallContext(VersionService, method, "/v2/version", headers, { protocolName: "connect", requestMethod: "POST" });
@@ -22,7 +23,7 @@ describe("CallContext", () => {
       const expected = new Headers();
       for (const [k, v] of Object.entries(headers)) for (const x of Array.isArray(v) ? v : [v!]) expected.append(k, x);
       expect(ctx.authorization(), JSON.stringify(headers)).toBe(expected.get("authorization"));
-      expect(authorizationOf(ctx)).toBe(expected.get("authorization"));
+      expect(authorizationHeader(ctx)).toBe(expected.get("authorization"));
       // Built on first use, then the same object.
       expect(ctx.requestHeader.get("authorization")).toBe(expected.get("authorization"));
       expect(ctx.requestHeader).toBe(ctx.requestHeader);
@@ -37,6 +38,6 @@ describe("CallContext", () => {
   it("takes the token from Connect's own context on calls Connect serves", () => {
     const requestHeader = new Headers({ authorization: "Bearer from-connect" });
     const ctx = createHandlerContext({ service: VersionService, method, protocolName: "connect", requestMethod: "POST", url: "/x", requestHeader });
-    expect(authorizationOf(ctx)).toBe("Bearer from-connect");
+    expect(authorizationHeader(ctx)).toBe("Bearer from-connect");
   });
 });

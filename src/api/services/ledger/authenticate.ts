@@ -11,7 +11,7 @@ import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
 import { PackageManagementService } from "../../../../gen/com/daml/ledger/api/v2/admin/package_management_service_pb.js";
 import { requireAdmin } from "../../../auth/index.js";
-import { authorizationOf } from "../../context/index.js";
+import { authorizationHeader } from "../call-token.js";
 import { isPublicMethod } from "../call-admission.js";
 import { toConnectError } from "./connect-error.js";
 import { errors } from "../../../ledger/errors.js";
@@ -28,7 +28,7 @@ export function authenticate(api: LedgerApi, ctx: HandlerContext): Promise<UserR
 }
 
 async function callerOf(api: LedgerApi, ctx: HandlerContext): Promise<UserRecord> {
-  const token = await api.verifier.verify(authorizationOf(ctx));
+  const token = await api.verifier.verify(authorizationHeader(ctx));
   const user = await api.store.user(token.userId);
   if (!user) throw errors.permissionDenied(`user ${token.userId} does not exist`);
   if (user.isDeactivated) throw errors.permissionDenied(`user ${token.userId} is deactivated`);

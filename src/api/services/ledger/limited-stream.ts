@@ -5,7 +5,7 @@
  * as its socket stayed open.
  */
 import type { HandlerContext } from "@connectrpc/connect";
-import { authorizationOf } from "../../context/index.js";
+import { authorizationHeader } from "../call-token.js";
 import { PAGE_WAIT } from "./page-wait.js";
 import type { LedgerError } from "../../../ledger/errors.js";
 import type { PageHold } from "../../../ledger/stream-page-budget.js";
@@ -18,7 +18,7 @@ import type { LedgerApi } from "./ledger-api.js";
  * and the stream's hold on the node's page budget, for its store reads (stream-page-budget.ts).
  */
 export async function* limitedStream<T>(api: LedgerApi, ctx: HandlerContext, body: (signal: AbortSignal, pages: PageHold) => AsyncIterable<T>): AsyncGenerator<T> {
-  const token = await api.verifier.verify(authorizationOf(ctx));
+  const token = await api.verifier.verify(authorizationHeader(ctx));
   const user = await authenticate(api, ctx);
   const release = api.streams.acquire(user.id, `${ctx.service.typeName}/${ctx.method.name}`);
   const stop = new AbortController();

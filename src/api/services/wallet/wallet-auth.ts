@@ -5,14 +5,14 @@
  */
 import type { HandlerContext } from "@connectrpc/connect";
 import { Category, LedgerError } from "../../../ledger/errors.js";
-import { authorizationOf } from "../../context/index.js";
+import { authorizationHeader } from "../call-token.js";
 import { findWalletUser, isValidatorAdmin, walletErrors, type WalletUser } from "../../../wallet/index.js";
 import type { WalletApi } from "./wallet-api.js";
 
 /** The user id of a verified token (the user need not exist: `/v0/register` creates it). */
 export async function tokenUser(api: WalletApi, ctx: HandlerContext): Promise<string> {
   try {
-    return (await api.ledger.verifier.verify(authorizationOf(ctx))).userId;
+    return (await api.ledger.verifier.verify(authorizationHeader(ctx))).userId;
   } catch (e) {
     // The verifier speaks Canton ("The command is missing a (valid) JWT token: <why>"): keep the why.
     if (e instanceof LedgerError && e.category === Category.AuthInterceptorInvalidAuthenticationCredentials) {
