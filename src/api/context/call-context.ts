@@ -47,10 +47,13 @@ export class CallContext implements HandlerContext {
     return (this.webHeaders ??= requestHeaders(this.headers));
   }
 
-  /** The request's `authorization` header, as `requestHeader.get` would give it. */
+  /**
+   * The request's `authorization` header, as `requestHeader.get` would give it. The headers are
+   * Node's (http and http2): names in lower case, values its parsers have already checked.
+   */
   authorization(): string | null {
     const v: string | string[] | undefined = this.headers.authorization;
-    if (v === undefined) return null;
+    if (v === undefined || (Array.isArray(v) && v.length === 0)) return null;
     return Array.isArray(v) ? v.map(trimHttpWhitespace).join(", ") : trimHttpWhitespace(v);
   }
 

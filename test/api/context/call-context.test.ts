@@ -16,6 +16,7 @@ describe("CallContext", () => {
       { authorization: " \tBearer abc\r\n " },
       { authorization: "" },
       { authorization: ["Bearer one", " Bearer two "] as unknown as string },
+      { authorization: [] as unknown as string },
       { host: "x", "content-type": "application/json", authorization: "Basic Zm9vOmJhcg==" },
     ];
     for (const headers of cases) {
