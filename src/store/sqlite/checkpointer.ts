@@ -18,7 +18,7 @@
  *
  * On Linux the worker lowers its own thread's priority (CHECKPOINTER_NICE). A checkpoint only
  * copies pages that are durable already, so it can wait for a free core; under sends it takes
- * ~80 µs of CPU per transfer, and on a machine whose cores are all busy it used to take them
+ * 40–80 µs of CPU per transfer, and on a machine whose cores are all busy it used to take them
  * from the event loop and the writer, which every request waits for.
  */
 import { createRequire } from "node:module";
