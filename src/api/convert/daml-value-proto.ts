@@ -5,6 +5,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import {
+  type Enum,
   type GenMap_Entry,
   type Identifier,
   type Optional,
@@ -13,6 +14,7 @@ import {
   type TextMap_Entry,
   type Value,
   ValueSchema,
+  type Variant,
 } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
 import type { DamlType, RecordT, TypeRef } from "../../ledger/daml-type.js";
 import { checkDate, checkInt64, checkNesting, MAX_TEXT_LENGTH, resolve, ValueError } from "../../ledger/daml-type.js";
@@ -190,8 +192,19 @@ function valueOfSum(sum: Value["sum"]): Value {
   return { $typeName: "com.daml.ledger.api.v2.Value", sum };
 }
 
+// An unset message field is left out of its literal, as `create` leaves it out.
 function optionalOf(value: Value | undefined): Optional {
   return value ? { $typeName: "com.daml.ledger.api.v2.Optional", value } : { $typeName: "com.daml.ledger.api.v2.Optional" };
+}
+
+function variantOf(variantId: Identifier | undefined, constructor$: string, value: Value): Variant {
+  return variantId
+    ? { $typeName: "com.daml.ledger.api.v2.Variant", variantId, constructor$, value }
+    : { $typeName: "com.daml.ledger.api.v2.Variant", constructor$, value };
+}
+
+function enumOf(enumId: Identifier | undefined, constructor$: string): Enum {
+  return enumId ? { $typeName: "com.daml.ledger.api.v2.Enum", enumId, constructor$ } : { $typeName: "com.daml.ledger.api.v2.Enum", constructor$ };
 }
 
 export function valueToProto(type: DamlType, value: unknown): Value {
@@ -243,21 +256,9 @@ export function valueToProto(type: DamlType, value: unknown): Value {
       return valueOfSum({ case: "record", value: recordToProto(ty, value as Record<string, unknown>) });
     case "variant": {
       const vv = value as { tag: string; value: unknown };
-      const variantId = identifierOf(ty.ref);
-      const inner = valueToProto(ty.ctors[vv.tag], vv.value);
-      return valueOfSum({
-        case: "variant",
-        value: variantId
-          ? { $typeName: "com.daml.ledger.api.v2.Variant", variantId, constructor$: vv.tag, value: inner }
-          : { $typeName: "com.daml.ledger.api.v2.Variant", constructor$: vv.tag, value: inner },
-      });
+      return valueOfSum({ case: "variant", value: variantOf(identifierOf(ty.ref), vv.tag, valueToProto(ty.ctors[vv.tag], vv.value)) });
     }
-    case "enum": {
-      const enumId = identifierOf(ty.ref);
-      return valueOfSum({
-        case: "enum",
-        value: enumId ? { $typeName: "com.daml.ledger.api.v2.Enum", enumId, constructor$: value as string } : { $typeName: "com.daml.ledger.api.v2.Enum", constructor$: value as string },
-      });
-    }
+    case "enum":
+      return valueOfSum({ case: "enum", value: enumOf(identifierOf(ty.ref), value as string) });
   }
 }
