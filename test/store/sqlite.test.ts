@@ -188,6 +188,26 @@ describe("SqliteStore caches and checkpoints", () => {
     rights,
   });
 
+  it("keeps a party's small sets exact across archives of contracts it holds no record of (a reopened file)", async () => {
+    const file = freshFile();
+    const first = openFile(file);
+    const [a, b, c] = [contract({ signatories: ["carol::1220"] }), contract({ signatories: ["carol::1220"] }), contract({ signatories: ["carol::1220"] })];
+    await first.commit(txCommit({ creates: [a, b, c].map((x, i) => ({ ...x, nodeId: i })) }));
+    await first.close();
+    const store = openFile(file);
+    const carols = async () => (await store.activeContracts({ parties: ["carol::1220"], templateIds: [a.templateId] })).map((x) => x.contractId).sort();
+    expect(await carols()).toEqual([a, b, c].map((x) => x.contractId).sort());
+    // The suite's consuming nodes name alice as the stakeholder: the set changed is the contract's
+    // own, read from the file (the hot cache does not hold it), not what the request says.
+    expect(await store.commit(txCommit({ archives: [a.contractId] }))).toEqual({ kind: "committed", offset: 2n });
+    expect(await carols()).toEqual([b, c].map((x) => x.contractId).sort());
+    // Nor does a request need the node at all.
+    const bare = txCommit({ archives: [b.contractId] });
+    expect(await store.commit({ ...bare, transaction: { ...bare.transaction, nodes: [] } })).toEqual({ kind: "committed", offset: 3n });
+    expect(await carols()).toEqual([c.contractId]);
+    await store.close();
+  });
+
   it("a cached user reflects grants, revocations, deletion and re-creation at once", async () => {
     const store = openFile(freshFile());
     await store.addParty({ party: "p::1220aa", isLocal: true, identityProviderId: "", localMetadata: { resourceVersion: "0", annotations: {} } });

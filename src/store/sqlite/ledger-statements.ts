@@ -72,7 +72,8 @@ export function prepareLedgerStatements(db: Database.Database) {
     insertStakeholder: p(
       "INSERT OR IGNORE INTO active_stakeholders (party, template_id, created_offset, node_id, contract_id) VALUES (?, ?, ?, ?, ?)",
     ),
-    archiveStakeholders: p("DELETE FROM active_stakeholders WHERE contract_id = ? RETURNING party, template_id"),
+    archiveStakeholders: p("DELETE FROM active_stakeholders WHERE contract_id = ?"),
+    activeSets: p("SELECT party, template_id FROM active_stakeholders WHERE contract_id = ?"),
     archive: p("UPDATE contracts SET archived_offset = ? WHERE contract_id = ? AND archived_offset IS NULL"),
     isActive: p("SELECT 1 FROM contracts WHERE contract_id = ? AND archived_offset IS NULL"),
     keyInUse: p("SELECT 1 FROM contracts WHERE key_hash = ? AND archived_offset IS NULL"),

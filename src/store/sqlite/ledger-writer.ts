@@ -13,9 +13,9 @@ import { decodeRecord, withBigint } from "../codec.js";
 import { prepareLedgerStatements, type LedgerStatements } from "./ledger-statements.js";
 import { createRecordText, transactionText, type WriteRequest } from "./write-request.js";
 
-/** What one request came to; `touched` are the (party, template) sets its write changed. */
+/** What one request came to. */
 export type WriteOutcome =
-  | { readonly kind: "committed"; readonly offset: bigint; readonly touched: readonly (readonly [string, string])[] }
+  | { readonly kind: "committed"; readonly offset: bigint }
   | { readonly kind: "rejected"; readonly offset: bigint }
   | { readonly kind: "conflict"; readonly conflict: Conflict }
   | { readonly kind: "failed"; readonly error: string };
@@ -79,23 +79,19 @@ export class LedgerWriter {
     }
     const conflict = this.findConflict(r);
     if (conflict) return { kind: "conflict", conflict };
-    const touched: [string, string][] = [];
     for (const cid of r.archives) {
       s.archive.run(offset, cid);
-      for (const row of s.archiveStakeholders.all(cid) as { party: string; template_id: string }[]) touched.push([row.party, row.template_id]);
+      s.archiveStakeholders.run(cid);
     }
     for (const c of r.creates) {
       s.insertContract.run(c.contractId, c.templateId, c.keyHash, offset, c.nodeId, withBigint(createRecordText(r, c), "createdOffset", offset));
-      for (const party of c.stakeholders) {
-        s.insertStakeholder.run(party, c.templateId, offset, c.nodeId, c.contractId);
-        touched.push([party, c.templateId]);
-      }
+      for (const party of c.stakeholders) s.insertStakeholder.run(party, c.templateId, offset, c.nodeId, c.contractId);
     }
     s.insertTx.run(offset, r.updateId, transactionText(r, offset));
     s.insertCompletion.run(offset, withBigint(r.completion, "offset", offset), r.userId);
     if (r.dedup) s.upsertDedup.run(r.dedup.changeKey, offset, r.recordTime);
     this.end = offset;
-    return { kind: "committed", offset, touched };
+    return { kind: "committed", offset };
   }
 
   private findConflict(r: Extract<WriteRequest, { kind: "transaction" }>): Conflict | undefined {

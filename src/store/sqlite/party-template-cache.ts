@@ -73,23 +73,25 @@ export class PartyTemplateCache {
     this.entries.set(party, template, rows);
   }
 
-  /** A contract of `template` with stakeholder `party` was created or archived. */
-  changed(party: string, template: string): void {
-    this.entries.delete(party, template);
+  /** Drops every kept set (a write changed sets nobody could name), holding what is held. */
+  forgetAll(): void {
+    this.entries.clear();
   }
 
   /** A batch that changes these sets is handed over: they are dropped and not kept until `release`. */
-  hold(sets: Iterable<readonly [string, string]>): void {
+  hold(sets: Iterable<PartyTemplate>): void {
     for (const [party, template] of sets) {
       this.entries.delete(party, template);
       this.held.set(party, template, (this.held.get(party, template) ?? 0) + 1);
     }
   }
 
-  /** The batch that held these sets was answered (written or not). */
-  release(sets: Iterable<readonly [string, string]>): void {
+  /**
+   * The batch that held these sets was answered (written or not). Nothing was kept of them
+   * meanwhile (`put` refuses a held set), so there is nothing to drop.
+   */
+  release(sets: Iterable<PartyTemplate>): void {
     for (const [party, template] of sets) {
-      this.entries.delete(party, template);
       const n = (this.held.get(party, template) ?? 1) - 1;
       if (n > 0) this.held.set(party, template, n);
       else this.held.delete(party, template);
@@ -97,25 +99,25 @@ export class PartyTemplateCache {
   }
 }
 
+/** One (party, template) set of the cache. */
+export type PartyTemplate = readonly [party: string, template: string];
+
 /**
  * The sets a request's write changes: each created contract's stakeholders with its template, and
- * each archived one's, from its record (`known`: the hot cache) or else the consuming exercise
- * that archives it; undefined if an archived contract is found in neither.
+ * each archived one's (`archived`: from the contract's own record or the file, never from the
+ * request, whose nodes a caller builds); undefined if an archived contract's are unknown.
  */
-export function setsChangedBy(request: CommitRequest, known: (cid: string) => ContractRecord | undefined): (readonly [string, string])[] | undefined {
+export function setsChangedBy(request: CommitRequest, archived: (cid: string) => readonly PartyTemplate[] | undefined): PartyTemplate[] | undefined {
   if (request.kind !== "transaction") return [];
-  const sets: (readonly [string, string])[] = [];
+  const sets: PartyTemplate[] = [];
   for (const c of request.creates) for (const party of [...c.signatories, ...c.observers]) sets.push([party, c.templateId]);
-  if (request.archives.length === 0) return sets;
-  const consumed = new Map<string, { templateId: string; stakeholders: readonly string[] }>();
-  for (const n of request.transaction.nodes) if (n.kind === "exercise" && n.consuming) consumed.set(n.contractId, n);
   for (const cid of request.archives) {
-    const record = known(cid);
-    const by = record ? undefined : consumed.get(cid);
-    const stakeholders = record ? [...record.signatories, ...record.observers] : by?.stakeholders;
-    const template = record?.templateId ?? by?.templateId;
-    if (!stakeholders || !template) return undefined;
-    for (const party of stakeholders) sets.push([party, template]);
+    const of = archived(cid);
+    if (!of) return undefined;
+    sets.push(...of);
   }
   return sets;
 }
+
+/** The sets a contract is in, from its record. */
+export const setsOf = (record: ContractRecord): PartyTemplate[] => [...record.signatories, ...record.observers].map((party) => [party, record.templateId]);

@@ -23,7 +23,7 @@ import { decodeRecord } from "../codec.js";
 import { CommitOutcomeUnknown, type CommitRequest, type CommitResult, type ContractHistory, type ContractPageQuery, type ContractQuery, type PackageRecord, type PackageSummary, type Store, type TransactionCommit } from "../../ledger/store-port.js";
 import { SAFETY_NET_PAGES, WalCheckpointer } from "./checkpointer.js";
 import { readActiveContracts, readActivePage } from "./acs-queries.js";
-import { PartyTemplateCache, setsChangedBy } from "./party-template-cache.js";
+import { PartyTemplateCache, setsChangedBy, setsOf, type PartyTemplate } from "./party-template-cache.js";
 import { ContractCache } from "./contract-cache.js";
 import { SqliteDirectory } from "./directory.js";
 import { prepareLedgerStatements, type LedgerStatements } from "./ledger-statements.js";
@@ -46,8 +46,12 @@ interface Pending {
 
 /** What a batch with the writer holds of the party/template cache (see party-template-cache.ts). */
 interface Holds {
-  readonly sets: (readonly [string, string])[];
-  /** A request whose archived contracts' sets are unknown: multi-set reads skip the cache meanwhile. */
+  readonly sets: PartyTemplate[];
+  /**
+   * A request archiving a contract neither the hot cache nor the file knows as active (it will
+   * conflict, unless a batch still in flight creates it): its sets are unknown, so multi-set
+   * reads skip the cache meanwhile and its answer forgets every kept set.
+   */
   readonly blind: boolean;
 }
 
@@ -214,7 +218,7 @@ export class SqliteStore implements Store {
       const p = sent[i];
       switch (o.kind) {
         case "committed":
-          this.cacheEffects(p.request, o.offset, o.touched);
+          this.cacheEffects(p.request, o.offset);
           return;
         case "conflict": {
           // Its completion is the request's own answer to the conflict, written next.
@@ -252,10 +256,10 @@ export class SqliteStore implements Store {
   }
 
   private hold(sent: readonly Pending[]): Holds {
-    const sets: (readonly [string, string])[] = [];
+    const sets: PartyTemplate[] = [];
     let blind = false;
     for (const p of sent) {
-      const changed = setsChangedBy(p.request, (cid) => this.hot.get(cid));
+      const changed = setsChangedBy(p.request, (cid) => this.setsOfActive(cid));
       if (changed) sets.push(...changed);
       else blind = true;
     }
@@ -264,9 +268,19 @@ export class SqliteStore implements Store {
     return { sets, blind };
   }
 
+  /** The sets an active contract is in: from its hot record, else the file; undefined if neither has it. */
+  private setsOfActive(contractId: string): PartyTemplate[] | undefined {
+    const hot = this.hot.get(contractId);
+    if (hot) return setsOf(hot);
+    const rows = this.stmts.activeSets.all(contractId) as { party: string; template_id: string }[];
+    return rows.length > 0 ? rows.map((r) => [r.party, r.template_id]) : undefined;
+  }
+
   private unhold(holds: Holds): void {
     this.byPartyTemplate.release(holds.sets);
-    if (holds.blind) this.blind--;
+    if (!holds.blind) return;
+    this.blind--;
+    this.byPartyTemplate.forgetAll();
   }
 
   private answered(): void {
@@ -287,10 +301,12 @@ export class SqliteStore implements Store {
     this.flush();
   }
 
-  /** What a committed write did to the active contracts, applied to the caches once it is durable. */
-  private cacheEffects(request: CommitRequest, offset: bigint, touched: readonly (readonly [string, string])[]): void {
+  /**
+   * What a committed write did to the active contracts, applied to the hot cache once it is
+   * durable (the kept sets it changes were dropped when it was handed over, see `hold`).
+   */
+  private cacheEffects(request: CommitRequest, offset: bigint): void {
     if (request.kind !== "transaction") return;
-    for (const [party, template] of touched) this.byPartyTemplate.changed(party, template);
     for (const cid of request.archives) this.hot.archived(cid);
     for (const c of request.creates) this.hot.put(extend(c, { createdOffset: offset }));
   }
