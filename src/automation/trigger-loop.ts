@@ -91,8 +91,12 @@ export class TriggerLoop {
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    if (this.soon) clearTimeout(this.soon);
+    clearInterval(this.timer);
+    clearTimeout(this.soon);
+    this.timer = undefined;
+    // Forgotten, not only cleared: a pass waiting here when it stopped kept every later change
+    // from scheduling one (`soon ??=`) once it started again.
+    this.soon = undefined;
     for (const t of this.retries) clearTimeout(t);
     this.retries.clear();
     this.unsubscribe?.();

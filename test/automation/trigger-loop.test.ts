@@ -4,11 +4,13 @@
  * retried until the step's next tick; a paused step keeps its owed work until it is resumed.
  */
 import { describe, expect, it } from "vitest";
-import { automationStep } from "../../src/automation/automation-step.js";
+import { automationStep, type Scope } from "../../src/automation/automation-step.js";
 import { retryDelayMs, MAX_RETRIES } from "../../src/automation/retry-policy.js";
 import { TriggerLoop } from "../../src/automation/trigger-loop.js";
 import { StaticClock } from "../../src/ledger/clock.js";
 import { errors } from "../../src/ledger/errors.js";
+import type { TransactionRecord } from "../../src/ledger/records.js";
+import { qualifiedId } from "../../src/ledger/template.js";
 import type { TransactionFeed } from "../../src/ledger/transaction-feed.js";
 import type { NetworkState } from "../../src/network/network-state.js";
 
@@ -103,6 +105,37 @@ describe("TriggerLoop", () => {
     loop.resume("probe");
     await loop.settled();
     expect(runs).toBe(1);
+    await loop.stop();
+  });
+});
+
+describe("start and stop", () => {
+  it("reacts to ledger changes again once restarted, though a pass was about to run when it stopped", async () => {
+    const listeners = new Set<(tx: TransactionRecord) => void>();
+    const feed = { subscribe: (l: (tx: TransactionRecord) => void) => (listeners.add(l), () => listeners.delete(l)) } as unknown as TransactionFeed;
+    const watched = { id: { packageName: "pkg", packageId: "pkg", moduleName: "M", entityName: "T" } };
+    const scopes: Scope[] = [];
+    const loop = new TriggerLoop({
+      feed,
+      clock: new StaticClock(1_000_000n),
+      readState: async () => ({}) as NetworkState,
+      steps: [automationStep("watcher", { watches: [watched] }, async (_s, _n, scope) => (scopes.push(scope), false))],
+    });
+    const created = (party: string) =>
+      ({ nodes: [{ kind: "create", templateId: qualifiedId(watched.id), signatories: [party], observers: [] }] }) as unknown as TransactionRecord;
+    const change = (party: string) => listeners.forEach((l) => l(created(party)));
+    loop.start();
+    await loop.settled();
+    expect(scopes).toEqual(["all"]);
+    change("alice");
+    await loop.stop(); // the pass for alice was still waiting for its debounce
+    loop.start();
+    await loop.settled();
+    scopes.length = 0;
+    change("bob");
+    await sleep(100);
+    await loop.settled();
+    expect(scopes).toEqual([new Set(["bob"])]);
     await loop.stop();
   });
 });

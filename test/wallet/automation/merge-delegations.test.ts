@@ -101,4 +101,29 @@ describe("merge delegation (spec: UTXO management)", () => {
     // Below the threshold: untouched.
     expect((await fx.holdings(party.small)).map((h) => h.contractId).sort()).toEqual(small);
   });
+
+  it("merges on the ledger's changes alone: a pass for the owners new holdings changed merges each one over the threshold, by delegation or by itself", { timeout: 60_000 }, async () => {
+    const start = (await fx.nodes()).length;
+    const small = (await fx.holdings(party.small)).map((h) => h.contractId).sort();
+    // The running automation sees these taps as changes of these owners only (no runNow).
+    for (let i = 0; i < 11; i++) {
+      await fx.tap(party.deleg, "1");
+      await fx.tap(party.selfm, "1");
+    }
+    await fx.tap(party.small, "1");
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && ((await fx.holdings(party.deleg)).length > 10 || (await fx.holdings(party.selfm)).length > 10)) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect((await fx.holdings(party.deleg)).length).toBeLessThanOrEqual(10);
+    expect((await fx.holdings(party.selfm)).length).toBeLessThanOrEqual(10);
+    const batched = (await exercises(start, "BatchMergeUtility_MergeHoldings")).flatMap((n) => (n.argument as BatchArg).mergeCalls.map((c) => c.choiceArg.optMergeTransfer!.choiceArg.transfer.sender));
+    expect(new Set(batched)).toEqual(new Set([party.deleg]));
+    const selfMerged = (await exercises(start, "AmuletRules_Transfer")).filter((n) => (n.argument as MergeTransferArg).transfer.sender === party.selfm);
+    expect(selfMerged.length).toBeGreaterThan(0);
+    // Below the threshold: the new holding beside the old ones, nothing merged.
+    const smallNow = (await fx.holdings(party.small)).map((h) => h.contractId);
+    expect(smallNow).toHaveLength(small.length + 1);
+    expect(smallNow.filter((c) => small.includes(c)).sort()).toEqual(small);
+  });
 });
