@@ -42,9 +42,10 @@ export async function mergeHoldings(
   delegated: (scope: Scope) => Promise<ReadonlySet<string>> = async () => new Set(),
 ): Promise<boolean> {
   let acted = false;
-  // Read only when some party is over the threshold: most runs (a transfer changed holdings) are not.
-  let skip: Promise<ReadonlySet<string>> | undefined;
-  const isDelegated = async (party: string) => (await (skip ??= delegated(scope))).has(party);
+  // Read only for a party over the threshold: most runs (a transfer changed holdings) find none. A
+  // pass over everyone reads every delegation once; one over a few changed owners, that party's.
+  let everyone: Promise<ReadonlySet<string>> | undefined;
+  const isDelegated = async (party: string) => (await (scope === "all" ? (everyone ??= delegated("all")) : delegated(new Set([party])))).has(party);
   for (const party of (await parties()).filter((p) => inScope(scope, p))) {
     // Counted from the index before queueing behind the party's own spends: most changes leave a
     // party under the threshold, and its sends should not wait for a merge that has nothing to do.
