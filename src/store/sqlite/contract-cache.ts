@@ -23,8 +23,7 @@ export class ContractCache {
    * Remembers an active contract. The oldest entries make room: a hot contract evicted this way
    * costs one read when next used and is back (cheaper than reordering on every hit). They go an
    * eighth at a time, in one pass: a Map finds its oldest key by walking past the holes that
-   * deletions left at its front, and evicting one per insert walked them all again each time
-   * (~0.7 µs a put in a profile of the sends, where archives leave holes everywhere).
+   * deletions left at its front, and evicting one per insert walked them again each time.
    */
   put(record: ContractRecord): void {
     this.entries.set(record.contractId, record);

@@ -62,9 +62,9 @@ const amuletsOf = async (deps: WalletDeps, owner: string): Promise<Held<AmuletPa
 export async function mergeDelegatedHoldings(ctx: MergeDelegationContext, scope: Scope): Promise<boolean> {
   const { deps } = ctx;
   const due: DueOwner[] = [];
-  // A pass for the owners a few transfers changed counts their holdings (in memory) before it
-  // reads anyone's delegations: most of them are under the threshold.
-  for (const [owner, delegationCid] of await delegationsToOperator(deps, await overThreshold(ctx, scope))) {
+  // Delegations first: counting holdings loads an owner into the holdings index, and a pass's
+  // scope also names the DSO (a stakeholder of every holding: loading it reads them all).
+  for (const [owner, delegationCid] of await delegationsToOperator(deps, scope)) {
     const count = (await amuletsOf(deps, owner)).length;
     if (count > ctx.threshold) due.push({ owner, delegationCid, count });
   }
@@ -76,14 +76,6 @@ export async function mergeDelegatedHoldings(ctx: MergeDelegationContext, scope:
     if (await spendingAsAll(deps, group.map((o) => o.owner).sort(), () => mergeGroup(ctx, utility, group))) acted = true;
   }
   return acted;
-}
-
-/** The owners of `scope` holding more than the threshold; every owner for "all". */
-async function overThreshold(ctx: MergeDelegationContext, scope: Scope): Promise<Scope> {
-  if (scope === "all") return scope;
-  const over = new Set<string>();
-  for (const owner of scope) if ((await amuletsOf(ctx.deps, owner)).length > ctx.threshold) over.add(owner);
-  return over;
 }
 
 /** Runs `work` holding the spend queues of all `parties` (taken in sorted order: no two runs wait on each other). */
