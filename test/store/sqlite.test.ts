@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { UserRecord, UserRight } from "../../src/ledger/records.js";
 import type { Store } from "../../src/ledger/store-port.js";
 import { CHECKPOINTER_NICE, REWIND_FRAMES } from "../../src/store/sqlite/checkpointer.js";
+import type { PartyTemplateCache } from "../../src/store/sqlite/party-template-cache.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { contract, describeStoreConformance, rejection, txCommit } from "./conformance.js";
 import { describeActiveAtConformance } from "./conformance-active-at.js";
@@ -205,6 +206,20 @@ describe("SqliteStore caches and checkpoints", () => {
     const bare = txCommit({ archives: [b.contractId] });
     expect(await store.commit({ ...bare, transaction: { ...bare.transaction, nodes: [] } })).toEqual({ kind: "committed", offset: 3n });
     expect(await carols()).toEqual([c.contractId]);
+    await store.close();
+  });
+
+  it("keeps the other kept sets when a request spends a contract already archived (it conflicts, and changes nothing)", async () => {
+    const store = openFile(freshFile());
+    // The cache itself: whether a set is still kept shows nowhere else (a read answers the same).
+    const kept = (party: string, template: string) => (store as unknown as { byPartyTemplate: PartyTemplateCache }).byPartyTemplate.get(party, template);
+    const [a, d] = [contract({ signatories: ["carol::1220"] }), contract({ signatories: ["dave::1220"], nodeId: 1 })];
+    await store.commit(txCommit({ creates: [a, d] }));
+    expect((await store.activeContracts({ parties: ["dave::1220"], templateIds: [d.templateId] })).map((c) => c.contractId)).toEqual([d.contractId]);
+    expect(kept("dave::1220", d.templateId)).toHaveLength(1);
+    expect(await store.commit(txCommit({ archives: [a.contractId] }))).toEqual({ kind: "committed", offset: 2n });
+    expect((await store.commit(txCommit({ archives: [a.contractId] }))).kind).toBe("rejected");
+    expect(kept("dave::1220", d.templateId)).toHaveLength(1);
     await store.close();
   });
 

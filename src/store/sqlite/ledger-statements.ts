@@ -74,6 +74,7 @@ export function prepareLedgerStatements(db: Database.Database) {
     ),
     archiveStakeholders: p("DELETE FROM active_stakeholders WHERE contract_id = ?"),
     activeSets: p("SELECT party, template_id FROM active_stakeholders WHERE contract_id = ?"),
+    wasArchived: p("SELECT 1 FROM contracts WHERE contract_id = ? AND archived_offset IS NOT NULL"),
     archive: p("UPDATE contracts SET archived_offset = ? WHERE contract_id = ? AND archived_offset IS NULL"),
     isActive: p("SELECT 1 FROM contracts WHERE contract_id = ? AND archived_offset IS NULL"),
     keyInUse: p("SELECT 1 FROM contracts WHERE key_hash = ? AND archived_offset IS NULL"),

@@ -48,9 +48,9 @@ interface Pending {
 interface Holds {
   readonly sets: PartyTemplate[];
   /**
-   * A request archiving a contract neither the hot cache nor the file knows as active (it will
-   * conflict, unless a batch still in flight creates it): its sets are unknown, so multi-set
-   * reads skip the cache meanwhile and its answer forgets every kept set.
+   * A request archiving a contract neither the hot cache nor the file knows (a batch still in
+   * flight creates it, or the id is made up): its sets are unknown, so multi-set reads skip the
+   * cache meanwhile and its answer forgets every kept set.
    */
   readonly blind: boolean;
 }
@@ -259,7 +259,7 @@ export class SqliteStore implements Store {
     const sets: PartyTemplate[] = [];
     let blind = false;
     for (const p of sent) {
-      const changed = setsChangedBy(p.request, (cid) => this.setsOfActive(cid));
+      const changed = setsChangedBy(p.request, (cid) => this.setsArchiving(cid));
       if (changed) sets.push(...changed);
       else blind = true;
     }
@@ -268,12 +268,23 @@ export class SqliteStore implements Store {
     return { sets, blind };
   }
 
-  /** The sets an active contract is in: from its hot record, else the file; undefined if neither has it. */
-  private setsOfActive(contractId: string): PartyTemplate[] | undefined {
+  /**
+   * The sets an archive of this contract changes: the contract's own, from its hot record or the
+   * file; none if the file has it archived already (the request conflicts, or archives nothing:
+   * a request that spends a contract someone else just spent must not cost every kept set);
+   * undefined if neither knows it (a batch still in flight creates it) or the file cannot be read
+   * (this runs while a batch is handed over, which must not throw).
+   */
+  private setsArchiving(contractId: string): PartyTemplate[] | undefined {
     const hot = this.hot.get(contractId);
     if (hot) return setsOf(hot);
-    const rows = this.stmts.activeSets.all(contractId) as { party: string; template_id: string }[];
-    return rows.length > 0 ? rows.map((r) => [r.party, r.template_id]) : undefined;
+    try {
+      const rows = this.stmts.activeSets.all(contractId) as { party: string; template_id: string }[];
+      if (rows.length > 0) return rows.map((r) => [r.party, r.template_id]);
+      return this.stmts.wasArchived.get(contractId) === undefined ? undefined : [];
+    } catch {
+      return undefined;
+    }
   }
 
   private unhold(holds: Holds): void {
