@@ -110,7 +110,7 @@ export type PartyTemplate = readonly [party: string, template: string];
 export function setsChangedBy(request: CommitRequest, archived: (cid: string) => readonly PartyTemplate[] | undefined): PartyTemplate[] | undefined {
   if (request.kind !== "transaction") return [];
   const sets: PartyTemplate[] = [];
-  for (const c of request.creates) for (const party of [...c.signatories, ...c.observers]) sets.push([party, c.templateId]);
+  for (const c of request.creates) sets.push(...setsOf(c));
   for (const cid of request.archives) {
     const of = archived(cid);
     if (!of) return undefined;
@@ -119,5 +119,5 @@ export function setsChangedBy(request: CommitRequest, archived: (cid: string) =>
   return sets;
 }
 
-/** The sets a contract is in, from its record. */
-export const setsOf = (record: ContractRecord): PartyTemplate[] => [...record.signatories, ...record.observers].map((party) => [party, record.templateId]);
+/** The sets a contract is in: each of its stakeholders with its template. */
+export const setsOf = (c: Pick<ContractRecord, "signatories" | "observers" | "templateId">): PartyTemplate[] => [...c.signatories, ...c.observers].map((party) => [party, c.templateId]);

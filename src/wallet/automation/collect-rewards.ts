@@ -45,7 +45,10 @@ export async function mergeHoldings(
   // Read only for a party over the threshold: most runs (a transfer changed holdings) find none. A
   // pass over everyone reads every delegation once; one over a few changed owners, that party's.
   let everyone: Promise<ReadonlySet<string>> | undefined;
-  const isDelegated = async (party: string) => (await (scope === "all" ? (everyone ??= delegated("all")) : delegated(new Set([party])))).has(party);
+  const isDelegated = async (party: string) => {
+    const delegating = scope === "all" ? (everyone ??= delegated("all")) : delegated(new Set([party]));
+    return (await delegating).has(party);
+  };
   for (const party of (await parties()).filter((p) => inScope(scope, p))) {
     // Counted from the index before queueing behind the party's own spends: most changes leave a
     // party under the threshold, and its sends should not wait for a merge that has nothing to do.
