@@ -69,4 +69,21 @@ describe.each([
     expect(outside.kind === "rejected" && outside.error.code).toBe("CONTRACT_NOT_FOUND");
     await store.close();
   });
+
+  // Canton's deduplicator checks an offset against pruning and the change's last acceptance only
+  // (and the Ledger API that it is not negative): one past the ledger end is a window with nothing
+  // in it, not an error.
+  it("takes an offset period as Canton does: before the original a duplicate, past the ledger end a window with nothing in it, negative refused", async () => {
+    const { store, ledger } = await open();
+    const first = committed(await ledger.submit(submission("c2", [createIou])));
+    const before = await ledger.submit(submission("c2", [createIou], { kind: "offset", offset: first.transaction.offset - 1n }));
+    expect(before.kind === "rejected" && before.error.code).toBe("DUPLICATE_COMMAND");
+    const negative = await ledger.submit(submission("c2", [createIou], { kind: "offset", offset: -1n }));
+    expect(negative.kind === "rejected" && [negative.error.code, negative.error.message]).toEqual(["INVALID_FIELD", expect.stringContaining("offset must not be negative")]);
+    expect((await store.activeContracts({ parties: [A] })).length).toBe(1);
+    const pastEnd = committed(await ledger.submit(submission("c2", [createIou], { kind: "offset", offset: first.transaction.offset + 1_000n })));
+    expect(pastEnd.transaction.offset).toBeGreaterThan(first.transaction.offset);
+    expect((await store.activeContracts({ parties: [A] })).length).toBe(2);
+    await store.close();
+  });
 });
