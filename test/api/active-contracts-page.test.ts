@@ -21,6 +21,20 @@ const page = (body: Record<string, unknown>, token = alice.token) => s.json("POS
 const cidsOf = (entries: { contractEntry: { JsActiveContract: { createdEvent: { contractId: string } } } }[]) =>
   entries.map((e) => e.contractEntry.JsActiveContract.createdEvent.contractId);
 
+/** `n` Ious of the user's party, amounts 1 to n, created by 16 concurrent callers. */
+async function createIous(user: { party: string; token: string }, n: number): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < n) {
+        const i = next++;
+        const r = await s.json("POST", "/v2/commands/submit-and-wait", createIou(user.party, String(i + 1)).commands, user.token);
+        expect(r.status, r.text).toBe(200);
+      }
+    }),
+  );
+}
+
 beforeAll(async () => {
   s = await startTestServer();
   alice = await s.partyUser("acp-alice");
@@ -174,16 +188,7 @@ describe("active-contracts-page", () => {
     // One read of a party's whole snapshot held the event loop 0.4 s for 58 MB, and a client that
     // stopped reading held all of it (a hostile review).
     const fay = await s.partyUser("acp-fay");
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 16 }, async () => {
-        while (next < 1_100) {
-          const i = next++;
-          const r = await s.json("POST", "/v2/commands/submit-and-wait", createIou(fay.party, String(i + 1)).commands, fay.token);
-          expect(r.status, r.text).toBe(200);
-        }
-      }),
-    );
+    await createIous(fay, 1_100);
     const at = (await s.json("GET", "/v2/state/ledger-end")).body.offset;
     const paged = vi.spyOn(s.server.store, "activeContractsPage");
     const whole = vi.spyOn(s.server.store, "activeContracts");
@@ -200,6 +205,32 @@ describe("active-contracts-page", () => {
       expect((await Promise.all(fayReads)).map((c) => c.length)).toEqual([500, 500, 100, 0]);
       const offsets = stream.body.map((e: { contractEntry: { JsActiveContract: { createdEvent: { offset: number; nodeId: number } } } }) => e.contractEntry.JsActiveContract.createdEvent);
       for (let i = 1; i < offsets.length; i++) expect(offsets[i].offset > offsets[i - 1].offset || (offsets[i].offset === offsets[i - 1].offset && offsets[i].nodeId > offsets[i - 1].nodeId)).toBe(true);
+    } finally {
+      paged.mockRestore();
+      whole.mockRestore();
+    }
+  }, 60_000);
+
+  it("streams everyone's ACS (an admin's any-party filter) a chunk at a time too, in creation order", async () => {
+    // It was one read of every active contract: for a large ledger, the whole of it in memory at
+    // once and the event loop held for the read.
+    await createIous(await s.partyUser("acp-gil"), 600);
+    const at = (await s.json("GET", "/v2/state/ledger-end")).body.offset;
+    const admin = await s.adminToken();
+    const everyone = await s.server.store.activeContracts({ activeAtOffset: at });
+    expect(everyone.length).toBeGreaterThan(600);
+    const paged = vi.spyOn(s.server.store, "activeContractsPage");
+    const whole = vi.spyOn(s.server.store, "activeContracts");
+    try {
+      const stream = await s.json("POST", "/v2/state/active-contracts", { eventFormat: { filtersForAnyParty: wildcard }, activeAtOffset: at }, admin);
+      expect(stream.status, stream.text).toBe(200);
+      expect(cidsOf(stream.body)).toEqual(everyone.map((c) => c.contractId));
+      const anyParty = (calls: [{ parties?: readonly string[]; activeAtOffset?: bigint }][]) => calls.filter(([q]) => q.parties === undefined && q.activeAtOffset === BigInt(at));
+      expect(anyParty(whole.mock.calls)).toEqual([]);
+      const chunks = await Promise.all(paged.mock.calls.flatMap(([q], i) => (q.parties === undefined ? [paged.mock.results[i]!.value as Promise<unknown[]>] : [])));
+      // Full chunks, the rest, then an empty read (the node holds other tests' contracts too).
+      const sizes = Array.from({ length: Math.ceil(everyone.length / 500) }, (_, i) => Math.min(500, everyone.length - 500 * i));
+      expect(chunks.map((c) => c.length)).toEqual([...sizes, 0]);
     } finally {
       paged.mockRestore();
       whole.mockRestore();

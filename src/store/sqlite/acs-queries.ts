@@ -107,9 +107,7 @@ export function readActivePage(s: LedgerStatements, query: ContractPageQuery): C
   if (at <= 0n) return [];
   const after = query.after ?? FIRST;
   const bound = { at, co: after.offset, nid: after.nodeId, limit: query.limit };
-  const candidates = query.parties
-    ? pageForParties(s, [...new Set(query.parties)], bound, query.maxBytes)
-    : (s.pageAllAt.all(bound) as PositionRow[]).map((r) => candidateOf(r));
+  const candidates = query.parties ? pageForParties(s, [...new Set(query.parties)], bound, query.maxBytes) : pageForAll(s, bound, query.maxBytes);
   const page: ContractRecord[] = [];
   let bytes = 0;
   for (const c of candidates) {
@@ -131,20 +129,38 @@ interface Bound {
 
 /**
  * The parties' active contracts (one index range each), then those archived after the snapshot,
- * which have no stakeholder rows left: their positions sorted once, then each decoded to see its
- * stakeholders, only until it can no longer be in the page. Each contract once, in order. (One
- * statement per call: chunks of it each sorted every contract archived since the snapshot again,
- * and 80,000 of them held the loop 4.9 s for a party with three contracts, a review found.)
+ * which have no stakeholder rows left (see withArchivedSince).
  */
 function pageForParties(s: LedgerStatements, parties: readonly string[], bound: Bound, maxBytes: number | undefined): Candidate[] {
+  const rows = parties.flatMap((party) => s.pageByParty.all(extend(bound, { party })) as PositionRow[]);
+  const wanted = new Set(parties);
+  return withArchivedSince(s, rows, (c) => c.signatories.some((p) => wanted.has(p)) || c.observers.some((p) => wanted.has(p)), bound, maxBytes);
+}
+
+/**
+ * Everyone's: each template's active contracts from the position on (one index range each, at
+ * most a page of each), then those archived after the snapshot. A page reads at most a page of
+ * positions per template with active contracts, whatever the ledger's size.
+ */
+function pageForAll(s: LedgerStatements, bound: Bound, maxBytes: number | undefined): Candidate[] {
+  const templates = (s.activeTemplateIds.all() as { id: string }[]).map((r) => r.id);
+  const rows = templates.flatMap((template) => s.pageByTemplate.all(extend(bound, { template })) as PositionRow[]);
+  return withArchivedSince(s, rows, () => true, bound, maxBytes);
+}
+
+/**
+ * The page's first `limit` of the active `rows` and of the contracts archived after the snapshot
+ * that `matches` takes: their positions sorted once, then each decoded (to see its stakeholders),
+ * only until it can no longer be in the page. Each contract once, in order. (One statement per
+ * call: chunks of it each sorted every contract archived since the snapshot again, and 80,000 of
+ * them held the loop 4.9 s for a party with three contracts, a review found.)
+ */
+function withArchivedSince(s: LedgerStatements, rows: readonly PositionRow[], matches: (c: ContractRecord) => boolean, bound: Bound, maxBytes: number | undefined): Candidate[] {
   const byId = new Map<string, Candidate>();
-  for (const party of parties) {
-    for (const r of s.pageByParty.all(extend(bound, { party })) as PositionRow[]) byId.set(r.contract_id, candidateOf(r));
-  }
+  for (const r of rows) byId.set(r.contract_id, candidateOf(r));
   const active = inOrder(byId, bound.limit);
   // A row past the page's last active contract cannot be in the page once the page is full.
   const last = active.length === bound.limit ? active[active.length - 1]!.position : undefined;
-  const wanted = new Set(parties);
   let matched = 0;
   // Archived matches as big as the page's byte bound end it by themselves: none after them is in it.
   let matchedBytes = 0;
@@ -152,7 +168,7 @@ function pageForParties(s: LedgerStatements, parties: readonly string[], bound: 
     const c = candidateOf(r);
     if ((last && comparePositions(c.position, last) > 0) || matched === bound.limit) break;
     const read = oneRecordSized<ContractRecord>(s.contractHistory, c.contractId);
-    if (!read || (!read.record.signatories.some((p) => wanted.has(p)) && !read.record.observers.some((p) => wanted.has(p)))) continue;
+    if (!read || !matches(read.record)) continue;
     // Archived since the index was read, it is there already: a match only once.
     if (!byId.has(c.contractId)) matched++;
     byId.set(c.contractId, updated(c, { read }));

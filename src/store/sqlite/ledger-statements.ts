@@ -46,12 +46,21 @@ export function prepareLedgerStatements(db: Database.Database) {
          WHERE template_id = @template AND archived_offset > @at AND created_offset <= @at
        ) ORDER BY created_offset, node_id`,
     ),
-    // A page of the ACS at @at after the position (@co, @nid), in creation order (acs-queries.ts
-    // readActivePage): positions only, so the rows before the page are read from the index or
-    // the row's head, never decoded; the page's records are read by id.
-    pageAllAt: p(
+    // Everyone's page of the ACS at @at after the position (@co, @nid), in creation order
+    // (acs-queries.ts readActivePage): the templates with active contracts, each a range of
+    // contracts_active_template read from the position on, merged; the archived since @at are
+    // added as for a party. Positions only: the page's records are read by id. (One statement
+    // ordering every contract by creation scanned and sorted the table for each page.)
+    activeTemplateIds: p(
+      `WITH RECURSIVE t(id) AS (
+         SELECT MIN(template_id) FROM contracts WHERE archived_offset IS NULL
+         UNION ALL
+         SELECT (SELECT MIN(template_id) FROM contracts WHERE archived_offset IS NULL AND template_id > t.id) FROM t WHERE t.id IS NOT NULL
+       ) SELECT id FROM t WHERE id IS NOT NULL`,
+    ),
+    pageByTemplate: p(
       `SELECT contract_id, created_offset, node_id FROM contracts
-       WHERE created_offset <= @at AND (archived_offset IS NULL OR archived_offset > @at)
+       WHERE template_id = @template AND archived_offset IS NULL AND created_offset <= @at
          AND (created_offset > @co OR (created_offset = @co AND node_id > @nid))
        ORDER BY created_offset, node_id LIMIT @limit`,
     ),

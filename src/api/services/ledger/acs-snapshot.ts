@@ -23,7 +23,7 @@ export async function checkSnapshotOffset(api: LedgerApi, offset: bigint, field:
   if (offset > end) throw errors.offsetAfterLedgerEnd(offset, end, field);
 }
 
-/** Contracts the streaming ACS of some parties reads from the store at once, at most (and about a megabyte of them). */
+/** Contracts the streaming ACS reads from the store at once, at most (and about a megabyte of them). */
 export const ACS_CHUNK = 500;
 
 /**
@@ -31,9 +31,9 @@ export const ACS_CHUNK = 500;
  * The parties' snapshot is read a chunk at a time (at most 500 contracts and about a megabyte of
  * them), each chunk in a turn of its own among the streams catching up: one whole read of a party's
  * 58 MB ACS held the event loop for 0.4 s, a chunk of 500 contracts of 60 KB for 0.3 s, and a
- * stream whose client stopped reading held all of it. A read for any party (an admin's) is one
- * read, since the store finds everyone's contracts in order only by scanning them. Each read waits
- * for room on the node's page budget and counts on it until its last contract has been taken.
+ * stream whose client stopped reading held all of it. Everyone's snapshot (an admin's any-party
+ * read) is chunked the same way. Each read waits for room on the node's page budget and counts on
+ * it until its last contract has been taken.
  */
 export async function* acsEntries(api: LedgerApi, format: EventFormat, offset: bigint, signal: AbortSignal, pages?: PageHold): AsyncGenerator<AcsEntry> {
   if (offset === 0n) return;
@@ -46,20 +46,13 @@ export async function* acsEntries(api: LedgerApi, format: EventFormat, offset: b
 
 async function* snapshotContracts(api: LedgerApi, readers: readonly string[] | "any", offset: bigint, signal: AbortSignal, pages?: PageHold): AsyncGenerator<ContractRecord> {
   try {
-    if (readers === "any") {
-      // One read of everyone's contracts (see above): it counts on the budget like a chunk.
-      if (pages) await pages.admit(signal);
-      if (signal.aborted) return;
-      const all = await api.store.activeContracts({ activeAtOffset: offset });
-      pages?.weigh(jsonSize(all));
-      return yield* all;
-    }
+    const parties = readers === "any" ? undefined : readers;
     for (let after: CreationPosition | undefined; ; ) {
       if (after) await catchUpTurn(signal);
       // Each chunk counts on the node's page budget until the next one replaces it.
       if (pages) await pages.admit(signal);
       if (signal.aborted) return;
-      const chunk = await api.store.activeContractsPage({ parties: readers, activeAtOffset: offset, limit: ACS_CHUNK, maxBytes: STREAM_PAGE_BYTES, ...(after ? { after } : {}) });
+      const chunk = await api.store.activeContractsPage({ parties, activeAtOffset: offset, limit: ACS_CHUNK, maxBytes: STREAM_PAGE_BYTES, ...(after ? { after } : {}) });
       pages?.weigh(jsonSize(chunk));
       yield* chunk;
       // A short chunk may have been cut by its size: only an empty one is the end.
