@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATCH_UP_PAGES_PER_TURN, catchUpTurn } from "../../src/ledger/catch-up-turns.js";
 import { tail } from "../../src/ledger/streams.js";
@@ -6,6 +7,13 @@ import { rejection } from "../store/conformance.js";
 
 const PAGE = 250;
 const N = 2_000;
+
+/** One signal for the many streams of a test (each call has its own in the node): no leak warning for it. */
+function sharedSignal(): AbortSignal {
+  const signal = new AbortController().signal;
+  setMaxListeners(100, signal);
+  return signal;
+}
 
 describe("streams catching up", () => {
   const store = new SqliteStore({ file: ":memory:" });
@@ -18,7 +26,7 @@ describe("streams catching up", () => {
 
   /** Runs `streams` tails over the whole ledger, counting the rows read between turns of the event loop. */
   async function catchUp(streams: number): Promise<{ perTurn: number[]; rows: number[] }> {
-    const signal = new AbortController().signal;
+    const signal = sharedSignal();
     let total = 0;
     let seen = 0;
     const perTurn: number[] = [];
@@ -59,7 +67,7 @@ describe("streams catching up", () => {
   });
 
   it("a stream that follows the ledger end reads its first page without queueing behind catch-ups", async () => {
-    const signal = new AbortController().signal;
+    const signal = sharedSignal();
     const queued = Array.from({ length: 20 }, () => catchUpTurn(signal));
     let rowsBeforeNextTurn = -1;
     let rows = 0;
