@@ -135,6 +135,35 @@ export function describeActiveAtConformance(name: string, open: () => Promise<St
       expect(await store.activeContractsPage({ activeAtOffset: 4n, parties: [ALICE], limit: 10 })).toEqual([]);
     });
 
+    it("everyone's pages over many templates add up to the snapshot, at the end and where most was archived since", async () => {
+      const store = await fresh();
+      // 24 templates interleaved in creation order, node ids out of order within a transaction.
+      const templates = Array.from({ length: 24 }, (_, i) => `pkg${i % 5}:M${i}:T`);
+      const made = [];
+      for (let t = 0; t < 12; t++) {
+        const creates = Array.from({ length: 10 }, (_, n) => contract({ signatories: [[ALICE, BOB, CAROL][n % 3]!], nodeId: (7 * n) % 10, template: templates[(t * 10 + n) % 24] }));
+        expect((await store.commit(txCommit({ creates }))).kind).toBe("committed");
+        made.push(...creates);
+      }
+      // After offset 3, all but a few are archived: every contract of some templates goes.
+      const kept = new Set(made.filter((_, i) => i % 9 === 0).map((c) => c.contractId));
+      await store.commit(txCommit({ archives: made.filter((c) => !kept.has(c.contractId)).map((c) => c.contractId) }));
+      const end = await store.ledgerEnd();
+      for (const at of [end, 3n, 12n]) {
+        const snapshot = ids(await store.activeContracts({ activeAtOffset: at }));
+        for (const limit of [1, 4, 25, 1000]) {
+          const all: string[] = [];
+          for (let after: { offset: bigint; nodeId: number } | undefined, pages = 0; pages < 200; pages++) {
+            const page = await store.activeContractsPage({ activeAtOffset: at, limit, ...(after ? { after } : {}) });
+            all.push(...ids(page));
+            if (page.length < limit) break;
+            after = { offset: page[page.length - 1]!.createdOffset, nodeId: page[page.length - 1]!.nodeId };
+          }
+          expect(all, `${at} ${limit}`).toEqual(snapshot);
+        }
+      }
+    });
+
     it("an offset past the ledger end reads as the ledger end", async () => {
       const store = await fresh();
       const a = contract();

@@ -138,14 +138,59 @@ function pageForParties(s: LedgerStatements, parties: readonly string[], bound: 
 }
 
 /**
- * Everyone's: each template's active contracts from the position on (one index range each, at
- * most a page of each), then those archived after the snapshot. A page reads at most a page of
- * positions per template with active contracts, whatever the ledger's size.
+ * Everyone's: the templates' active contracts from the position on, each template's range read
+ * only as far as the merge takes it (a page reads about a page of positions, however many
+ * templates there are), then those archived after the snapshot. When most of the ledger was
+ * archived after the snapshot (an old offset), reading those by id and sorting them on every page
+ * costs more than one pass over the table, and the page is read that way instead.
  */
 function pageForAll(s: LedgerStatements, bound: Bound, maxBytes: number | undefined): Candidate[] {
+  const size = Number((s.contractsBound.get() as { n: number | bigint | null }).n ?? 0);
+  const cap = Math.floor(size / ARCHIVED_SHARE_FOR_SCAN) + 1;
+  if (Number((s.archivedSinceAtLeast.get({ at: bound.at, cap }) as { n: number | bigint }).n) >= cap) {
+    return (s.pageAllByScan.all(bound) as PositionRow[]).map((r) => candidateOf(r));
+  }
   const templates = (s.activeTemplateIds.all() as { id: string }[]).map((r) => r.id);
-  const rows = templates.flatMap((template) => s.pageByTemplate.all(extend(bound, { template })) as PositionRow[]);
+  const { at, co, nid } = bound;
+  const ranges = templates.map((template, i) => s.templateRange(i).iterate({ template, at, co, nid }) as IterableIterator<PositionRow>);
+  let rows: PositionRow[];
+  try {
+    rows = merged(ranges, bound.limit);
+  } finally {
+    for (const r of ranges) r.return?.();
+  }
   return withArchivedSince(s, rows, () => true, bound, maxBytes);
+}
+
+/**
+ * One archived contract read by id (and its part of a sort) costs about as much as this many rows
+ * of a pass over the table: measured 156 ms for the ~140,000 archived after a snapshot against 25
+ * ms for a pass over 200,000 rows.
+ */
+const ARCHIVED_SHARE_FOR_SCAN = 8;
+
+/** The first `limit` rows of ranges that are each in creation order, in creation order. */
+function merged(ranges: readonly IterableIterator<PositionRow>[], limit: number): PositionRow[] {
+  const heads = ranges.map((r) => r.next());
+  const out: PositionRow[] = [];
+  while (out.length < limit) {
+    let min = -1;
+    for (let i = 0; i < heads.length; i++) {
+      const h = heads[i]!;
+      if (!h.done && (min < 0 || compareRows(h.value, (heads[min] as IteratorYieldResult<PositionRow>).value) < 0)) min = i;
+    }
+    if (min < 0) break;
+    out.push((heads[min] as IteratorYieldResult<PositionRow>).value);
+    heads[min] = ranges[min]!.next();
+  }
+  return out;
+}
+
+/** Creation order of two rows (`<` compares bigints and numbers alike). */
+function compareRows(a: PositionRow, b: PositionRow): number {
+  if (a.created_offset < b.created_offset) return -1;
+  if (a.created_offset > b.created_offset) return 1;
+  return Number(a.node_id) - Number(b.node_id);
 }
 
 /**

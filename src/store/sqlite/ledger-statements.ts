@@ -6,8 +6,15 @@ import type Database from "better-sqlite3";
 
 export type LedgerStatements = ReturnType<typeof prepareLedgerStatements>;
 
+/** A template's active contracts after a position, in creation order (see `templateRange`). */
+const TEMPLATE_RANGE = `SELECT contract_id, created_offset, node_id FROM contracts
+  WHERE template_id = @template AND archived_offset IS NULL AND created_offset <= @at
+    AND (created_offset > @co OR (created_offset = @co AND node_id > @nid))
+  ORDER BY created_offset, node_id`;
+
 export function prepareLedgerStatements(db: Database.Database) {
   const p = (sql: string) => db.prepare<unknown[], unknown>(sql);
+  const templateRanges: Database.Statement<unknown[], unknown>[] = [];
   return {
     contract: p("SELECT record FROM contracts WHERE contract_id = ? AND archived_offset IS NULL"),
     contractHistory: p("SELECT record, archived_offset FROM contracts WHERE contract_id = ?"),
@@ -48,9 +55,8 @@ export function prepareLedgerStatements(db: Database.Database) {
     ),
     // Everyone's page of the ACS at @at after the position (@co, @nid), in creation order
     // (acs-queries.ts readActivePage): the templates with active contracts, each a range of
-    // contracts_active_template read from the position on, merged; the archived since @at are
-    // added as for a party. Positions only: the page's records are read by id. (One statement
-    // ordering every contract by creation scanned and sorted the table for each page.)
+    // contracts_active_template from the position on, merged as they are read; the archived
+    // since @at added as for a party. Positions only: the page's records are read by id.
     activeTemplateIds: p(
       `WITH RECURSIVE t(id) AS (
          SELECT MIN(template_id) FROM contracts WHERE archived_offset IS NULL
@@ -58,9 +64,17 @@ export function prepareLedgerStatements(db: Database.Database) {
          SELECT (SELECT MIN(template_id) FROM contracts WHERE archived_offset IS NULL AND template_id > t.id) FROM t WHERE t.id IS NOT NULL
        ) SELECT id FROM t WHERE id IS NOT NULL`,
     ),
-    pageByTemplate: p(
-      `SELECT contract_id, created_offset, node_id FROM contracts
-       WHERE template_id = @template AND archived_offset IS NULL AND created_offset <= @at
+    /** The `i`th of the statements reading a template's range: a merge iterates one per template at once. */
+    templateRange: (i: number) => (templateRanges[i] ??= p(TEMPLATE_RANGE)),
+    // Whether the contracts archived after @at are many (at least @cap): the table's last rowid
+    // bounds its size, and counting stops at the cap.
+    archivedSinceAtLeast: p("SELECT COUNT(*) AS n FROM (SELECT 1 FROM contracts WHERE archived_offset > @at LIMIT @cap)"),
+    contractsBound: p("SELECT MAX(rowid) AS n FROM contracts"),
+    // The same page in one pass over the table, for a snapshot after which most of the ledger was
+    // archived: reading those contracts by id, sorted, costs more than reading the table in order.
+    pageAllByScan: p(
+      `SELECT contract_id, created_offset, node_id FROM contracts NOT INDEXED
+       WHERE created_offset <= @at AND (archived_offset IS NULL OR archived_offset > @at)
          AND (created_offset > @co OR (created_offset = @co AND node_id > @nid))
        ORDER BY created_offset, node_id LIMIT @limit`,
     ),
