@@ -134,7 +134,7 @@ interface Bound {
 function pageForParties(s: LedgerStatements, parties: readonly string[], bound: Bound, maxBytes: number | undefined): Candidate[] {
   const rows = parties.flatMap((party) => s.pageByParty.all(extend(bound, { party })) as PositionRow[]);
   const wanted = new Set(parties);
-  return withArchivedSince(s, rows, (c) => c.signatories.some((p) => wanted.has(p)) || c.observers.some((p) => wanted.has(p)), bound, maxBytes);
+  return withArchivedSince(s, rows.map(candidateOf), (c) => c.signatories.some((p) => wanted.has(p)) || c.observers.some((p) => wanted.has(p)), bound, maxBytes);
 }
 
 /**
@@ -148,18 +148,18 @@ function pageForAll(s: LedgerStatements, bound: Bound, maxBytes: number | undefi
   const size = Number((s.contractsBound.get() as { n: number | bigint | null }).n ?? 0);
   const cap = Math.floor(size / ARCHIVED_SHARE_FOR_SCAN) + 1;
   if (Number((s.archivedSinceAtLeast.get({ at: bound.at, cap }) as { n: number | bigint }).n) >= cap) {
-    return (s.pageAllByScan.all(bound) as PositionRow[]).map((r) => candidateOf(r));
+    return (s.pageAllByScan.all(bound) as PositionRow[]).map(candidateOf);
   }
   const templates = (s.activeTemplateIds.all() as { id: string }[]).map((r) => r.id);
   const { at, co, nid } = bound;
   const ranges = templates.map((template, i) => s.templateRange(i).iterate({ template, at, co, nid }) as IterableIterator<PositionRow>);
-  let rows: PositionRow[];
+  let active: Candidate[];
   try {
-    rows = merged(ranges, bound.limit);
+    active = merged(ranges, bound.limit);
   } finally {
     for (const r of ranges) r.return?.();
   }
-  return withArchivedSince(s, rows, () => true, bound, maxBytes);
+  return withArchivedSince(s, active, () => true, bound, maxBytes);
 }
 
 /**
@@ -170,42 +170,39 @@ function pageForAll(s: LedgerStatements, bound: Bound, maxBytes: number | undefi
 const ARCHIVED_SHARE_FOR_SCAN = 8;
 
 /** The first `limit` rows of ranges that are each in creation order, in creation order. */
-function merged(ranges: readonly IterableIterator<PositionRow>[], limit: number): PositionRow[] {
-  const heads = ranges.map((r) => r.next());
-  const out: PositionRow[] = [];
+function merged(ranges: readonly IterableIterator<PositionRow>[], limit: number): Candidate[] {
+  const headOf = (r: IterableIterator<PositionRow>) => {
+    const next = r.next();
+    return next.done ? undefined : candidateOf(next.value);
+  };
+  const heads = ranges.map(headOf);
+  const out: Candidate[] = [];
   while (out.length < limit) {
     let min = -1;
     for (let i = 0; i < heads.length; i++) {
-      const h = heads[i]!;
-      if (!h.done && (min < 0 || compareRows(h.value, (heads[min] as IteratorYieldResult<PositionRow>).value) < 0)) min = i;
+      const h = heads[i];
+      if (h && (min < 0 || comparePositions(h.position, heads[min]!.position) < 0)) min = i;
     }
     if (min < 0) break;
-    out.push((heads[min] as IteratorYieldResult<PositionRow>).value);
-    heads[min] = ranges[min]!.next();
+    out.push(heads[min]!);
+    heads[min] = headOf(ranges[min]!);
   }
   return out;
 }
 
-/** Creation order of two rows (`<` compares bigints and numbers alike). */
-function compareRows(a: PositionRow, b: PositionRow): number {
-  if (a.created_offset < b.created_offset) return -1;
-  if (a.created_offset > b.created_offset) return 1;
-  return Number(a.node_id) - Number(b.node_id);
-}
-
 /**
- * The page's first `limit` of the active `rows` and of the contracts archived after the snapshot
+ * The page's first `limit` of the `active` contracts and of the contracts archived after the snapshot
  * that `matches` takes: their positions sorted once, then each decoded (to see its stakeholders),
  * only until it can no longer be in the page. Each contract once, in order. (One statement per
  * call: chunks of it each sorted every contract archived since the snapshot again, and 80,000 of
  * them held the loop 4.9 s for a party with three contracts, a review found.)
  */
-function withArchivedSince(s: LedgerStatements, rows: readonly PositionRow[], matches: (c: ContractRecord) => boolean, bound: Bound, maxBytes: number | undefined): Candidate[] {
+function withArchivedSince(s: LedgerStatements, active: readonly Candidate[], matches: (c: ContractRecord) => boolean, bound: Bound, maxBytes: number | undefined): Candidate[] {
   const byId = new Map<string, Candidate>();
-  for (const r of rows) byId.set(r.contract_id, candidateOf(r));
-  const active = inOrder(byId, bound.limit);
+  for (const c of active) byId.set(c.contractId, c);
+  const first = inOrder(byId, bound.limit);
   // A row past the page's last active contract cannot be in the page once the page is full.
-  const last = active.length === bound.limit ? active[active.length - 1]!.position : undefined;
+  const last = first.length === bound.limit ? first[first.length - 1]!.position : undefined;
   let matched = 0;
   // Archived matches as big as the page's byte bound end it by themselves: none after them is in it.
   let matchedBytes = 0;
