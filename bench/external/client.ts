@@ -6,11 +6,16 @@
 import { createPrivateKey, sign } from "node:crypto";
 import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
+import sodium from "sodium-native";
 
 const a = JSON.parse(process.argv[2]) as { http: string; mode: "plain" | "signed" | "prepare"; seconds: number; clients: number; party: string; token: string; key?: string; fingerprint?: string };
 const IOU = "#ccwallet-demo:Ccwallet.Demo.Iou:Iou";
 const iou = { CreateCommand: { templateId: IOU, createArguments: { issuer: a.party, owner: a.party, currency: "CC", amount: "1", observers: [] } } };
 const key = a.key ? createPrivateKey({ key: Buffer.from(a.key, "base64"), format: "der", type: "pkcs8" }) : undefined;
+const sodiumKey = a.key ? (() => { const seed = Buffer.from(a.key!, "base64").subarray(-32); const pk = Buffer.alloc(32), sk = Buffer.alloc(64); sodium.crypto_sign_seed_keypair(pk, sk, seed); return sk; })() : undefined;
+const signHash = process.env.BENCH_CLIENT_SIGN === "openssl"
+  ? (hash: Buffer) => sign(null, hash, key!)
+  : (hash: Buffer) => { const s = Buffer.alloc(64); sodium.crypto_sign_detached(s, hash, sodiumKey!); return s; };
 const run = `${a.mode}-${process.pid}-${Date.now().toString(36)}`;
 
 // node:http with keep-alive rather than fetch: undici's fetch costs the client more CPU per call
@@ -45,7 +50,7 @@ async function plain(n: number): Promise<void> {
 
 async function signed(n: number): Promise<void> {
   const p = await post("/v2/interactive-submission/prepare", { commands: [iou], commandId: `${run}-${n}`, actAs: [a.party] });
-  const signature = sign(null, Buffer.from(p.preparedTransactionHash, "base64"), key!).toString("base64");
+  const signature = signHash(Buffer.from(p.preparedTransactionHash, "base64")).toString("base64");
   const sig = { format: "SIGNATURE_FORMAT_CONCAT", signature, signedBy: a.fingerprint, signingAlgorithmSpec: "SIGNING_ALGORITHM_SPEC_ED25519" };
   await post("/v2/interactive-submission/executeAndWait", {
     preparedTransaction: p.preparedTransaction,

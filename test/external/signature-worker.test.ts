@@ -104,4 +104,22 @@ describe("an Ed25519 signature whose R is the identity", () => {
     expect(verifySignature(forged.key, m, sig)).toBe(false);
     expect(await verifySignatureOffLoop(forged.key, m, sig)).toBe(false);
   });
+
+  it("without libsodium the worker checks with OpenSSL, and still refuses an identity R", async () => {
+    const w = new SignatureWorker(null);
+    try {
+      const a = ed25519();
+      const b = p256();
+      const weak = identityRSigned(message(7));
+      const verdicts = await Promise.all([
+        w.check(a.key, message(1), a.sign(message(1))),
+        w.check(a.key, message(2), flipped(a.sign(message(2)))),
+        w.check(b.key, message(3), b.sign(message(3))),
+        w.check(weak.key, message(7), weak.signature),
+      ]);
+      expect(verdicts).toEqual([true, false, true, false]);
+    } finally {
+      await w.close();
+    }
+  });
 });
