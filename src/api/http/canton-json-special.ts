@@ -8,10 +8,10 @@ import { create, fromBinary, ScalarType, type Message } from "@bufbuild/protobuf
 import { AnySchema, DurationSchema, EmptySchema, FieldMaskSchema, TimestampSchema, type Any, type Duration, type FieldMask, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { type PreparedTransaction, PreparedTransactionSchema } from "../../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
 import { type Identifier, IdentifierSchema } from "../../../gen/com/daml/ledger/api/v2/value_pb.js";
-import { BoundedMap } from "../../ledger/bounded-map.js";
 import { PREPARED_CACHE_LIMITS } from "../../ledger/prepared-interpretations.js";
 import { formatInstant, parseInstant } from "../convert/canton-json-daml.js";
 import { preparedTransactionBase64 } from "../convert/prepared-transaction-binary.js";
+import { PreparedTexts } from "./prepared-texts.js";
 import { expectObject, fail } from "./canton-json-error.js";
 import { decodeScalar } from "./canton-json-scalars.js";
 import { TYPE_ANY, TYPE_DURATION, TYPE_EMPTY, TYPE_FIELD_MASK, TYPE_IDENTIFIER, TYPE_TIMESTAMP } from "./canton-json-tables.js";
@@ -36,16 +36,8 @@ function forEachKnownKey(json: unknown, path: string, known: readonly string[], 
   }
 }
 
-/**
- * Prepared transactions this process answered lately, by the base64 it answered: an execute sends
- * back exactly what its prepare got, and a lookup of the text costs far less than decoding it. The
- * message is the one the prepare built (equal to what the bytes decode to, and never mutated), so
- * the execute can also recognize it (PreparedInterpretations) instead of hashing it again. The
- * first request that carries the text takes the entry (a replay decodes the bytes): kept until
- * evicted, the messages of the last few thousand prepares stayed alive, and every major GC marked
- * them.
- */
-const recentlyPrepared = new BoundedMap<string, PreparedTransaction>(PREPARED_CACHE_LIMITS);
+/** What the executes of this process's prepares carry back (see PreparedTexts). */
+const recentlyPrepared = new PreparedTexts(PREPARED_CACHE_LIMITS);
 
 export const SPECIAL_MESSAGES: { readonly [typeName: string]: SpecialCodec } = {
   // JsTransaction.effectiveAt etc.: `type: string` (java.time.Instant#toString).
@@ -126,8 +118,7 @@ export const SPECIAL_MESSAGES: { readonly [typeName: string]: SpecialCodec } = {
   [PreparedTransactionSchema.typeName]: {
     encode(m) {
       const base64 = preparedTransactionBase64(m as PreparedTransaction);
-      // The text and the message it decodes to, about twice its length.
-      recentlyPrepared.set(base64, m as PreparedTransaction, 2 * base64.length);
+      recentlyPrepared.remember(base64, m as PreparedTransaction);
       return base64;
     },
     decode(json, path) {
