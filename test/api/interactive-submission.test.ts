@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PreparedTransactionSchema, type PreparedTransaction } from "../../gen/com/daml/ledger/api/v2/interactive/interactive_submission_service_pb.js";
+import { sampledKey } from "../../src/api/http/prepared-texts.js";
 import { preparedTransactionHash } from "../../src/external/prepared-transaction-hash.js";
 import { jsonSignature, keyHolder, onboardExternal, type KeyHolder } from "../support/external-key-holder.js";
 import { IOU, startTestServer, type TestServer } from "../support/test-server.js";
@@ -54,6 +55,7 @@ const ious = async () =>
     .map((e: any) => e.contractEntry.JsActiveContract.createdEvent)
     .filter((e: any) => e.templateId.endsWith(":Ccwallet.Demo.Iou:Iou"));
 const decoded = (base64: string): PreparedTransaction => fromBinary(PreparedTransactionSchema, Buffer.from(base64, "base64"));
+const preparedTransactionHashHex = (base64: string) => Buffer.from(preparedTransactionHash(decoded(base64))).toString("hex");
 
 describe("interactive submission, JSON Ledger API", () => {
   it("prepares a create whose hash the bytes reproduce, executes it signed, and the contract has the prepared id", async () => {
@@ -170,6 +172,32 @@ describe("interactive submission, JSON Ledger API", () => {
     const r = await s.json("POST", "/v2/interactive-submission/executeAndWait", executeBody(p.base64, holder.sign(p.hash)), stranger.token);
     expect(r.status, r.text).toBe(403);
     expect(await ious()).toEqual(before);
+  });
+
+  it("decodes a text that only shares a prepared text's cache key from its own bytes, and leaves the prepared one", async () => {
+    const p = await prepare(iouCreate("9"));
+    const before = await ious();
+    // One digit of the amount changed in the bytes, where the base64 changes only at characters the
+    // cache's key does not sample: same key, different transaction.
+    const bytes = Buffer.from(p.base64, "base64");
+    const at = bytes.indexOf("9.0000000000");
+    expect(at).toBeGreaterThan(0);
+    const impostors = Array.from({ length: 10 }, (_, k) => {
+      const b = Buffer.from(bytes);
+      b[at + 2 + k] = "1".charCodeAt(0);
+      return b.toString("base64");
+    });
+    const impostor = impostors.find((t) => sampledKey(t) === sampledKey(p.base64));
+    expect(impostor).toBeDefined();
+    expect(impostor).not.toBe(p.base64);
+    const refused = await executeAndWait(executeBody(impostor!, holder.sign(p.hash)));
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.cause).toMatch(/valid signatures from distinct keys/);
+    expect(refused.body.cause).toContain(preparedTransactionHashHex(impostor!));
+    expect(await ious()).toEqual(before);
+    const done = await executeAndWait(executeBody(p.base64, holder.sign(p.hash)));
+    expect(done.status, done.text).toBe(200);
+    expect((await ious()).map((e: any) => e.createArgument.amount)).toContain("9.0000000000");
   });
 
   it("refuses a transaction whose input was consumed after it was prepared", async () => {
