@@ -216,7 +216,7 @@ function summary() {
   const perSec = (k: string) => `${rows.perSec(k)}/s`;
   const p = (k: string, q: "p50" | "p99") => rows.ms(k, q);
   const other = (k: string) => fmt(rows.get(k)?.foreignCores, 2);
-  log("\n== Summary (issue #4 wallet targets)");
+  log("\n== Summary (issues #4 and #10: wallet targets)");
   log(
     table(
       ["measure", "target", "measured", "baseline (same run)", "other-procs"],
@@ -234,6 +234,13 @@ function summary() {
           `${perSec("sends-32-noauto")}; on/off ${fmt(Number(rows.get("sends-32")?.perSec ?? NaN) / Number(rows.get("sends-32-noauto")?.perSec ?? NaN), 2)}x`,
           "-",
           other("sends-32-noauto"),
+        ],
+        [
+          "plain submit-and-wait/s, 32 clients (JSON /v2 Iou create)",
+          ">= 1.0x bare",
+          `${perSec("iou-json-32")}; ${fmt(Number(rows.get("iou-json-32")?.perSec ?? NaN) / bareTransferRate(), 2)}x`,
+          "the same bare commit (group commit makes one fsync serve many)",
+          other("iou-json-32"),
         ],
         ...SENDERS.map((n) => [`transfer offers completed/s, ${n} senders (HTTP /v0)`, "-", `${perSec(`offers-${n}`)} (p50 ${p(`offers-${n}`, "p50")}, p99 ${p(`offers-${n}`, "p99")})`, `Iou create /v2 JSON ${perSec(`iou-json-${n}`)}`, other(`offers-${n}`)]),
         ...BALANCE_CLIENTS.map((c) => [
