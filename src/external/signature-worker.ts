@@ -55,7 +55,8 @@ const keyOf = (spki) => {
 };
 const check = (flags, spki, message, signature) => {
   if (flags & ${ECDSA}) return verify("sha256", message, { key: keyOf(spki), dsaEncoding: "der" }, signature);
-  if (sodium) return sodium.crypto_sign_verify_detached(signature, message, spki.subarray(spki.length - 32));
+  // libsodium reads the first 64 bytes of a longer signature; an Ed25519 signature is exactly 64.
+  if (sodium) return signature.length === 64 && sodium.crypto_sign_verify_detached(signature, message, spki.subarray(spki.length - 32));
   return !(flags & ${IDENTITY_R}) && verify(null, message, keyOf(spki), signature);
 };
 parentPort.on("message", (buffer) => {
@@ -89,7 +90,7 @@ parentPort.on("message", (buffer) => {
 
 interface Check {
   readonly spki: Uint8Array;
-  readonly flags: number;
+  readonly ecdsa: boolean;
   readonly message: Uint8Array;
   readonly signature: Uint8Array;
 }
@@ -103,7 +104,8 @@ interface Waiting {
 /**
  * A turn's checks as one buffer, moved (not copied) to the worker: an id, then per check its flags
  * and three length-prefixed fields. Cloning objects of typed arrays cost the loop ~5 µs a post and
- * the worker as much again, an array buffer allocated per field on each side.
+ * the worker as much again, an array buffer allocated per field on each side. The bytes checked
+ * are the ones copied here, at the end of the turn that asked, and the flags are read from them.
  */
 function packed(id: number, checks: readonly Check[]): ArrayBuffer {
   let size = 4;
@@ -119,7 +121,7 @@ function packed(id: number, checks: readonly Check[]): ArrayBuffer {
     at += 4 + bytes.length;
   };
   for (const c of checks) {
-    batch[at++] = c.flags;
+    batch[at++] = c.ecdsa ? ECDSA : hasIdentityR(c.signature) ? IDENTITY_R : 0;
     field(c.spki);
     field(c.message);
     field(c.signature);
@@ -154,8 +156,7 @@ export class SignatureWorker {
   check(key: SigningKey, message: Uint8Array, signature: Uint8Array): Promise<boolean> {
     if (this.broken) return verifyOnPool(key, message, signature);
     return new Promise((resolve) => {
-      const flags = key.kind === "ecdsa-p256" ? ECDSA : hasIdentityR(signature) ? IDENTITY_R : 0;
-      const check = { spki: key.spki, flags, message, signature };
+      const check = { spki: key.spki, ecdsa: key.kind === "ecdsa-p256", message, signature };
       if (this.queued.push({ check, key, resolve }) === 1) setImmediate(() => this.post());
     });
   }

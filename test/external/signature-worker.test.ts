@@ -122,4 +122,30 @@ describe("an Ed25519 signature whose R is the identity", () => {
       await w.close();
     }
   });
+
+  it("reads a check's flags from the bytes it checks: those of the end of the turn", async () => {
+    const w = new SignatureWorker(null);
+    try {
+      const view = new Uint8Array(200).subarray(10, 74);
+      view.fill(9); // no identity R when asked
+      const verdict = w.check(forged.key, m, view);
+      view.set(forged.signature); // the key's identity-R signature by the end of the turn
+      expect(await verdict).toBe(false);
+    } finally {
+      await w.close();
+    }
+  });
+});
+
+describe("an Ed25519 signature longer than 64 bytes", () => {
+  it("is refused even when its first 64 bytes verify, with libsodium and with OpenSSL", async () => {
+    const a = ed25519();
+    const valid = a.sign(message(3));
+    const longer = Uint8Array.from([...valid, 0]);
+    for (const w of [new SignatureWorker(), new SignatureWorker(null)]) {
+      expect(await w.check(a.key, message(3), valid)).toBe(true);
+      expect(await w.check(a.key, message(3), longer)).toBe(false);
+      await w.close();
+    }
+  });
 });
