@@ -11,11 +11,11 @@ import { type Identifier, IdentifierSchema } from "../../../gen/com/daml/ledger/
 import { PREPARED_CACHE_LIMITS } from "../../ledger/prepared-interpretations.js";
 import { formatInstant, parseInstant } from "../convert/canton-json-daml.js";
 import { preparedTransactionBase64 } from "../convert/prepared-transaction-binary.js";
-import { PreparedTexts } from "./prepared-texts.js";
 import { expectObject, fail } from "./canton-json-error.js";
 import { decodeScalar } from "./canton-json-scalars.js";
 import { TYPE_ANY, TYPE_DURATION, TYPE_EMPTY, TYPE_FIELD_MASK, TYPE_IDENTIFIER, TYPE_TIMESTAMP } from "./canton-json-tables.js";
 import { expected, joinKey } from "./json-shape.js";
+import { PreparedTexts } from "./prepared-texts.js";
 
 export interface SpecialCodec {
   encode(message: Message): unknown;
