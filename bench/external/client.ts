@@ -1,7 +1,8 @@
 /**
  * The client side of bench/external/run.ts, in its own process: closed-loop JSON callers that
  * create an Iou either with plain submit-and-wait or with prepare, an Ed25519 signature of the
- * returned hash (node:crypto) and executeAndWait. Prints {latencies, errors, ops, cpuMicros} as JSON.
+ * returned hash (libsodium) and executeAndWait. Prints `window-start` and `window-end` lines at the
+ * measured window's edges, then {latencies, errors, window: {ops, cpuMicros}} as JSON.
  */
 import { createPrivateKey, sign } from "node:crypto";
 import { Agent, request } from "node:http";
@@ -70,6 +71,19 @@ const to = from + a.seconds * 1000;
 const latencies: number[] = [];
 let errors = 0;
 let n = 0;
+// The window's own CPU and operations (this process's start-up is not the load's), and a line at
+// each edge so the bench reads the node's CPU over the same window.
+const window = { ops: 0, cpuMicros: 0 };
+let atStart = { ops: 0, cpu: process.cpuUsage() };
+setTimeout(() => {
+  atStart = { ops: n, cpu: process.cpuUsage() };
+  process.stdout.write("window-start\n");
+}, from - performance.now());
+setTimeout(() => {
+  const cpu = process.cpuUsage(atStart.cpu);
+  Object.assign(window, { ops: n - atStart.ops, cpuMicros: cpu.user + cpu.system });
+  process.stdout.write("window-end\n");
+}, to - performance.now());
 await Promise.all(
   Array.from({ length: a.clients }, async () => {
     while (performance.now() < to) {
@@ -84,5 +98,4 @@ await Promise.all(
     }
   }),
 );
-const cpu = process.cpuUsage();
-process.stdout.write(JSON.stringify({ latencies, errors, ops: n, cpuMicros: cpu.user + cpu.system }));
+process.stdout.write(JSON.stringify({ latencies, errors, window }) + "\n");

@@ -1,7 +1,7 @@
 /**
  * The externally signed path next to the plain one, in the same run on the same node: closed-loop
  * JSON clients creating an Iou with `submit-and-wait` as a local party, then with `prepare` → Ed25519
- * signature (node:crypto) → `executeAndWait` as an external party, in alternating windows after a
+ * signature (libsodium) → `executeAndWait` as an external party, in alternating windows after a
  * warm-up of each. Issue #13's target: the signed path at >= 0.5x the plain path's rate. Then the
  * V2 hash alone over prepared transactions of growing size (it must grow linearly: 10x the input
  * contracts about 10x the time).
@@ -69,20 +69,31 @@ async function measure(mode: "plain" | "signed" | "prepare", label: string): Pro
   const who = mode === "plain" ? { party: local.party, token: local.token } : { party: ext.party, token: ext.token, key: ext.pkcs8, fingerprint: ext.fingerprint };
   const args = JSON.stringify({ http, mode, seconds, clients, ...who });
   const child = spawn(process.execPath, ["--import", "tsx", "bench/external/client.ts", args], { stdio: ["ignore", "pipe", "inherit"] });
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  const cpu = process.cpuUsage();
+  // The node's CPU over the client's measured window, which the client marks with a line at each edge.
+  let nodeCpu = { user: 0, system: 0 };
+  let started = process.cpuUsage();
+  let pending = "";
+  let result = "";
+  child.stdout!.on("data", (d: Buffer) => {
+    const lines = (pending + d.toString("utf8")).split("\n");
+    pending = lines.pop()!;
+    for (const line of lines) {
+      if (line === "window-start") started = process.cpuUsage();
+      else if (line === "window-end") nodeCpu = process.cpuUsage(started);
+      else if (line !== "") result = line;
+    }
+  });
   await new Promise((resolve) => child.on("exit", resolve));
-  const { user, system } = process.cpuUsage(cpu);
-  const r = JSON.parse(out) as { latencies: number[]; errors: number; cpuMicros: number; ops: number };
+  const r = JSON.parse(result || pending) as { latencies: number[]; errors: number; window: { ops: number; cpuMicros: number } };
   const st = runStats(r.latencies, seconds, r.errors);
-  // CPU per operation over the whole client run (warm-up included on both sides): on 2 cores the
-  // node and the client share the machine, so a client that costs as much as the node halves both.
-  const perOp = (micros: number) => `${fmt(micros / r.ops, 0)} µs/op`;
+  // CPU per operation in the window, the node's process and the client's: on 2 cores they share
+  // the machine, so a client that costs as much as the node halves both.
+  const node = (nodeCpu.user + nodeCpu.system) / r.window.ops;
+  const client = r.window.cpuMicros / r.window.ops;
   console.log(
-    `${label.padEnd(34)} ${fmt(st.perSec).padStart(7)}/s  p50 ${fmt(st.p50, 2)}  p90 ${fmt(st.p90, 2)}  p99 ${fmt(st.p99, 2)} ms  errors ${r.errors}  cpu node ${perOp(user + system)}, client ${perOp(r.cpuMicros)}`,
+    `${label.padEnd(34)} ${fmt(st.perSec).padStart(7)}/s  p50 ${fmt(st.p50, 2)}  p90 ${fmt(st.p90, 2)}  p99 ${fmt(st.p99, 2)} ms  errors ${r.errors}  cpu node ${fmt(node, 0)} µs/op, client ${fmt(client, 0)} µs/op`,
   );
-  return { perSec: st.perSec, node: (user + system) / r.ops, client: r.cpuMicros / r.ops };
+  return { perSec: st.perSec, node, client };
 }
 
 /**
