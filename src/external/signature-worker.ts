@@ -88,16 +88,10 @@ parentPort.on("message", (buffer) => {
 });
 `;
 
-interface Check {
-  readonly spki: Uint8Array;
-  readonly ecdsa: boolean;
+interface Waiting {
+  readonly key: SigningKey;
   readonly message: Uint8Array;
   readonly signature: Uint8Array;
-}
-
-interface Waiting {
-  readonly check: Check;
-  readonly key: SigningKey;
   readonly resolve: (ok: boolean) => void;
 }
 
@@ -107,9 +101,9 @@ interface Waiting {
  * the worker as much again, an array buffer allocated per field on each side. The bytes checked
  * are the ones copied here, at the end of the turn that asked, and the flags are read from them.
  */
-function packed(id: number, checks: readonly Check[]): ArrayBuffer {
+function packed(id: number, checks: readonly Waiting[]): ArrayBuffer {
   let size = 4;
-  for (const c of checks) size += 13 + c.spki.length + c.message.length + c.signature.length;
+  for (const c of checks) size += 13 + c.key.spki.length + c.message.length + c.signature.length;
   const buffer = new ArrayBuffer(size);
   const batch = new Uint8Array(buffer);
   const view = new DataView(buffer);
@@ -121,8 +115,8 @@ function packed(id: number, checks: readonly Check[]): ArrayBuffer {
     at += 4 + bytes.length;
   };
   for (const c of checks) {
-    batch[at++] = c.ecdsa ? ECDSA : hasIdentityR(c.signature) ? IDENTITY_R : 0;
-    field(c.spki);
+    batch[at++] = c.key.kind === "ecdsa-p256" ? ECDSA : hasIdentityR(c.signature) ? IDENTITY_R : 0;
+    field(c.key.spki);
     field(c.message);
     field(c.signature);
   }
@@ -156,8 +150,7 @@ export class SignatureWorker {
   check(key: SigningKey, message: Uint8Array, signature: Uint8Array): Promise<boolean> {
     if (this.broken) return verifyOnPool(key, message, signature);
     return new Promise((resolve) => {
-      const check = { spki: key.spki, ecdsa: key.kind === "ecdsa-p256", message, signature };
-      if (this.queued.push({ check, key, resolve }) === 1) setImmediate(() => this.post());
+      if (this.queued.push({ key, message, signature, resolve }) === 1) setImmediate(() => this.post());
     });
   }
 
@@ -178,7 +171,7 @@ export class SignatureWorker {
     this.nextId = (id + 1) >>> 0; // the id crosses as a uint32
     this.inFlight.set(id, batch);
     if (this.inFlight.size === 1) worker.ref();
-    const buffer = packed(id, batch.map((w) => w.check));
+    const buffer = packed(id, batch);
     worker.postMessage(buffer, [buffer]);
   }
 
@@ -214,7 +207,7 @@ export class SignatureWorker {
   }
 
   private toPool(batch: readonly Waiting[]): void {
-    for (const w of batch) void verifyOnPool(w.key, w.check.message, w.check.signature).then(w.resolve);
+    for (const w of batch) void verifyOnPool(w.key, w.message, w.signature).then(w.resolve);
   }
 }
 
