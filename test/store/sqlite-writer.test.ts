@@ -87,6 +87,61 @@ describe("ACS reads while a batch is committed but not yet answered", () => {
   });
 });
 
+describe("reads of the current state between a batch's commit and its answer", () => {
+  // The writer has committed the batch, its sync and answer are still to come: a crash now would
+  // take it back, so reads show the ledger without it, as its ledger end (offset 1) does.
+  const ids = (rows: readonly { contractId: string }[]) => rows.map((c) => c.contractId);
+
+  it("leave out what the batch creates", async () => {
+    const { store, file } = fresh();
+    const kept = contract({ template: HOLDING });
+    expect(await store.commit(txCommit({ creates: [kept] }))).toEqual({ kind: "committed", offset: 1n });
+    const created = contract({ template: HOLDING });
+    const creating = store.commit(txCommit({ creates: [created] }));
+    await turn(); // handed to the writer
+    spinUntilCommitted(file, 2n);
+
+    expect(await store.ledgerEnd()).toBe(1n);
+    expect(await store.activeContract(created.contractId)).toBeUndefined();
+    expect(await store.contractHistory(created.contractId)).toBeUndefined();
+    expect(ids(await store.activeContracts({ templateIds: [HOLDING] }))).toEqual([kept.contractId]);
+    expect(ids(await store.activeContracts({ parties: [ALICE], templateIds: [HOLDING] }))).toEqual([kept.contractId]);
+    expect(ids(await store.activeContracts({ parties: [ALICE] }))).toEqual([kept.contractId]);
+    expect(ids(await store.activeContracts({}))).toEqual([kept.contractId]);
+
+    expect(await creating).toEqual({ kind: "committed", offset: 2n });
+    expect((await store.activeContract(created.contractId))?.contractId).toBe(created.contractId);
+    expect(ids(await store.activeContracts({ parties: [ALICE], templateIds: [HOLDING] }))).toEqual([kept.contractId, created.contractId]);
+    await store.close();
+  });
+
+  it("keep what the batch archives, in creation order", async () => {
+    const { store: first, file } = fresh();
+    const [a, b, c] = [contract({ template: HOLDING }), contract({ template: HOLDING }), contract({ template: LOCKED })];
+    expect(await first.commit(txCommit({ creates: [a, b, c].map((x, i) => ({ ...x, nodeId: i })) }))).toEqual({ kind: "committed", offset: 1n });
+    await first.close();
+    // Reopened, so nothing is in the hot cache: the reads below go to the file.
+    const store = new SqliteStore({ file });
+    const archiving = store.commit(txCommit({ archives: [a.contractId, c.contractId], creates: [contract({ template: HOLDING })] }));
+    await turn();
+    spinUntilCommitted(file, 2n);
+
+    expect((await store.activeContract(a.contractId))?.contractId).toBe(a.contractId);
+    expect((await store.contractHistory(a.contractId))?.archivedOffset).toBeUndefined();
+    expect(ids(await store.activeContracts({ templateIds: [HOLDING] }))).toEqual([a.contractId, b.contractId]);
+    expect(ids(await store.activeContracts({ parties: [ALICE], templateIds: [HOLDING] }))).toEqual([a.contractId, b.contractId]);
+    expect(ids(await store.activeContracts({ parties: [ALICE], templateIds: [HOLDING, LOCKED] }))).toEqual([a.contractId, b.contractId, c.contractId]);
+    expect(ids(await store.activeContracts({ parties: [BOB], templateIds: [HOLDING] }))).toEqual([]);
+    expect(ids(await store.activeContracts({}))).toEqual([a.contractId, b.contractId, c.contractId]);
+
+    expect(await archiving).toEqual({ kind: "committed", offset: 2n });
+    expect(await store.activeContract(a.contractId)).toBeUndefined();
+    expect((await store.contractHistory(a.contractId))?.archivedOffset).toBe(2n);
+    expect(ids(await store.activeContracts({ parties: [ALICE], templateIds: [HOLDING, LOCKED] }))).toEqual([b.contractId, expect.any(String)]);
+    await store.close();
+  });
+});
+
 describe("directory writes on the event loop's connection beside the writer thread", () => {
   it("grants and revokes rights while ledger batches commit (no SQLITE_BUSY)", async () => {
     const { store } = fresh();

@@ -65,7 +65,8 @@ function ofTemplate(s: LedgerStatements, cache: PartyTemplateCache, party: strin
   return rows;
 }
 
-function compareCreation(a: ContractRecord, b: ContractRecord): number {
+/** Creation order: a contract's transaction's offset, then its node id. */
+export function compareCreation(a: ContractRecord, b: ContractRecord): number {
   if (a.createdOffset !== b.createdOffset) return a.createdOffset < b.createdOffset ? -1 : 1;
   return a.nodeId - b.nodeId;
 }

@@ -111,12 +111,14 @@ export function setsChangedBy(request: CommitRequest, archived: (cid: string) =>
   if (request.kind !== "transaction") return [];
   const sets: PartyTemplate[] = [];
   for (const c of request.creates) sets.push(...setsOf(c));
+  let known = true;
+  // Every archive is asked about, even after an unknown one: the caller learns of each.
   for (const cid of request.archives) {
     const of = archived(cid);
-    if (!of) return undefined;
-    sets.push(...of);
+    if (of) sets.push(...of);
+    else known = false;
   }
-  return sets;
+  return known ? sets : undefined;
 }
 
 /** The sets a contract is in: each of its stakeholders with its template. */

@@ -22,9 +22,10 @@ import type {
 import { decodeRecord } from "../codec.js";
 import { CommitOutcomeUnknown, type CommitRequest, type CommitResult, type ContractHistory, type ContractPageQuery, type ContractQuery, type PackageRecord, type PackageSummary, type Store, type TransactionCommit } from "../../ledger/store-port.js";
 import { SAFETY_NET_PAGES, WalCheckpointer } from "./checkpointer.js";
-import { readActiveContracts, readActivePage } from "./acs-queries.js";
+import { compareCreation, readActiveContracts, readActivePage } from "./acs-queries.js";
 import { PartyTemplateCache, setsChangedBy, setsOf, type PartyTemplate } from "./party-template-cache.js";
 import { ContractCache } from "./contract-cache.js";
+import { InFlightArchives } from "./in-flight-archives.js";
 import { SqliteDirectory } from "./directory.js";
 import { prepareLedgerStatements, type LedgerStatements } from "./ledger-statements.js";
 import { LoopWrites } from "./loop-writes.js";
@@ -37,6 +38,12 @@ import { extend } from "../../util/extend.js";
 
 /** SQLite's own default, restored if the checkpoint worker dies. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+
+/** A contract's row as `contractHistory` reads it. */
+interface HistoryRow {
+  readonly record: string;
+  readonly archived_offset: number | bigint | null;
+}
 
 interface Pending {
   readonly request: CommitRequest;
@@ -53,6 +60,8 @@ interface Holds {
    * cache meanwhile and its answer forgets every kept set.
    */
   readonly blind: boolean;
+  /** The contracts it archives that were active when it was handed over (see in-flight-archives.ts). */
+  readonly archives: readonly string[];
 }
 
 export interface SqliteStoreOptions {
@@ -83,6 +92,7 @@ export class SqliteStore implements Store {
   private closed = false;
   private readonly hot = new ContractCache(HOT_CONTRACTS);
   private readonly byPartyTemplate = new PartyTemplateCache();
+  private readonly inFlightArchives = new InFlightArchives();
   private readonly checkpointer: WalCheckpointer | undefined;
   /** A write is held while the checkpointer makes the WAL rewindable (see checkpointer.ts). */
   private holding = false;
@@ -257,15 +267,24 @@ export class SqliteStore implements Store {
 
   private hold(sent: readonly Pending[]): Holds {
     const sets: PartyTemplate[] = [];
+    const archives: string[] = [];
     let blind = false;
+    const archiving = (cid: string) => {
+      const of = this.setsArchiving(cid);
+      if (of && of.length > 0) {
+        this.inFlightArchives.add(cid, of);
+        archives.push(cid);
+      }
+      return of;
+    };
     for (const p of sent) {
-      const changed = setsChangedBy(p.request, (cid) => this.setsArchiving(cid));
+      const changed = setsChangedBy(p.request, archiving);
       if (changed) sets.push(...changed);
       else blind = true;
     }
     this.byPartyTemplate.hold(sets);
     if (blind) this.blind++;
-    return { sets, blind };
+    return { sets, blind, archives };
   }
 
   /**
@@ -288,6 +307,7 @@ export class SqliteStore implements Store {
   }
 
   private unhold(holds: Holds): void {
+    this.inFlightArchives.remove(holds.archives);
     this.byPartyTemplate.release(holds.sets);
     if (!holds.blind) return;
     this.blind--;
@@ -322,23 +342,41 @@ export class SqliteStore implements Store {
     for (const c of request.creates) this.hot.put(extend(c, { createdOffset: offset }));
   }
 
+  // Reads of the current state show the ledger at the durable end: a batch the writer has
+  // committed is in the file before its sync ends and it is answered, and a crash meanwhile would
+  // take back what such a read had shown (see in-flight-archives.ts).
+
   async activeContract(contractId: string): Promise<ContractRecord | undefined> {
     const hit = this.hot.get(contractId);
     if (hit) return hit;
-    const found = oneRecord<ContractRecord>(this.stmts.contract, contractId);
-    if (found) this.hot.put(found);
+    const row = this.historyRow(contractId);
+    if (!row || this.archivedDurably(row)) return undefined;
+    const found = decodeRecord<ContractRecord>(row.record);
+    if (found.createdOffset > this.durableEnd) return undefined;
+    // One a batch in flight archives is left out: the hot cache holds what stays active.
+    if (row.archived_offset === null) this.hot.put(found);
     return found;
   }
 
   async activeContractByKey(keyHash: string): Promise<ContractRecord | undefined> {
+    // The interpreter's alone (a command's lookup, committed after every batch before it).
     return oneRecord<ContractRecord>(this.stmts.contractByKey, keyHash);
   }
 
   async contractHistory(contractId: string): Promise<ContractHistory | undefined> {
-    const row = this.stmts.contractHistory.get(contractId) as { record: string; archived_offset: number | bigint | null } | undefined;
+    const row = this.historyRow(contractId);
     if (!row) return undefined;
     const contract = decodeRecord<ContractRecord>(row.record);
-    return row.archived_offset === null ? { contract } : { contract, archivedOffset: BigInt(row.archived_offset) };
+    if (contract.createdOffset > this.durableEnd) return undefined;
+    return this.archivedDurably(row) ? { contract, archivedOffset: BigInt(row.archived_offset as number | bigint) } : { contract };
+  }
+
+  private historyRow(contractId: string): HistoryRow | undefined {
+    return this.stmts.contractHistory.get(contractId) as HistoryRow | undefined;
+  }
+
+  private archivedDurably(row: HistoryRow): boolean {
+    return row.archived_offset !== null && BigInt(row.archived_offset) <= this.durableEnd;
   }
 
   async activeContracts(query: ContractQuery): Promise<ContractRecord[]> {
@@ -348,13 +386,35 @@ export class SqliteStore implements Store {
     // read too. A snapshot at an offset already durable is the same whenever it is read.
     const oneStatement = query.activeAtOffset !== undefined || ((query.parties?.length ?? 0) <= 1 && (query.templateIds?.length ?? 0) <= 1);
     const cache = oneStatement || this.blind === 0 ? this.byPartyTemplate : new PartyTemplateCache();
-    if (oneStatement || this.db.inTransaction) return readActiveContracts(this.stmts, cache, query);
+    if (oneStatement || this.db.inTransaction) return this.atDurableEnd(query, readActiveContracts(this.stmts, cache, query));
     this.stmts.beginRead.run();
     try {
-      return readActiveContracts(this.stmts, cache, query);
+      return this.atDurableEnd(query, readActiveContracts(this.stmts, cache, query));
     } finally {
       this.stmts.endRead.run();
     }
+  }
+
+  /**
+   * The current ACS as read from the file, bounded by the durable end: without the contracts of
+   * batches in flight, with those they archive. Nothing to do when no batch is in flight.
+   */
+  private atDurableEnd(query: ContractQuery, rows: ContractRecord[]): ContractRecord[] {
+    if (query.activeAtOffset !== undefined || this.inFlight === 0) return rows;
+    const end = this.durableEnd;
+    const kept = rows.some((r) => r.createdOffset > end) ? rows.filter((r) => r.createdOffset <= end) : rows;
+    const archived = [...this.inFlightArchives.matching(query)];
+    if (archived.length === 0) return kept;
+    // Those the writer has not committed yet are still active in the file, and read already.
+    const read = new Set(kept.map((r) => r.contractId));
+    const back: ContractRecord[] = [];
+    for (const cid of archived) {
+      const row = read.has(cid) ? undefined : this.historyRow(cid);
+      if (!row || this.archivedDurably(row)) continue;
+      const record = decodeRecord<ContractRecord>(row.record);
+      if (record.createdOffset <= end) back.push(record);
+    }
+    return back.length === 0 ? kept : [...kept, ...back].sort(compareCreation);
   }
 
   async activeContractsPage(query: ContractPageQuery): Promise<ContractRecord[]> {
