@@ -8,35 +8,53 @@
 import type { ContractQuery } from "../../ledger/store-port.js";
 import type { PartyTemplate } from "./party-template-cache.js";
 
-export class InFlightArchives {
-  /** By contract id: its sets, and how many batches in flight archive it (a lost race is a second). */
-  private readonly byId = new Map<string, { readonly sets: readonly PartyTemplate[]; count: number }>();
+interface Entry {
+  readonly sets: readonly PartyTemplate[];
+  /** How many batches in flight archive it (a lost race is a second). */
+  count: number;
+}
 
-  get size(): number {
-    return this.byId.size;
-  }
+export class InFlightArchives {
+  /** By template, then contract id: a read names its templates, and most meet none of these. */
+  private readonly byTemplate = new Map<string, Map<string, Entry>>();
 
   add(contractId: string, sets: readonly PartyTemplate[]): void {
-    const entry = this.byId.get(contractId);
+    const template = sets[0][1];
+    let ids = this.byTemplate.get(template);
+    if (!ids) this.byTemplate.set(template, (ids = new Map()));
+    const entry = ids.get(contractId);
     if (entry) entry.count++;
-    else this.byId.set(contractId, { sets, count: 1 });
+    else ids.set(contractId, { sets, count: 1 });
   }
 
   /** The batch that archived these was answered (written or not). */
-  remove(contractIds: readonly string[]): void {
-    for (const cid of contractIds) {
-      const entry = this.byId.get(cid);
-      if (!entry) continue;
-      if (--entry.count === 0) this.byId.delete(cid);
+  remove(archived: readonly { readonly contractId: string; readonly template: string }[]): void {
+    for (const { contractId, template } of archived) {
+      const ids = this.byTemplate.get(template);
+      const entry = ids?.get(contractId);
+      if (!ids || !entry || --entry.count > 0) continue;
+      ids.delete(contractId);
+      if (ids.size === 0) this.byTemplate.delete(template);
     }
   }
 
-  /** The ids whose sets a query of the current state reads (undefined parties or templates: any). */
-  *matching(query: Pick<ContractQuery, "parties" | "templateIds">): Iterable<string> {
-    for (const [cid, { sets }] of this.byId) {
-      if (sets.some(([party, template]) => (!query.parties || query.parties.includes(party)) && (!query.templateIds || query.templateIds.includes(template)))) {
-        yield cid;
+  /** The ids whose sets a read of the current state covers (undefined parties or templates: any). */
+  matching(query: Pick<ContractQuery, "parties" | "templateIds">): string[] {
+    const found: string[] = [];
+    if (this.byTemplate.size === 0) return found;
+    const parties = query.parties;
+    const collect = (ids: Map<string, Entry>) =>
+      ids.forEach((entry, cid) => {
+        if (!parties || entry.sets.some((set) => parties.includes(set[0]))) found.push(cid);
+      });
+    if (query.templateIds) {
+      for (const template of query.templateIds) {
+        const ids = this.byTemplate.get(template);
+        if (ids) collect(ids);
       }
+    } else {
+      for (const ids of this.byTemplate.values()) collect(ids);
     }
+    return found;
   }
 }

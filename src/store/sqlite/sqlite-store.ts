@@ -61,7 +61,7 @@ interface Holds {
    */
   readonly blind: boolean;
   /** The contracts it archives that were active when it was handed over (see in-flight-archives.ts). */
-  readonly archives: readonly string[];
+  readonly archives: readonly { readonly contractId: string; readonly template: string }[];
 }
 
 export interface SqliteStoreOptions {
@@ -267,13 +267,13 @@ export class SqliteStore implements Store {
 
   private hold(sent: readonly Pending[]): Holds {
     const sets: PartyTemplate[] = [];
-    const archives: string[] = [];
+    const archives: { contractId: string; template: string }[] = [];
     let blind = false;
     const archiving = (cid: string) => {
       const of = this.setsArchiving(cid);
       if (of && of.length > 0) {
         this.inFlightArchives.add(cid, of);
-        archives.push(cid);
+        archives.push({ contractId: cid, template: of[0][1] });
       }
       return of;
     };
@@ -403,7 +403,7 @@ export class SqliteStore implements Store {
     if (query.activeAtOffset !== undefined || this.inFlight === 0) return rows;
     const end = this.durableEnd;
     const kept = rows.some((r) => r.createdOffset > end) ? rows.filter((r) => r.createdOffset <= end) : rows;
-    const archived = [...this.inFlightArchives.matching(query)];
+    const archived = this.inFlightArchives.matching(query);
     if (archived.length === 0) return kept;
     // Those the writer has not committed yet are still active in the file, and read already.
     const read = new Set(kept.map((r) => r.contractId));
