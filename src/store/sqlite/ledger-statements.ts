@@ -16,7 +16,6 @@ export function prepareLedgerStatements(db: Database.Database) {
   const p = (sql: string) => db.prepare<unknown[], unknown>(sql);
   const templateRanges: Database.Statement<unknown[], unknown>[] = [];
   return {
-    contract: p("SELECT record FROM contracts WHERE contract_id = ? AND archived_offset IS NULL"),
     contractHistory: p("SELECT record, archived_offset FROM contracts WHERE contract_id = ?"),
     contractByKey: p("SELECT record FROM contracts WHERE key_hash = ? AND archived_offset IS NULL"),
     activeAll: p("SELECT record FROM contracts WHERE archived_offset IS NULL ORDER BY created_offset, node_id"),
