@@ -29,4 +29,15 @@ describe("InFlightArchives", () => {
     a.remove([{ contractId: "h1", template: HOLDING }, { contractId: "unknown", template: LOCKED }]); // nothing left: no effect
     expect(a.matching({})).toEqual([]);
   });
+
+  it("offers every archive of an unknown contract to every read, until its batch is answered", () => {
+    const a = new InFlightArchives();
+    const made = a.add("y", undefined);
+    expect(made).toEqual({ contractId: "y", template: undefined });
+    a.add("h1", [["alice", HOLDING]]);
+    expect(a.matching({ parties: ["bob"], templateIds: [LOCKED] })).toEqual(["y"]);
+    expect(a.matching({ parties: ["alice"], templateIds: [HOLDING, HOLDING] })).toEqual(["h1", "y"]);
+    a.remove([made]);
+    expect(a.matching({})).toEqual(["h1"]);
+  });
 });

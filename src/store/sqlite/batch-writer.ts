@@ -11,7 +11,11 @@ import type { WriteRequest } from "./write-request.js";
 
 export interface Written {
   readonly outcomes: readonly WriteOutcome[];
-  /** The last offset written. */
+  /**
+   * The last offset written up to and including this batch. Batches written together are
+   * answered one by one, each with its own end: an answer announcing the whole group's end would
+   * let its listeners read before the later batches' effects are in the caches.
+   */
   readonly end: bigint;
 }
 
@@ -144,11 +148,13 @@ export class ThreadWriter implements BatchWriter {
     }
     if (m.kind === "ready") return;
     const answers = m.kind === "written" ? m.parts.map((p) => p.id) : m.ids;
+    let end = 0n;
     answers.forEach((id, i) => {
+      if (m.kind === "written") end = lastOffset(m.parts[i].outcomes, end);
       const w = this.waiting.get(id);
       this.waiting.delete(id);
       if (!w) return;
-      if (m.kind === "written") w.resolve({ outcomes: m.parts[i].outcomes, end: m.end });
+      if (m.kind === "written") w.resolve({ outcomes: m.parts[i].outcomes, end });
       else w.reject(m.fatal ? new Error(m.error) : new BatchNotWritten(m.error));
     });
     if (this.waiting.size === 0) this.refWhileWaiting(false);
@@ -170,6 +176,13 @@ export class ThreadWriter implements BatchWriter {
     for (const w of this.waiting.values()) w.reject(this.gone);
     this.waiting.clear();
   }
+}
+
+/** The highest offset among the outcomes, or `after` if none has one (conflicts and failures write nothing). */
+function lastOffset(outcomes: readonly WriteOutcome[], after: bigint): bigint {
+  let end = after;
+  for (const o of outcomes) if ((o.kind === "committed" || o.kind === "rejected") && o.offset > end) end = o.offset;
+  return end;
 }
 
 /** An error from the thread, which may arrive as a plain object (a SqliteError is cloned so). */

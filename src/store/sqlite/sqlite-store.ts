@@ -25,7 +25,7 @@ import { SAFETY_NET_PAGES, WalCheckpointer } from "./checkpointer.js";
 import { compareCreation, readActiveContracts, readActivePage } from "./acs-queries.js";
 import { PartyTemplateCache, setsChangedBy, setsOf, type PartyTemplate } from "./party-template-cache.js";
 import { ContractCache } from "./contract-cache.js";
-import { InFlightArchives } from "./in-flight-archives.js";
+import { InFlightArchives, type InFlightArchive } from "./in-flight-archives.js";
 import { SqliteDirectory } from "./directory.js";
 import { prepareLedgerStatements, type LedgerStatements } from "./ledger-statements.js";
 import { LoopWrites } from "./loop-writes.js";
@@ -61,7 +61,7 @@ interface Holds {
    */
   readonly blind: boolean;
   /** The contracts it archives that were active when it was handed over (see in-flight-archives.ts). */
-  readonly archives: readonly { readonly contractId: string; readonly template: string }[];
+  readonly archives: readonly InFlightArchive[];
 }
 
 export interface SqliteStoreOptions {
@@ -204,13 +204,17 @@ export class SqliteStore implements Store {
     this.writer.write(requests).then(
       (written) => {
         this.unhold(holds);
+        this.inFlightArchives.remove(holds.archives);
         this.written(sent, written);
       },
       (error: unknown) => {
         this.unhold(holds);
         if (error instanceof BatchNotWritten) {
+          this.inFlightArchives.remove(holds.archives);
           for (const p of sent) p.reject(error);
         } else {
+          // Its archives stay in flight: the file may hold the batch without it being durable,
+          // and reads stay bounded by the durable end from now on (see `atDurableEnd`).
           // Nothing more is written; this batch itself may or may not be in the file.
           this.failure ??= error instanceof Error ? error : new Error(String(error));
           const unknown = new CommitOutcomeUnknown(`SQLite commit has an unknown outcome (${this.failure.message}): it may or may not be on disk`, { cause: error });
@@ -267,14 +271,13 @@ export class SqliteStore implements Store {
 
   private hold(sent: readonly Pending[]): Holds {
     const sets: PartyTemplate[] = [];
-    const archives: { contractId: string; template: string }[] = [];
+    const archives: InFlightArchive[] = [];
     let blind = false;
     const archiving = (cid: string) => {
       const of = this.setsArchiving(cid);
-      if (of && of.length > 0) {
-        this.inFlightArchives.add(cid, of);
-        archives.push({ contractId: cid, template: of[0][1] });
-      }
+      // None: the file has it archived already (the request conflicts, or a batch before it in
+      // flight archives it and is counted there).
+      if (of?.length !== 0) archives.push(this.inFlightArchives.add(cid, of));
       return of;
     };
     for (const p of sent) {
@@ -307,7 +310,6 @@ export class SqliteStore implements Store {
   }
 
   private unhold(holds: Holds): void {
-    this.inFlightArchives.remove(holds.archives);
     this.byPartyTemplate.release(holds.sets);
     if (!holds.blind) return;
     this.blind--;
@@ -397,10 +399,11 @@ export class SqliteStore implements Store {
 
   /**
    * The current ACS as read from the file, bounded by the durable end: without the contracts of
-   * batches in flight, with those they archive. Nothing to do when no batch is in flight.
+   * batches in flight, with those they archive. Nothing to do when no batch is in flight, unless a
+   * commit failed with its outcome unknown: the file may hold that batch, durable or not.
    */
   private atDurableEnd(query: ContractQuery, rows: ContractRecord[]): ContractRecord[] {
-    if (query.activeAtOffset !== undefined || this.inFlight === 0) return rows;
+    if (query.activeAtOffset !== undefined || (this.inFlight === 0 && !this.failure)) return rows;
     const end = this.durableEnd;
     const kept = rows.some((r) => r.createdOffset > end) ? rows.filter((r) => r.createdOffset <= end) : rows;
     const archived = this.inFlightArchives.matching(query);
@@ -412,7 +415,9 @@ export class SqliteStore implements Store {
       const row = read.has(cid) ? undefined : this.historyRow(cid);
       if (!row || this.archivedDurably(row)) continue;
       const record = decodeRecord<ContractRecord>(row.record);
-      if (record.createdOffset <= end) back.push(record);
+      if (record.createdOffset > end || !covers(query, record)) continue;
+      read.add(cid);
+      back.push(record);
     }
     return back.length === 0 ? kept : [...kept, ...back].sort(compareCreation);
   }
@@ -524,3 +529,9 @@ export class SqliteStore implements Store {
 
 /** Decoded active contracts kept (a few MB): the network's contracts and recent holdings. */
 const HOT_CONTRACTS = 4096;
+
+/** Whether a read of the current state asks for this contract (undefined parties or templates: any). */
+function covers(query: ContractQuery, c: ContractRecord): boolean {
+  if (query.templateIds && !query.templateIds.includes(c.templateId)) return false;
+  return !query.parties || c.signatories.some((p) => query.parties!.includes(p)) || c.observers.some((p) => query.parties!.includes(p));
+}

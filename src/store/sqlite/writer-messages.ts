@@ -11,7 +11,7 @@ export type FromWriter =
   /** Its connection is open (nothing waits for it; tests may). */
   | { readonly kind: "ready" }
   /** Batches written together, in one transaction: each one's outcomes, by its id. */
-  | { readonly kind: "written"; readonly parts: readonly { readonly id: number; readonly outcomes: readonly WriteOutcome[] }[]; readonly end: bigint }
+  | { readonly kind: "written"; readonly parts: readonly { readonly id: number; readonly outcomes: readonly WriteOutcome[] }[] }
   /** Not written; `fatal` when what reached the disk is unknown (a failed commit or sync). */
   | { readonly kind: "failed"; readonly ids: readonly number[]; readonly error: string; readonly fatal: boolean }
   | { readonly kind: "closed" };

@@ -51,8 +51,7 @@ function writeAll(first: Extract<ToWriter, { kind: "write" }>): void {
       const outcomes = writer.write(batches.flatMap((b) => b.batch));
       let at = 0;
       const parts = batches.map((b) => ({ id: b.id, outcomes: outcomes.slice(at, (at += b.batch.length)) }));
-      const end = writer.end;
-      walSync.afterCommit((error) => (error ? failed(error, true) : post({ kind: "written", parts, end })));
+      walSync.afterCommit((error) => (error ? failed(error, true) : post({ kind: "written", parts })));
     } catch (e) {
       // Under BEGIN IMMEDIATE, SQLITE_BUSY can only be the write lock not had within the busy
       // timeout: nothing was written, and the next batch may have it.
