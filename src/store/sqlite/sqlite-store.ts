@@ -385,7 +385,8 @@ export class SqliteStore implements Store {
     // Several statements of the current ACS read one snapshot: the writer thread may commit
     // between them (a lock between a party's holdings and its locked holdings would count
     // twice), and the kept sets are the file's but for those of batches in flight, which are
-    // read too. A snapshot at an offset already durable is the same whenever it is read.
+    // read too; `atDurableEnd` then takes the snapshot back to the durable end. A snapshot at an
+    // offset already durable is the same whenever it is read.
     const oneStatement = query.activeAtOffset !== undefined || ((query.parties?.length ?? 0) <= 1 && (query.templateIds?.length ?? 0) <= 1);
     const cache = oneStatement || this.blind === 0 ? this.byPartyTemplate : new PartyTemplateCache();
     if (oneStatement || this.db.inTransaction) return this.atDurableEnd(query, readActiveContracts(this.stmts, cache, query));
