@@ -44,7 +44,7 @@ const rows = new ResultRows({ whatWidth: 52, mainCpu: false });
 async function workerPoint(key: string, what: string, task: CcTask): Promise<CcResult> {
   const probe = new Probe();
   const r = await runInWorker(task, probe.mark);
-  rows.printLoad(key, what, r, probe);
+  rows.printLoad(key, what, r, probe.result);
   return r;
 }
 
@@ -77,7 +77,7 @@ async function enginePoint(key: string, what: string, concurrency: number, next:
   );
   clearTimeout(started);
   probe.stop();
-  rows.printLoad(key, what, { latencies, seconds: durationMs / 1000, errors, firstError }, probe);
+  rows.printLoad(key, what, { latencies, seconds: durationMs / 1000, errors, firstError }, probe.result);
 }
 
 let bs: BenchServer;

@@ -83,3 +83,18 @@ export class Probe {
     else this.stop();
   };
 }
+
+/**
+ * Several windows' accounting as one (the sends bench alternates its windows with the bare
+ * commit's): times add up, other processes' cores are weighted by each window's length.
+ */
+export function combinedProbe(results: readonly (ProbeResult | undefined)[]): ProbeResult | undefined {
+  if (results.length === 0 || results.some((r) => r === undefined)) return undefined;
+  const rs = results as readonly ProbeResult[];
+  const sum = (f: (r: ProbeResult) => number) => rs.reduce((a, r) => a + f(r), 0);
+  const wallMs = sum((r) => r.wallMs);
+  const mainCpu = rs.every((r) => r.mainCpuMs !== undefined) ? sum((r) => r.mainCpuMs!) : undefined;
+  const foreign = rs.every((r) => r.foreignCores !== undefined) ? sum((r) => r.foreignCores! * r.wallMs) / wallMs : undefined;
+  return { wallMs, mainActiveMs: sum((r) => r.mainActiveMs), mainCpuMs: mainCpu, processCpuMs: sum((r) => r.processCpuMs), foreignCores: foreign };
+}
+

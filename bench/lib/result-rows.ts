@@ -7,7 +7,7 @@ import os from "node:os";
 import type { LoopsResult } from "./closed-loops.js";
 import { log } from "./log.js";
 import { perOp, type PerOpCosts } from "./per-op.js";
-import type { Probe } from "./probe.js";
+import type { ProbeResult } from "./probe.js";
 import { writeResultsFile } from "./results-file.js";
 import { fmt, runStats, type LatencyStats, type RunStats } from "./stats.js";
 
@@ -78,9 +78,9 @@ export class ResultRows {
    * A load run's row: throughput and latencies from its result, per-op costs from the probe of its
    * window; then `note` (a line of detail) and the run's first error, if any.
    */
-  printLoad(key: string, what: string, r: LoopsResult, probe: Probe, extra?: Record<string, number>, note?: string): void {
+  printLoad(key: string, what: string, r: LoopsResult, probe: ProbeResult | undefined, extra?: Record<string, number>, note?: string): void {
     const stats = runStats(r.latencies, r.seconds, r.errors);
-    this.print(key, { what, stats, perSec: stats.perSec, ...perOp(probe.result, stats.n), ...(extra ? { extra } : {}) });
+    this.print(key, { what, stats, perSec: stats.perSec, ...perOp(probe, stats.n), ...(extra ? { extra } : {}) });
     if (note) log(note);
     if (r.firstError) log(`    first error: ${r.firstError}`);
   }

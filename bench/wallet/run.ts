@@ -24,7 +24,7 @@ import { getBalance } from "../../src/wallet/use-cases/get-balance.js";
 import { balanceInProcess } from "../cc/cc-balance.js";
 import { ccNetwork } from "../cc/cc-network.js";
 import { log } from "../lib/log.js";
-import { Probe } from "../lib/probe.js";
+import { combinedProbe, Probe, type ProbeResult } from "../lib/probe.js";
 import { ResultRows } from "../lib/result-rows.js";
 import { headerLine } from "../lib/run-facts.js";
 import { sqliteTransferCommits } from "../lib/raw.js";
@@ -55,7 +55,7 @@ async function workerPoint(key: string, what: string, task: WalletTask): Promise
     pollsMean: latencyStats(r.phases.polls).mean,
   };
   const note = extra && `    phases p50: create ${fmt(extra.createP50, 1)} ms, accept ${fmt(extra.acceptP50, 1)} ms; status polls per offer ${fmt(extra.pollsMean, 1)} (every ${POLL_MS} ms)`;
-  rows.printLoad(key, what, r, probe, extra, note);
+  rows.printLoad(key, what, r, probe.result, extra, note);
   return r;
 }
 
@@ -107,12 +107,20 @@ async function preapprovalSends(): Promise<void> {
   await sendsOn("sends-32-noauto", "same, wallet automation off", WALLET_AUTOMATION_OFF);
 }
 
+/**
+ * How many sends windows the first (automation on) run alternates with bare commits: the two
+ * sides of #10's ratio measured in turns, each mean over its windows, so the machine's drift over
+ * a run (the bare rate moved 5–10 % between before and after) weighs less in the ratio.
+ */
+const SENDS_WINDOWS = QUICK ? 1 : 3;
+
 async function sendsOn(key: string, what: string, automation: object | undefined): Promise<void> {
   const config = join(os.tmpdir(), `ccwallet-sends-bench-${process.pid}-${key}.json`);
   writeFileSync(config, JSON.stringify(automation ? { automation } : {}));
   const bs = await startBenchServer(1000, {}, { CCWALLET_CONFIG: config });
   try {
     const measureBare = bareRates.length === 0;
+    const windows = measureBare ? SENDS_WINDOWS : 1;
     if (measureBare) bareCommits(bs, "before");
     const { receiver, senders } = await preapprovalSendActors(bs, `send-${runId}-${key}`, 32);
     // BENCH_PROFILE=1: the server's CPU profile during the sends, in $TMPDIR/ccwallet-<key>.cpuprofile (sends-32, sends-32-noauto).
@@ -129,13 +137,26 @@ async function sendsOn(key: string, what: string, automation: object | undefined
       await heap.post("HeapProfiler.enable");
       await heap.post("HeapProfiler.startSampling", { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
     }
-    await workerPoint(key, what, {
-      kind: "sends", httpUrl: bs.httpUrl, senders, receiver: receiver.party, amount: "0.01", warmupMs: CFG.warmupMs, durationMs: CFG.durationMs, idPrefix: `${runId}-${key}`,
-    });
+    const runs: { r: WalletResult; probe: ProbeResult | undefined }[] = [];
+    for (let w = 1; w <= windows; w++) {
+      const probe = new Probe();
+      const task: WalletTask = {
+        kind: "sends", httpUrl: bs.httpUrl, senders, receiver: receiver.party, amount: "0.01", warmupMs: CFG.warmupMs, durationMs: CFG.durationMs / windows, idPrefix: `${runId}-${key}-${w}`,
+      };
+      runs.push({ r: await runInWorker(task, probe.mark), probe: probe.result });
+      // Again after each window: the machine's speed drifts over a run, and the ratio uses them all.
+      if (measureBare) bareCommits(bs, w === windows ? "after" : `between-${w}`);
+    }
     if (session) writeFileSync(join(os.tmpdir(), `ccwallet-${key}.cpuprofile`), JSON.stringify((await session.post("Profiler.stop")).profile));
     if (heap) writeFileSync(join(os.tmpdir(), `ccwallet-${key}.heapprofile`), JSON.stringify((await heap.post("HeapProfiler.stopSampling")).profile));
-    // Again after the sends: the machine's speed drifts over a run, and the ratio uses both.
-    if (measureBare) bareCommits(bs, "after");
+    const all: WalletResult = {
+      latencies: runs.flatMap((x) => x.r.latencies),
+      seconds: runs.reduce((a, x) => a + x.r.seconds, 0),
+      errors: runs.reduce((a, x) => a + x.r.errors, 0),
+      firstError: runs.find((x) => x.r.firstError)?.r.firstError,
+    };
+    const note = windows > 1 ? `    ${windows} windows alternating with the bare commit: ${runs.map((x) => fmt(x.r.latencies.length / x.r.seconds)).join(" / ")}/s` : undefined;
+    rows.printLoad(key, what, all, combinedProbe(runs.map((x) => x.probe)), undefined, note);
   } finally {
     await bs.stop();
   }
@@ -145,10 +166,10 @@ async function sendsOn(key: string, what: string, automation: object | undefined
 const bareRates: number[] = [];
 const bareTransferRate = () => (bareRates.length === 0 ? NaN : bareRates.reduce((a, b) => a + b, 0) / bareRates.length);
 
-function bareCommits(bs: BenchServer, when: "before" | "after"): void {
+function bareCommits(bs: BenchServer, when: string): void {
   const bare = sqliteTransferCommits(bs.dataDir, QUICK ? 1 : 3);
-  rows.keep(`bare-transfer-commit-${when}`, { what: `bare SQLite transfer commit (${when} the sends)`, stats: { n: 0, p50: bare.p50, p90: NaN, p99: bare.p99, max: NaN, mean: NaN } });
-  log(`  bare SQLite: 1 delete + 2 inserts per tx (WAL, synchronous=FULL), ${when.padEnd(6)} ${fmt(bare.perSec).padStart(7)} commits/s  p50 ${fmt(bare.p50, 3)} ms`);
+  rows.keep(`bare-transfer-commit-${when}`, { what: `bare SQLite transfer commit (${when.replace("-", " ")} the sends)`, stats: { n: 0, p50: bare.p50, p90: NaN, p99: bare.p99, max: NaN, mean: NaN } });
+  log(`  bare SQLite: 1 delete + 2 inserts per tx (WAL, synchronous=FULL), ${when.padEnd(9)} ${fmt(bare.perSec).padStart(7)} commits/s  p50 ${fmt(bare.p50, 3)} ms`);
   bareRates.push(bare.perSec);
 }
 
@@ -225,7 +246,7 @@ function summary() {
           "preapproval sends/s, 32 senders (HTTP /v0)",
           ">= 0.5x bare",
           `${perSec("sends-32")} (p50 ${p("sends-32", "p50")}, p99 ${p("sends-32", "p99")}); ${fmt(Number(rows.get("sends-32")?.perSec ?? NaN) / bareTransferRate(), 2)}x`,
-          `bare SQLite transfer commit ${fmt(bareTransferRate())}/s (mean of ${bareRates.map((r) => fmt(r)).join(" before, ")} after)`,
+          `bare SQLite transfer commit ${fmt(bareTransferRate())}/s (mean of ${bareRates.map((r) => fmt(r)).join(", ")}: before, between and after the windows)`,
           other("sends-32"),
         ],
         [
