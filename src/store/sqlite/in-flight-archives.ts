@@ -32,7 +32,7 @@ export class InFlightArchives {
 
   /** A batch handed over archives this contract, in these sets (undefined: not known). */
   add(contractId: string, sets: readonly PartyTemplate[] | undefined): InFlightArchive {
-    if (!sets || sets.length === 0) {
+    if (sets === undefined || sets.length === 0) {
       this.unknown.set(contractId, (this.unknown.get(contractId) ?? 0) + 1);
       return { contractId, template: undefined };
     }

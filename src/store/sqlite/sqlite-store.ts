@@ -213,9 +213,8 @@ export class SqliteStore implements Store {
           this.inFlightArchives.remove(holds.archives);
           for (const p of sent) p.reject(error);
         } else {
-          // Its archives stay in flight: the file may hold the batch without it being durable,
-          // and reads stay bounded by the durable end from now on (see `atDurableEnd`).
-          // Nothing more is written; this batch itself may or may not be in the file.
+          // Nothing more is written; this batch itself may or may not be in the file. Its
+          // archives stay in flight, and reads stay bounded by the durable end from now on.
           this.failure ??= error instanceof Error ? error : new Error(String(error));
           const unknown = new CommitOutcomeUnknown(`SQLite commit has an unknown outcome (${this.failure.message}): it may or may not be on disk`, { cause: error });
           for (const p of sent) p.reject(unknown);
@@ -275,9 +274,9 @@ export class SqliteStore implements Store {
     let blind = false;
     const archiving = (cid: string) => {
       const of = this.setsArchiving(cid);
-      // None: the file has it archived already (the request conflicts, or a batch before it in
-      // flight archives it and is counted there).
-      if (of?.length !== 0) archives.push(this.inFlightArchives.add(cid, of));
+      // No sets: the file has it archived already (the request conflicts, or a batch before it
+      // in flight archives it and is counted there). Unknown (undefined) is counted too.
+      if (of === undefined || of.length > 0) archives.push(this.inFlightArchives.add(cid, of));
       return of;
     };
     for (const p of sent) {
