@@ -133,3 +133,29 @@ describe("reads of the current state at the durable end", () => {
     for (const s of seen) expect({ end: s.end, byId: s.byId, inAcs: s.inAcs }).toEqual({ end: s.end, byId: s.expected, inAcs: s.expected });
   });
 });
+
+describe("the other reads of a batch committed by the writer and not yet answered", () => {
+  it("its keyed contract, its accepted command and its transaction are not there yet", async () => {
+    const file = freshFile();
+    const store = new SqliteStore({ file });
+    const spy = new Spy(file);
+    const keyed = contract({ keyHash: "k-1" });
+    const dedup = { changeKey: "change-1", since: 0n };
+    const commit = txCommit({ creates: [keyed], dedup });
+    const creating = store.commit(commit);
+    await turn();
+    expect(spy.spinUntil(1n, 5_000)).toBe(true);
+    expect(await store.ledgerEnd()).toBe(0n);
+    expect(await store.activeContractByKey("k-1")).toBeUndefined();
+    expect(await store.acceptedCommand("change-1")).toBeUndefined();
+    expect(await store.transactionById(commit.updateId)).toBeUndefined();
+    expect(await store.transactionByOffset(1n)).toBeUndefined();
+    expect(await creating).toEqual({ kind: "committed", offset: 1n });
+    expect((await store.activeContractByKey("k-1"))?.contractId).toBe(keyed.contractId);
+    expect(await store.acceptedCommand("change-1")).toEqual({ offset: 1n, recordTime: 1_000n });
+    expect((await store.transactionById(commit.updateId))?.offset).toBe(1n);
+    expect((await store.transactionByOffset(1n))?.updateId).toBe(commit.updateId);
+    spy.close();
+    await store.close();
+  });
+});

@@ -12,9 +12,10 @@ import type { WriteRequest } from "./write-request.js";
 export interface Written {
   readonly outcomes: readonly WriteOutcome[];
   /**
-   * The last offset written up to and including this batch. Batches written together are
-   * answered one by one, each with its own end: an answer announcing the whole group's end would
-   * let its listeners read before the later batches' effects are in the caches.
+   * The last offset this batch, or one before it in its group, wrote (0n if none did: conflicts
+   * and failures write nothing, and the store keeps the highest end it has seen). Batches written
+   * together are answered one by one, each with its own end: an answer announcing the whole
+   * group's end would let its listeners read before the later batches' effects are in the caches.
    */
   readonly end: bigint;
 }

@@ -60,7 +60,7 @@ interface Holds {
    * cache meanwhile and its answer forgets every kept set.
    */
   readonly blind: boolean;
-  /** The contracts it archives that were active when it was handed over (see in-flight-archives.ts). */
+  /** The contracts it archives that the file did not show archived at hand-over, known or not (see in-flight-archives.ts). */
   readonly archives: readonly InFlightArchive[];
 }
 
@@ -74,7 +74,7 @@ export class SqliteStore implements Store {
   /** The event loop's connection: reads, and the rare writes of parties, users and packages. */
   private readonly db: Database.Database;
   private readonly stmts: LedgerStatements;
-  /** Offset of the last durable write, which is what readers see. */
+  /** The last offset answered (durable, and told to its committers): what every read shows. */
   private durableEnd: bigint;
   private queue: Pending[] = [];
   private flushScheduled = false;
@@ -164,8 +164,10 @@ export class SqliteStore implements Store {
   }
 
   async acceptedCommand(changeKey: string): Promise<{ offset: bigint; recordTime: bigint } | undefined> {
+    // At the durable end, as the reads below: a batch in flight that accepts it is not yet
+    // accepted (the writer checks duplicates again inside each commit).
     const row = this.stmts.dedup.get(changeKey) as { offset: bigint; record_time: bigint } | undefined;
-    return row && { offset: row.offset, recordTime: row.record_time };
+    return row && row.offset <= this.durableEnd ? { offset: row.offset, recordTime: row.record_time } : undefined;
   }
 
   /** Hands every queued request to the writer as one batch (it groups those that wait). */
@@ -351,17 +353,20 @@ export class SqliteStore implements Store {
     const hit = this.hot.get(contractId);
     if (hit) return hit;
     const row = this.historyRow(contractId);
-    if (!row || this.archivedDurably(row)) return undefined;
+    if (!row || this.archivedAt(row) !== undefined) return undefined;
     const found = decodeRecord<ContractRecord>(row.record);
     if (found.createdOffset > this.durableEnd) return undefined;
-    // One a batch in flight archives is left out: the hot cache holds what stays active.
+    // Not cached when a batch in flight archives it: the hot cache holds what stays active.
     if (row.archived_offset === null) this.hot.put(found);
     return found;
   }
 
   async activeContractByKey(keyHash: string): Promise<ContractRecord | undefined> {
-    // The interpreter's alone (a command's lookup, committed after every batch before it).
-    return oneRecord<ContractRecord>(this.stmts.contractByKey, keyHash);
+    // Bounded as a read by id is (the interpreter reads the contract it finds again by id). A key
+    // whose contract a batch in flight archives reads as free, as it is for a command, which
+    // commits after that batch.
+    const found = oneRecord<ContractRecord>(this.stmts.contractByKey, keyHash);
+    return found && found.createdOffset <= this.durableEnd ? found : undefined;
   }
 
   async contractHistory(contractId: string): Promise<ContractHistory | undefined> {
@@ -369,15 +374,19 @@ export class SqliteStore implements Store {
     if (!row) return undefined;
     const contract = decodeRecord<ContractRecord>(row.record);
     if (contract.createdOffset > this.durableEnd) return undefined;
-    return this.archivedDurably(row) ? { contract, archivedOffset: BigInt(row.archived_offset as number | bigint) } : { contract };
+    const archivedOffset = this.archivedAt(row);
+    return archivedOffset === undefined ? { contract } : { contract, archivedOffset };
   }
 
   private historyRow(contractId: string): HistoryRow | undefined {
     return this.stmts.contractHistory.get(contractId) as HistoryRow | undefined;
   }
 
-  private archivedDurably(row: HistoryRow): boolean {
-    return row.archived_offset !== null && BigInt(row.archived_offset) <= this.durableEnd;
+  /** The offset that archived the contract, if the durable end covers it. */
+  private archivedAt(row: HistoryRow): bigint | undefined {
+    if (row.archived_offset === null) return undefined;
+    const at = BigInt(row.archived_offset);
+    return at <= this.durableEnd ? at : undefined;
   }
 
   async activeContracts(query: ContractQuery): Promise<ContractRecord[]> {
@@ -413,7 +422,7 @@ export class SqliteStore implements Store {
     const back: ContractRecord[] = [];
     for (const cid of archived) {
       const row = read.has(cid) ? undefined : this.historyRow(cid);
-      if (!row || this.archivedDurably(row)) continue;
+      if (!row || this.archivedAt(row) !== undefined) continue;
       const record = decodeRecord<ContractRecord>(row.record);
       if (record.createdOffset > end || !covers(query, record)) continue;
       read.add(cid);
@@ -433,11 +442,16 @@ export class SqliteStore implements Store {
   }
 
   async transactionById(updateId: string): Promise<TransactionRecord | undefined> {
-    return oneRecord<TransactionRecord>(this.stmts.txById, updateId);
+    return this.durable(oneRecord<TransactionRecord>(this.stmts.txById, updateId));
   }
 
   async transactionByOffset(offset: bigint): Promise<TransactionRecord | undefined> {
-    return oneRecord<TransactionRecord>(this.stmts.txByOffset, offset);
+    return this.durable(oneRecord<TransactionRecord>(this.stmts.txByOffset, offset));
+  }
+
+  /** A transaction, unless a batch not yet answered wrote it. */
+  private durable(tx: TransactionRecord | undefined): TransactionRecord | undefined {
+    return tx && tx.offset <= this.durableEnd ? tx : undefined;
   }
 
   async completions(beginExclusive: bigint, endInclusive: bigint, limit: number, userId?: string): Promise<CompletionRecord[]> {
