@@ -41,6 +41,7 @@ class Reconstruction {
   private readonly rowsStmt: Database.Statement;
   private readonly maxStmt: Database.Statement;
   private readonly recStmt: Database.Statement;
+  private readonly txStmt: Database.Statement;
   constructor(file: string, store: SqliteStore) {
     this.own = file === ":memory:";
     this.db = this.own ? internals(store).db : new Database(file, { readonly: true });
@@ -48,6 +49,7 @@ class Reconstruction {
     this.rowsStmt = this.db.prepare("SELECT contract_id AS cid, created_offset AS co, node_id AS nid, archived_offset AS ao, template_id AS tpl FROM contracts WHERE created_offset <= ? AND (archived_offset IS NULL OR archived_offset > ?) ORDER BY created_offset, node_id");
     this.maxStmt = this.db.prepare("SELECT MAX(m) AS m FROM (SELECT MAX(offset) AS m FROM transactions UNION ALL SELECT MAX(offset) FROM completions)");
     this.recStmt = this.db.prepare("SELECT record, archived_offset AS ao FROM contracts WHERE contract_id = ?");
+    this.txStmt = this.db.prepare("SELECT 1 FROM transactions WHERE offset = ?");
   }
   maxOffset(): bigint {
     return BigInt((this.maxStmt.get() as { m: bigint | null }).m ?? 0n);
@@ -76,6 +78,10 @@ class Reconstruction {
       out.push(r.cid);
     }
     return out;
+  }
+  /** Whether a transaction (not only a completion) is at this offset in the file. */
+  hasTransaction(offset: bigint): boolean {
+    return this.txStmt.get(offset) !== undefined;
   }
   history(E: bigint, cid: string): string {
     const r = this.recStmt.get(cid) as { record: string; ao: bigint | null } | undefined;
@@ -220,7 +226,13 @@ async function runSeed(seed: number, steps: number, mode: "file" | "memory", bul
         void res.then((rows) => compare(where, "activeContracts", q, E, inFlight, expected, rows.map((c) => c.contractId), ctx));
       } else {
         const cid = chance(0.8) && known.length ? known[Math.max(0, known.length - 1 - Math.floor(rnd() * Math.min(known.length, 60)))] : pick(known.length ? known : ["none"]);
-        if (r < 0.8) {
+        if (r < 0.62) {
+          // A transaction by offset: there only once answered (the store's end), whatever the file holds.
+          const at = 1n + BigInt(Math.floor(rnd() * Number(spy.maxOffset() + 1n)));
+          const res = s.transactionByOffset(at);
+          const expected = at <= E && spy.hasTransaction(at) ? `tx@${at}` : "none";
+          void res.then((tx) => compare(where, "transactionByOffset", `${at}`, E, inFlight, expected, tx ? `tx@${tx.offset}` : "none"));
+        } else if (r < 0.8) {
           const res = s.activeContract(cid);
           const h = spy.history(E, cid);
           const expected = h.startsWith("active") ? h : "none";
