@@ -24,6 +24,15 @@ function lockFile(file: string): () => void {
   };
 }
 
+/** A store on a fresh file whose first transaction created one holding, `x`. */
+async function storeWithHolding() {
+  const file = freshFile();
+  const store = new SqliteStore({ file });
+  const x = contract({ template: HOLDING });
+  expect(await store.commit(txCommit({ creates: [x] }))).toEqual({ kind: "committed", offset: 1n });
+  return { file, store, x };
+}
+
 const spin = (ms: number) => {
   const until = performance.now() + ms;
   while (performance.now() < until);
@@ -31,10 +40,7 @@ const spin = (ms: number) => {
 
 describe("reads of the current state at the durable end", () => {
   it("keep a contract archived by a batch handed over before the writer had committed its creation", async () => {
-    const file = freshFile();
-    const store = new SqliteStore({ file });
-    const x = contract({ template: HOLDING });
-    expect(await store.commit(txCommit({ creates: [x] }))).toEqual({ kind: "committed", offset: 1n });
+    const { file, store, x } = await storeWithHolding();
     const spy = new Spy(file);
     const unlock = lockFile(file);
     const y = contract({ template: HOLDING });
@@ -84,10 +90,7 @@ describe("reads of the current state at the durable end", () => {
   });
 
   it("return a contract once when the read names its template twice", async () => {
-    const file = freshFile();
-    const store = new SqliteStore({ file });
-    const x = contract({ template: HOLDING });
-    expect(await store.commit(txCommit({ creates: [x] }))).toEqual({ kind: "committed", offset: 1n });
+    const { file, store, x } = await storeWithHolding();
     const spy = new Spy(file);
     const archiving = store.commit(txCommit({ archives: [x.contractId] }));
     await turn();
@@ -100,10 +103,7 @@ describe("reads of the current state at the durable end", () => {
   });
 
   it("agree in a ledger-end listener between two batches written together", async () => {
-    const file = freshFile();
-    const store = new SqliteStore({ file });
-    const x = contract({ template: HOLDING });
-    expect(await store.commit(txCommit({ creates: [x] }))).toEqual({ kind: "committed", offset: 1n }); // x is in the hot cache
+    const { file, store, x } = await storeWithHolding(); // x is in the hot cache
     const spy = new Spy(file);
     const seen: { end: bigint; byId: boolean; inAcs: boolean; expected: boolean }[] = [];
     store.onLedgerEnd((end) => {

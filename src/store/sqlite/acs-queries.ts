@@ -45,7 +45,7 @@ function forParties(
     const wanted = new Set(parties);
     for (const r of allRecords<ContractRecord>(s.archivedSince, { at })) {
       if (templates && !templates.includes(r.templateId)) continue;
-      if (r.signatories.some((p) => wanted.has(p)) || r.observers.some((p) => wanted.has(p))) {
+      if (hasStakeholderIn(r, wanted)) {
         byId.set(r.contractId, r);
         sources = 2;
       }
@@ -63,6 +63,17 @@ function ofTemplate(s: LedgerStatements, cache: PartyTemplateCache, party: strin
   const rows = allRecords<ContractRecord>(s.activeByPartyAndTemplate, party, template);
   cache.put(party, template, rows);
   return rows;
+}
+
+/** Whether one of the contract's stakeholders is among the parties. */
+function hasStakeholderIn(c: Pick<ContractRecord, "signatories" | "observers">, parties: ReadonlySet<string>): boolean {
+  return c.signatories.some((p) => parties.has(p)) || c.observers.some((p) => parties.has(p));
+}
+
+/** Whether a read of the current state asks for this contract (undefined parties or templates: any). */
+export function queryAsksFor(query: Pick<ContractQuery, "parties" | "templateIds">, c: ContractRecord): boolean {
+  if (query.templateIds && !query.templateIds.includes(c.templateId)) return false;
+  return !query.parties || hasStakeholderIn(c, new Set(query.parties));
 }
 
 /** Creation order: a contract's transaction's offset, then its node id. */
@@ -135,7 +146,7 @@ interface Bound {
 function pageForParties(s: LedgerStatements, parties: readonly string[], bound: Bound, maxBytes: number | undefined): Candidate[] {
   const rows = parties.flatMap((party) => s.pageByParty.all(extend(bound, { party })) as PositionRow[]);
   const wanted = new Set(parties);
-  return withArchivedSince(s, rows.map(candidateOf), (c) => c.signatories.some((p) => wanted.has(p)) || c.observers.some((p) => wanted.has(p)), bound, maxBytes);
+  return withArchivedSince(s, rows.map(candidateOf), (c) => hasStakeholderIn(c, wanted), bound, maxBytes);
 }
 
 /**

@@ -22,7 +22,7 @@ import type {
 import { decodeRecord } from "../codec.js";
 import { CommitOutcomeUnknown, type CommitRequest, type CommitResult, type ContractHistory, type ContractPageQuery, type ContractQuery, type PackageRecord, type PackageSummary, type Store, type TransactionCommit } from "../../ledger/store-port.js";
 import { SAFETY_NET_PAGES, WalCheckpointer } from "./checkpointer.js";
-import { compareCreation, readActiveContracts, readActivePage } from "./acs-queries.js";
+import { compareCreation, queryAsksFor, readActiveContracts, readActivePage } from "./acs-queries.js";
 import { PartyTemplateCache, setsChangedBy, setsOf, type PartyTemplate } from "./party-template-cache.js";
 import { ContractCache } from "./contract-cache.js";
 import { InFlightArchives, type InFlightArchive } from "./in-flight-archives.js";
@@ -424,7 +424,7 @@ export class SqliteStore implements Store {
       const row = read.has(cid) ? undefined : this.historyRow(cid);
       if (!row || this.archivedAt(row) !== undefined) continue;
       const record = decodeRecord<ContractRecord>(row.record);
-      if (record.createdOffset > end || !covers(query, record)) continue;
+      if (record.createdOffset > end || !queryAsksFor(query, record)) continue;
       read.add(cid);
       back.push(record);
     }
@@ -543,9 +543,3 @@ export class SqliteStore implements Store {
 
 /** Decoded active contracts kept (a few MB): the network's contracts and recent holdings. */
 const HOT_CONTRACTS = 4096;
-
-/** Whether a read of the current state asks for this contract (undefined parties or templates: any). */
-function covers(query: ContractQuery, c: ContractRecord): boolean {
-  if (query.templateIds && !query.templateIds.includes(c.templateId)) return false;
-  return !query.parties || c.signatories.some((p) => query.parties!.includes(p)) || c.observers.some((p) => query.parties!.includes(p));
-}
